@@ -1,0 +1,158 @@
+// The neutral contract between wire codecs (server/openai/*) and model backends (server/opencode/*).
+// Codecs only know these types; backends only produce them. No I/O here.
+
+/** JSON Schema as sent by clients; passed through untouched. */
+export type JsonSchema = Record<string, unknown>;
+
+/** A text or media part of a user/assistant message. Media URLs are `data:` URLs by the time they reach a backend
+ *  (http(s) URLs are fetched and inlined by the request service when the app allows remote images). */
+export type ContentPart =
+  | { type: "text"; text: string }
+  | { type: "media"; mediaType: string; url: string; filename?: string };
+
+/** A tool call in history or in output. `arguments` is the raw JSON text (never "" in output; "{}" instead). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export type NeutralMessage =
+  | { role: "user"; content: ContentPart[] }
+  | { role: "assistant"; content: ContentPart[]; toolCalls: ToolCall[] }
+  | { role: "tool"; toolCallId: string; content: string };
+
+/** A client function tool, exact name and JSON schema. */
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  parameters: JsonSchema;
+  strict?: boolean;
+}
+
+/** OpenAI `tool_choice`, normalised. */
+export type ToolChoice = "auto" | "none" | "required" | { type: "function"; name: string };
+
+/** Generation parameters; absent means "client did not ask" (the backend clears provider defaults). */
+export interface GenerationParams {
+  temperature?: number;
+  topP?: number;
+  /** Max output tokens (chat `max_tokens`/`max_completion_tokens`, Responses `max_output_tokens`). */
+  maxOutputTokens?: number;
+  stop?: string[];
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  /** `reasoning_effort` / `reasoning.effort`; mapped to an OpenCode model variant when one matches. */
+  reasoningEffort?: string;
+  parallelToolCalls?: boolean;
+}
+
+export type ResponseFormat =
+  | { type: "text" }
+  | { type: "json_object" }
+  | { type: "json_schema"; name: string; schema: JsonSchema; strict?: boolean; description?: string };
+
+/** What every wire decoder produces. */
+export interface NeutralRequest {
+  /** Model id as the client sent it (alias or `provider/model`). */
+  model: string;
+  /** System/developer texts, in order. */
+  system: string[];
+  messages: NeutralMessage[];
+  tools: ToolDefinition[];
+  toolChoice: ToolChoice;
+  generation: GenerationParams;
+  responseFormat: ResponseFormat;
+  stream: boolean;
+  /** Chat `stream_options.include_usage`. */
+  includeUsage: boolean;
+  /** Client-provided cache key (`prompt_cache_key`, else `user`). */
+  promptCacheKey?: string;
+  /** Notes for the `x-patchbay-warnings` header (approximations, dropped parameters). */
+  warnings: string[];
+}
+
+/** Token usage in OpenAI semantics: input includes cached tokens, output includes reasoning tokens. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  reasoningTokens: number;
+}
+
+export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
+
+/** An error as an event: it can arrive before or after output started. */
+export interface ModelError {
+  /** A code from shared/errors.ts (e.g. `upstream_rate_limited`). */
+  code: string;
+  status: number;
+  message: string;
+  param?: string | null;
+  /** Seconds, forwarded as `Retry-After` when the error is sent before any output. */
+  retryAfter?: number;
+}
+
+/** Neutral output events, in order: one `start`, then deltas/tool calls, then exactly one `finish` or `error`. */
+export type ModelEvent =
+  | { type: "start"; sessionId: string; warnings: string[] }
+  | { type: "text-delta"; delta: string }
+  | { type: "reasoning-delta"; delta: string }
+  | { type: "tool-call"; id: string; name: string; arguments: string }
+  | { type: "finish"; reason: FinishReason; usage: Usage }
+  | { type: "error"; error: ModelError };
+
+/** Resolved target of a request: OpenCode provider, model and optional variant. */
+export interface ModelTarget {
+  providerID: string;
+  modelID: string;
+  variant?: string;
+}
+
+/** One model as the backend lists it (for `/v1/models` and the dashboard's pickers). */
+export interface ModelInfo {
+  /** `provider/model`. */
+  id: string;
+  providerID: string;
+  modelID: string;
+  name: string;
+  providerName: string;
+  /** OpenCode variants (e.g. `low`, `high`), selectable as `provider/model#variant` in aliases. */
+  variants: string[];
+  capabilities: { toolCall: boolean; attachment: boolean; reasoning: boolean; temperature: boolean };
+  limit: { context: number; output: number };
+  /** AI SDK package that serves the provider (decides which parameters can pass). */
+  npm: string | null;
+  /** Release date as epoch seconds when known, else 0. */
+  created: number;
+}
+
+/** Everything a backend needs for one request. */
+export interface BackendRequest {
+  /** App name; the backend files the session under this app's folder. */
+  app: string;
+  target: ModelTarget;
+  request: NeutralRequest;
+}
+
+/** A model backend (OpenCode in production; fakes in unit tests). */
+export interface ModelBackend {
+  /** Models of connected providers. Throws PatchbayError `backend_unavailable`/`backend_starting` when down. */
+  listModels(): Promise<ModelInfo[]>;
+  /** Runs one request. Yields `start` first; ends with `finish` or `error`. Aborting `signal` interrupts the run
+   *  (OpenCode session aborted) and ends the iterator. Never throws after `start`: failures are `error` events. */
+  stream(req: BackendRequest, signal: AbortSignal): AsyncIterable<ModelEvent>;
+}
+
+/** Sum of two usages. */
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+    reasoningTokens: a.reasoningTokens + b.reasoningTokens,
+  };
+}
+
+export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 });

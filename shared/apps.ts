@@ -1,0 +1,79 @@
+// Zod schemas and types for apps: one client program each, with its allowlist, aliases and limits.
+// Shared by the server stores, the admin API and the renderer. No Node, no DOM.
+import { z } from "zod";
+
+/** App names: lowercase letters, digits and `-`, 1–40 chars, starting with a letter or digit. */
+export const AppName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "App names use lowercase letters, digits and '-' (max 40 characters)");
+
+/** Allowlist pattern: `provider/model` or `provider/*` (`*` alone allows everything). */
+export const ModelPattern = z
+  .string()
+  .regex(/^(\*|[A-Za-z0-9._-]+\/(\*|[^\s]+))$/, "Use provider/model or provider/*");
+
+/** Alias target: `provider/model` with an optional `#variant` (an OpenCode model variant such as `high`). */
+export const AliasTarget = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]+\/[^\s#]+(#[A-Za-z0-9._-]+)?$/, "Use provider/model or provider/model#variant");
+
+/** Alias name as a client sends it in `model`; must not contain `/` so it never shadows a real id. */
+export const AliasName = z.string().regex(/^[A-Za-z0-9._:-]{1,80}$/, "Alias names use letters, digits, '.', '_', ':' and '-'");
+
+/** Per-app request limits. Times in ms, sizes in bytes. Enforced by the request service. */
+export const AppLimits = z.object({
+  /** Max simultaneous requests; over it the API answers 429 with Retry-After. */
+  concurrency: z.number().int().min(1).max(64).default(4),
+  /** Max tools a request may declare. */
+  maxTools: z.number().int().min(0).max(512).default(128),
+  /** Deadline until the first token (ms). */
+  firstTokenTimeoutMs: z.number().int().min(1000).max(3_600_000).default(300_000),
+  /** Deadline for the whole request (ms); at least 10 minutes by default for long reasoning. */
+  totalTimeoutMs: z.number().int().min(1000).max(7_200_000).default(1_200_000),
+  /** Max request body (bytes). */
+  maxBodyBytes: z.number().int().min(1024).max(100 * 1024 * 1024).default(32 * 1024 * 1024),
+  /** Fetch http(s) image URLs (SSRF-guarded); data URLs always work. */
+  remoteImages: z.boolean().default(false),
+  /** Browser origins allowed by CORS (exact origins, or `*`). Empty: no CORS headers. */
+  corsOrigins: z.array(z.string().min(1).max(200)).max(50).default([]),
+});
+export type AppLimits = z.infer<typeof AppLimits>;
+
+/** History limits; unset means keep forever. With both, the stricter wins. */
+export const HistoryLimits = z.object({
+  maxSessions: z.number().int().min(1).max(1_000_000).nullable().default(null),
+  maxAgeDays: z.number().int().min(1).max(36_500).nullable().default(null),
+});
+export type HistoryLimits = z.infer<typeof HistoryLimits>;
+
+/** One app as stored and as returned by the admin API. */
+export const App = z.object({
+  id: z.string().min(1),
+  name: AppName,
+  createdAt: z.number().int(),
+  /** Empty list: every model is allowed. */
+  models: z.array(ModelPattern).default([]),
+  aliases: z.record(AliasName, AliasTarget).default({}),
+  limits: AppLimits.default(AppLimits.parse({})),
+  history: HistoryLimits.default(HistoryLimits.parse({})),
+});
+export type App = z.infer<typeof App>;
+
+/** Fields a user may change on an app. */
+export const AppPatch = z
+  .object({
+    models: z.array(ModelPattern).max(200),
+    aliases: z.record(AliasName, AliasTarget),
+    limits: AppLimits.partial(),
+    history: HistoryLimits.partial(),
+  })
+  .partial();
+export type AppPatch = z.infer<typeof AppPatch>;
+
+/** Returns true when `modelId` (`provider/model`) matches an allowlist; an empty list allows all. */
+export function isModelAllowed(patterns: readonly string[], modelId: string): boolean {
+  if (patterns.length === 0) return true;
+  const slash = modelId.indexOf("/");
+  const provider = slash > 0 ? modelId.slice(0, slash) : "";
+  return patterns.some((p) => p === "*" || p === modelId || (p.endsWith("/*") && p.slice(0, -2) === provider));
+}

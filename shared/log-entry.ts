@@ -1,0 +1,36 @@
+// Zod schema of one request-log entry: one per API request, keys and Authorization never included.
+import { z } from "zod";
+
+export const LogUsage = z.object({
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  cachedTokens: z.number().int(),
+  reasoningTokens: z.number().int(),
+});
+export type LogUsage = z.infer<typeof LogUsage>;
+
+export const RequestLogEntry = z.object({
+  id: z.string(),
+  /** Start of the request, epoch ms. */
+  time: z.number().int(),
+  app: z.string().nullable(),
+  keyPrefix: z.string().nullable(),
+  method: z.string(),
+  endpoint: z.string(),
+  modelAsked: z.string().nullable(),
+  modelResolved: z.string().nullable(),
+  stream: z.boolean(),
+  status: z.number().int(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable().default(null),
+  /** Time to first token, ms (null when no token was produced). */
+  ttftMs: z.number().nullable(),
+  totalMs: z.number(),
+  usage: LogUsage.nullable(),
+  sessionId: z.string().nullable(),
+  warnings: z.array(z.string()).default([]),
+  /** Present only when the user enabled body logging. */
+  requestBody: z.unknown().optional(),
+  responseBody: z.unknown().optional(),
+});
+export type RequestLogEntry = z.infer<typeof RequestLogEntry>;

@@ -1,0 +1,45 @@
+// Zod schema of Patchbay's runtime status: what the tray, the Overview page and `GET /admin/api/status` show.
+import { z } from "zod";
+
+/** State of the supervised `opencode serve` child. */
+export const OpenCodeState = z.enum(["stopped", "starting", "ready", "restarting", "failed"]);
+export type OpenCodeState = z.infer<typeof OpenCodeState>;
+
+export const OpenCodeStatus = z.object({
+  state: OpenCodeState,
+  /** Human-readable reason for `failed` / `restarting`, else null. */
+  reason: z.string().nullable(),
+  version: z.string().nullable(),
+  /** Loopback URL of the child (no credentials), null when not running. */
+  url: z.string().nullable(),
+  pid: z.number().int().nullable(),
+  restarts: z.number().int(),
+});
+export type OpenCodeStatus = z.infer<typeof OpenCodeStatus>;
+
+export const ApiStatus = z.object({
+  running: z.boolean(),
+  host: z.string(),
+  port: z.number().int(),
+  /** `http://host:port/v1` when running, else null. */
+  baseUrl: z.string().nullable(),
+  /** Why the listener is not running (e.g. "port 4747 is in use"), else null. */
+  error: z.string().nullable(),
+  lanExposure: z.boolean(),
+});
+export type ApiStatus = z.infer<typeof ApiStatus>;
+
+export const PatchbayStatus = z.object({
+  version: z.string(),
+  startedAt: z.number().int(),
+  uptimeMs: z.number(),
+  api: ApiStatus,
+  opencode: OpenCodeStatus,
+  dataDir: z.string(),
+  demo: z.boolean(),
+  /** Notices the UI should show (e.g. a corrupt settings file was set aside). */
+  notices: z.array(z.string()),
+  totals: z.object({ requests: z.number().int(), errors: z.number().int(), requestsToday: z.number().int(), errorsToday: z.number().int() }),
+  apps: z.array(z.object({ name: z.string() })),
+});
+export type PatchbayStatus = z.infer<typeof PatchbayStatus>;
