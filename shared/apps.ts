@@ -20,31 +20,52 @@ export const AliasTarget = z
 /** Alias name as a client sends it in `model`; must not contain `/` so it never shadows a real id. */
 export const AliasName = z.string().regex(/^[A-Za-z0-9._:-]{1,80}$/, "Alias names use letters, digits, '.', '_', ':' and '-'");
 
-/** Per-app request limits. Times in ms, sizes in bytes. Enforced by the request service. */
-export const AppLimits = z.object({
+/** Per-app request limits, without defaults (the base of both the stored shape and the patch shape: zod 4 applies
+ *  `.default()` even inside `.partial()`, which would reset fields a patch did not name). Times in ms, sizes in bytes. */
+const AppLimitsFields = z.object({
   /** Max simultaneous requests; over it the API answers 429 with Retry-After. */
-  concurrency: z.number().int().min(1).max(64).default(4),
+  concurrency: z.number().int().min(1).max(64),
   /** Max tools a request may declare. */
-  maxTools: z.number().int().min(0).max(512).default(128),
+  maxTools: z.number().int().min(0).max(512),
   /** Deadline until the first token (ms). */
-  firstTokenTimeoutMs: z.number().int().min(1000).max(3_600_000).default(300_000),
+  firstTokenTimeoutMs: z.number().int().min(1000).max(3_600_000),
   /** Deadline for the whole request (ms); at least 10 minutes by default for long reasoning. */
-  totalTimeoutMs: z.number().int().min(1000).max(7_200_000).default(1_200_000),
+  totalTimeoutMs: z.number().int().min(1000).max(7_200_000),
   /** Max request body (bytes). */
-  maxBodyBytes: z.number().int().min(1024).max(100 * 1024 * 1024).default(32 * 1024 * 1024),
+  maxBodyBytes: z.number().int().min(1024).max(100 * 1024 * 1024),
   /** Fetch http(s) image URLs (SSRF-guarded); data URLs always work. */
-  remoteImages: z.boolean().default(false),
+  remoteImages: z.boolean(),
   /** Browser origins allowed by CORS (exact origins, or `*`). Empty: no CORS headers. */
-  corsOrigins: z.array(z.string().min(1).max(200)).max(50).default([]),
+  corsOrigins: z.array(z.string().min(1).max(200)).max(50),
 });
-export type AppLimits = z.infer<typeof AppLimits>;
 
-/** History limits; unset means keep forever. With both, the stricter wins. */
-export const HistoryLimits = z.object({
-  maxSessions: z.number().int().min(1).max(1_000_000).nullable().default(null),
-  maxAgeDays: z.number().int().min(1).max(36_500).nullable().default(null),
+/** Default per-app limits. */
+export const DEFAULT_APP_LIMITS: z.infer<typeof AppLimitsFields> = {
+  concurrency: 4,
+  maxTools: 128,
+  firstTokenTimeoutMs: 300_000,
+  totalTimeoutMs: 1_200_000,
+  maxBodyBytes: 32 * 1024 * 1024,
+  remoteImages: false,
+  corsOrigins: [],
+};
+
+/** Per-app request limits as stored (missing fields take {@link DEFAULT_APP_LIMITS}). Enforced by the request runner. */
+export const AppLimits = AppLimitsFields.partial().transform((v) => ({ ...DEFAULT_APP_LIMITS, ...stripUndefined(v) }));
+export type AppLimits = z.infer<typeof AppLimitsFields>;
+
+const HistoryLimitsFields = z.object({
+  maxSessions: z.number().int().min(1).max(1_000_000).nullable(),
+  maxAgeDays: z.number().int().min(1).max(36_500).nullable(),
 });
-export type HistoryLimits = z.infer<typeof HistoryLimits>;
+
+/** History limits; unset (null) means keep forever, the default. With both, the stricter wins. */
+export const HistoryLimits = HistoryLimitsFields.partial().transform((v) => ({ maxSessions: null, maxAgeDays: null, ...stripUndefined(v) }));
+export type HistoryLimits = z.infer<typeof HistoryLimitsFields>;
+
+function stripUndefined<T extends object>(v: T): Partial<T> {
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) as Partial<T>;
+}
 
 /** One app as stored and as returned by the admin API. */
 export const App = z.object({
@@ -54,8 +75,8 @@ export const App = z.object({
   /** Empty list: every model is allowed. */
   models: z.array(ModelPattern).default([]),
   aliases: z.record(AliasName, AliasTarget).default({}),
-  limits: AppLimits.default(AppLimits.parse({})),
-  history: HistoryLimits.default(HistoryLimits.parse({})),
+  limits: AppLimits.default(DEFAULT_APP_LIMITS),
+  history: HistoryLimits.default({ maxSessions: null, maxAgeDays: null }),
 });
 export type App = z.infer<typeof App>;
 
@@ -64,8 +85,8 @@ export const AppPatch = z
   .object({
     models: z.array(ModelPattern).max(200),
     aliases: z.record(AliasName, AliasTarget),
-    limits: AppLimits.partial(),
-    history: HistoryLimits.partial(),
+    limits: AppLimitsFields.partial(),
+    history: HistoryLimitsFields.partial(),
   })
   .partial();
 export type AppPatch = z.infer<typeof AppPatch>;

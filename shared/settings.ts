@@ -19,5 +19,15 @@ export const Settings = z.object({
   launchAtLogin: z.boolean().default(false),
 });
 export type Settings = z.infer<typeof Settings>;
-export const SettingsPatch = Settings.partial();
+/** A settings change: only the named fields (no defaults, so unnamed fields are never reset). */
+export const SettingsPatch = z
+  .object({
+    host: z.string().min(1),
+    port: z.number().int().min(0).max(65535),
+    lanExposure: z.boolean(),
+    logBodies: z.boolean(),
+    startOnLaunch: z.boolean(),
+    launchAtLogin: z.boolean(),
+  })
+  .partial();
 export type SettingsPatch = z.infer<typeof SettingsPatch>;

@@ -1,0 +1,51 @@
+// `npm start`'s decision, desktop (Electron) or headless server, as pure functions; start.mjs does the I/O.
+// Types: launch-mode.d.mts.
+import { createRequire } from "node:module";
+
+/**
+ * Desktop when the Electron binary is installed and a display exists (DISPLAY/WAYLAND_DISPLAY on Linux and other
+ * X11/Wayland systems; macOS and Windows always have one); otherwise headless with a one-line reason.
+ * `PATCHBAY_HEADLESS=1` forces headless.
+ */
+export function decideLaunchMode({ platform, env, electronBinary, exists }) {
+  if (env.PATCHBAY_HEADLESS && env.PATCHBAY_HEADLESS !== "0") {
+    return { mode: "headless", reason: "PATCHBAY_HEADLESS is set" };
+  }
+  if (!electronBinary) {
+    return { mode: "headless", reason: "Electron binary not installed (ELECTRON_SKIP_BINARY_DOWNLOAD?)" };
+  }
+  if (!exists(electronBinary)) {
+    return { mode: "headless", reason: `Electron binary missing at ${electronBinary}` };
+  }
+  if (platform !== "darwin" && platform !== "win32" && !env.DISPLAY && !env.WAYLAND_DISPLAY) {
+    return { mode: "headless", reason: "no display (neither DISPLAY nor WAYLAND_DISPLAY is set)" };
+  }
+  return { mode: "desktop", electronBinary };
+}
+
+/** The one line printed when falling back to headless mode. */
+export function fallbackLine(reason) {
+  return `Patchbay: ${reason} — starting headless server instead.`;
+}
+
+/**
+ * The Electron executable path as the `electron` package reports it, or null when the package is absent or its
+ * binary was never downloaded (its index.js throws then).
+ */
+export function findElectronBinary(fromUrl = import.meta.url) {
+  try {
+    const p = createRequire(fromUrl)("electron");
+    return typeof p === "string" && p ? p : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a signal received by start.mjs must be passed on to its child. A terminal's Ctrl-C already reaches the
+ * whole foreground process group, child included; forwarding it too would make the child see two SIGINTs (which
+ * servers commonly treat as "force quit").
+ */
+export function shouldForwardSignal(signal, stdinIsTTY) {
+  return !(signal === "SIGINT" && stdinIsTTY);
+}

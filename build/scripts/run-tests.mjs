@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// Runs the test suites with Node's built-in runner (one process per test file, so each integration file owns
+// exactly one OpenCode). Usage: node build/scripts/run-tests.mjs [unit|integration|e2e ...] [--only <substring>]
+import { spawn } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const args = process.argv.slice(2);
+const onlyIdx = args.indexOf("--only");
+const only = onlyIdx >= 0 ? args.splice(onlyIdx, 2)[1] : undefined;
+const suites = args.length ? args : ["unit", "integration", "e2e"];
+
+function collect(dir) {
+  let out = [];
+  let entries = [];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of entries.sort()) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) out = out.concat(collect(full));
+    else if (name.endsWith(".test.ts")) out.push(full);
+  }
+  return out;
+}
+
+const files = suites.flatMap((s) => collect(path.join(root, "tests", s))).filter((f) => !only || f.includes(only));
+if (files.length === 0) {
+  console.error(`No test files found for: ${suites.join(", ")}${only ? ` (--only ${only})` : ""}`);
+  process.exit(1);
+}
+// Two files at a time on two cores: integration files each run an OpenCode, which is CPU-hungry.
+const concurrency = process.env.PATCHBAY_TEST_CONCURRENCY ?? "2";
+const child = spawn(
+  process.execPath,
+  ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, "--test-reporter=spec", ...files.map((f) => path.relative(root, f))],
+  { cwd: root, stdio: "inherit", env: { ...process.env, PATCHBAY_TEST: "1" } },
+);
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,147 @@
+// The tray menu as plain data: a pure function of Patchbay's status. It knows nothing of Electron; tray.ts renders
+// the model and routes the action ids.
+import type { PatchbayStatus } from "../shared/status";
+
+/** What a menu item does when clicked. */
+export type TrayAction =
+  | { type: "start-api" }
+  | { type: "stop-api" }
+  | { type: "open-dashboard" }
+  | { type: "copy-base-url" }
+  | { type: "copy-app-snippet"; app: string }
+  | { type: "toggle-launch-at-login" }
+  | { type: "quit" };
+
+/** One entry of the tray menu model. */
+export type MenuItemModel =
+  | { kind: "label"; label: string }
+  | { kind: "action"; label: string; action: TrayAction; enabled: boolean; toolTip?: string }
+  | { kind: "checkbox"; label: string; action: TrayAction; checked: boolean }
+  | { kind: "submenu"; label: string; items: MenuItemModel[] }
+  | { kind: "separator" };
+
+export interface TrayMenuOptions {
+  /** Current OS launch-at-login state. */
+  launchAtLogin: boolean;
+  /** Shapes the app snippets: PowerShell on Windows, POSIX shell elsewhere. */
+  platform: NodeJS.Platform;
+  /** Apps listed before "More in the dashboard…" (menus with hundreds of entries are unusable). Default 20. */
+  maxApps?: number;
+}
+
+const DEFAULT_MAX_APPS = 20;
+
+/**
+ * Builds the tray menu: status lines, Start/Stop API, Open Dashboard, Copy Base URL (disabled when the API is
+ * stopped), an Apps submenu copying a ready-to-paste snippet per app, Launch at Login, Quit.
+ */
+export function buildTrayMenu(status: PatchbayStatus, opts: TrayMenuOptions): MenuItemModel[] {
+  const running = status.api.running;
+  const snippetBase = clientBaseUrl(status);
+  return [
+    { kind: "label", label: apiStatusLine(status) },
+    { kind: "label", label: openCodeStatusLine(status) },
+    { kind: "separator" },
+    running
+      ? { kind: "action", label: "Stop API", action: { type: "stop-api" }, enabled: true }
+      : { kind: "action", label: "Start API", action: { type: "start-api" }, enabled: true },
+    { kind: "action", label: "Open Dashboard", action: { type: "open-dashboard" }, enabled: true },
+    {
+      kind: "action",
+      label: "Copy Base URL",
+      action: { type: "copy-base-url" },
+      enabled: running && status.api.baseUrl !== null,
+    },
+    { kind: "submenu", label: "Apps", items: appItems(status, snippetBase, opts) },
+    { kind: "separator" },
+    {
+      kind: "checkbox",
+      label: "Launch at Login",
+      action: { type: "toggle-launch-at-login" },
+      checked: opts.launchAtLogin,
+    },
+    { kind: "separator" },
+    { kind: "action", label: "Quit Patchbay", action: { type: "quit" }, enabled: true },
+  ];
+}
+
+/** First status line: whether the OpenAI API is listening, and where (or why not). */
+export function apiStatusLine(status: PatchbayStatus): string {
+  const { api } = status;
+  if (api.running) return `API running on ${hostPort(displayHost(api.host, api.lanExposure), api.port)}`;
+  if (api.error) return `API stopped: ${api.error}`;
+  return "API stopped";
+}
+
+/** Second status line: the supervised OpenCode child's state. */
+export function openCodeStatusLine(status: PatchbayStatus): string {
+  const { opencode } = status;
+  switch (opencode.state) {
+    case "ready":
+      return opencode.version ? `OpenCode ${opencode.version} ready` : "OpenCode ready";
+    case "starting":
+      return "OpenCode starting…";
+    case "restarting":
+      return opencode.reason ? `OpenCode restarting (${opencode.reason})` : "OpenCode restarting…";
+    case "failed":
+      return opencode.reason ? `OpenCode failed: ${opencode.reason}` : "OpenCode failed";
+    case "stopped":
+      return "OpenCode stopped";
+  }
+}
+
+/**
+ * Base URL a local client should use: the live one when running, else the configured one (so a snippet copied while
+ * stopped is still right once started). Null when unknown (port 0 = "pick a free port" and not running).
+ */
+export function clientBaseUrl(status: PatchbayStatus): string | null {
+  const { api } = status;
+  if (api.running && api.baseUrl) return api.baseUrl;
+  if (api.port <= 0) return null;
+  return `http://${hostPort(displayHost(api.host, api.lanExposure), api.port)}/v1`;
+}
+
+/**
+ * A ready-to-paste environment snippet for one app. The key is a placeholder: keys are stored hashed and shown once,
+ * so the tray can never know it.
+ */
+export function appSnippet(app: string, baseUrl: string, platform: NodeJS.Platform): string {
+  const key = `<your key for ${app}>`;
+  if (platform === "win32") {
+    return `$env:OPENAI_BASE_URL = "${baseUrl}"\r\n$env:OPENAI_API_KEY = "${key}"\r\n`;
+  }
+  return `export OPENAI_BASE_URL="${baseUrl}"\nexport OPENAI_API_KEY="${key}"\n`;
+}
+
+function appItems(status: PatchbayStatus, baseUrl: string | null, opts: TrayMenuOptions): MenuItemModel[] {
+  if (status.apps.length === 0) return [{ kind: "label", label: "No apps yet: create one in the dashboard" }];
+  const max = opts.maxApps ?? DEFAULT_MAX_APPS;
+  const names = status.apps.map((a) => a.name).sort((a, b) => a.localeCompare(b));
+  const items: MenuItemModel[] = names.slice(0, max).map((name) => ({
+    kind: "action",
+    label: `Copy setup for ${name}`,
+    action: { type: "copy-app-snippet", app: name },
+    enabled: baseUrl !== null,
+    toolTip: "Copies OPENAI_BASE_URL and an OPENAI_API_KEY placeholder",
+  }));
+  if (names.length > max) {
+    items.push({ kind: "separator" });
+    items.push({
+      kind: "action",
+      label: `${names.length - max} more in the dashboard…`,
+      action: { type: "open-dashboard" },
+      enabled: true,
+    });
+  }
+  return items;
+}
+
+/** A wildcard bind address is not something a client can connect to; local clients use loopback. */
+function displayHost(host: string, lanExposure: boolean): string {
+  if (lanExposure || host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host;
+}
+
+function hostPort(host: string, port: number): string {
+  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+}

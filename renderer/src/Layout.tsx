@@ -1,0 +1,88 @@
+// The app shell: sidebar navigation, live status from the status stream, and the signed-out screen when the admin
+// cookie is missing or stale (e.g. Patchbay restarted with a new token).
+import { NavLink, Outlet } from "react-router";
+import { useQueryClient } from "@tanstack/react-query";
+import { Boxes, LayoutDashboard, Plug, ScrollText, Settings } from "lucide-react";
+import { AdminStatus, adminApi } from "../../shared/admin-api";
+import { AdminApiError } from "../../shared/admin/client";
+import { qk, useStatus } from "./api";
+import { useEventStream } from "./hooks/useEventStream";
+import { ApiBadge } from "./components/StatusBadge";
+
+const NAV = [
+  { to: "/", label: "Overview", icon: LayoutDashboard, end: true },
+  { to: "/apps", label: "Apps", icon: Boxes, end: false },
+  { to: "/logs", label: "Logs", icon: ScrollText, end: false },
+  { to: "/connect", label: "Connect", icon: Plug, end: false },
+  { to: "/settings", label: "Settings", icon: Settings, end: false },
+];
+
+function BrandMark() {
+  return (
+    <span className="brand-mark" aria-hidden>
+      <svg width="16" height="16" viewBox="0 0 16 16" fill="none">
+        <circle cx="4" cy="4" r="2" fill="currentColor" />
+        <circle cx="12" cy="12" r="2" fill="currentColor" />
+        <path d="M4 4c5 0 3 8 8 8" stroke="currentColor" strokeWidth="1.6" />
+      </svg>
+    </span>
+  );
+}
+
+function SignedOut() {
+  return (
+    <main className="signed-out">
+      <div className="card stack">
+        <h1>Sign in to Patchbay</h1>
+        <p className="muted">
+          This dashboard session is no longer valid (Patchbay may have restarted). Open Patchbay from the tray, or use the login URL
+          printed in the terminal where you started <code>patchbay serve</code>.
+        </p>
+      </div>
+    </main>
+  );
+}
+
+export function Layout() {
+  const qc = useQueryClient();
+  const status = useStatus();
+  const signedOut = status.error instanceof AdminApiError && status.error.code === "admin_auth_required";
+  useEventStream(adminApi.statusStream.path, AdminStatus, (s) => qc.setQueryData(qk.status, s), !signedOut);
+
+  if (signedOut) return <SignedOut />;
+  const s = status.data;
+  return (
+    <div className="shell">
+      <aside className="sidebar">
+        <div className="brand">
+          <BrandMark />
+          Patchbay
+        </div>
+        <nav className="nav" aria-label="Main">
+          {NAV.map(({ to, label, icon: Icon, end }) => (
+            <NavLink key={to} to={to} end={end}>
+              <Icon size={16} aria-hidden />
+              {label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="sidebar-footer">
+          {s ? (
+            <>
+              <div className="row spread">
+                <span>API</span>
+                <ApiBadge api={s.api} />
+              </div>
+              <span>Patchbay {s.version}</span>
+            </>
+          ) : (
+            <span>Connecting…</span>
+          )}
+        </div>
+      </aside>
+      <main className="content">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

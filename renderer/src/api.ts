@@ -1,0 +1,78 @@
+// The dashboard's admin API access: one typed client from the shared endpoint table, query keys, and the query hooks
+// every page shares. Same-origin HTTP only (cookie auth); no IPC.
+import { QueryClient, useQuery } from "@tanstack/react-query";
+import { AdminApiError, createAdminClient } from "../../shared/admin/client";
+
+/** Same-origin client: the admin listener serves this page, so the base URL is "". */
+export const api = createAdminClient((url, init) => fetch(url, init), "");
+
+/** Query keys, in one place so mutations invalidate the right data. */
+export const qk = {
+  status: ["status"] as const,
+  apps: ["apps"] as const,
+  app: (name: string) => ["apps", name] as const,
+  keys: (name: string) => ["keys", name] as const,
+  usage: (name: string, days: number) => ["usage", name, days] as const,
+  models: ["models"] as const,
+  settings: ["settings"] as const,
+  desktop: ["desktop"] as const,
+  logs: (filters: object) => ["logs", filters] as const,
+};
+
+/** Client errors (4xx) are not retried: they will not fix themselves. */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 5_000,
+        retry: (count, err) => !(err instanceof AdminApiError && err.status >= 400 && err.status < 500) && count < 2,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** A readable message for any error thrown by the client or a component. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof AdminApiError) return err.message;
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+/** Runtime status, refreshed every 2 s (the status stream also pushes changes). */
+export function useStatus() {
+  return useQuery({ queryKey: qk.status, queryFn: () => api.getStatus(), refetchInterval: 2_000 });
+}
+
+export function useApps() {
+  return useQuery({ queryKey: qk.apps, queryFn: () => api.listApps() });
+}
+
+export function useApp(name: string) {
+  return useQuery({ queryKey: qk.app(name), queryFn: () => api.getApp({ params: { name } }) });
+}
+
+/** Model catalog; OpenCode may be starting, so keep retrying quietly in the background. */
+export function useModels() {
+  return useQuery({
+    queryKey: qk.models,
+    queryFn: () => api.getModels(),
+    staleTime: 60_000,
+    retry: (count, err) => (err instanceof AdminApiError && err.status === 503 ? count < 20 : count < 2),
+    retryDelay: 2_000,
+  });
+}
+
+export function useSettings() {
+  return useQuery({ queryKey: qk.settings, queryFn: () => api.getSettings() });
+}
+
+/** The OpenAI base URL: the running listener's, else the configured one (for snippets while stopped). */
+export function useBaseUrl(): string {
+  const status = useStatus().data;
+  if (status?.api.baseUrl) return status.api.baseUrl;
+  const host = status?.api.host ?? "127.0.0.1";
+  const port = status?.api.port ?? 4747;
+  const shownHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+  return `http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${port}/v1`;
+}

@@ -1,0 +1,27 @@
+// A copy-to-clipboard button whose accessible name stays fixed (e.g. "Copy base URL"); "Copied" is announced politely.
+import { Check, Copy } from "lucide-react";
+import { useClipboard } from "../hooks/useClipboard";
+
+export interface CopyButtonProps {
+  text: string;
+  /** Accessible name, e.g. "Copy key". */
+  label: string;
+  /** Show the word "Copy" beside the icon. */
+  showText?: boolean;
+  className?: string;
+}
+
+export function CopyButton({ text, label, showText = true, className = "btn sm" }: CopyButtonProps) {
+  const { copy, copied, failed } = useClipboard();
+  return (
+    <>
+      <button type="button" className={className} aria-label={label} title={label} onClick={() => void copy(text)}>
+        {copied ? <Check size={14} aria-hidden /> : <Copy size={14} aria-hidden />}
+        {showText ? <span aria-hidden>{copied ? "Copied" : failed ? "Copy failed" : "Copy"}</span> : null}
+      </button>
+      <span className="visually-hidden" role="status">
+        {copied ? "Copied to clipboard" : failed ? "Could not copy" : ""}
+      </span>
+    </>
+  );
+}

@@ -1,0 +1,232 @@
+// Logs: the live request log (SSE: recent entries replayed, then live) merged with paged history from the query
+// endpoint; pause/resume, filters (app, status, model), and a detail drawer.
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
+import { Link } from "react-router";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { Pause, Play, ScrollText } from "lucide-react";
+import { adminApi } from "../../../shared/admin-api";
+import { RequestLogEntry } from "../../../shared/log-entry";
+import { api, qk, useApps } from "../api";
+import { useEventStream } from "../hooks/useEventStream";
+import { SelectField, TextField } from "../components/Field";
+import { PageHeader } from "../components/PageHeader";
+import { EmptyState, ErrorState, Loading } from "../components/States";
+import { formatMs, formatNumber, formatTime, statusTone } from "../lib/format";
+import { LogDetailDrawer } from "./LogDetailDrawer";
+
+interface Filters {
+  app: string;
+  status: string;
+  model: string;
+}
+
+const MAX_LIVE = 1000;
+
+/** Client-side version of the server's filters, for live entries. */
+function matches(e: RequestLogEntry, f: Filters): boolean {
+  if (f.app && e.app !== f.app) return false;
+  if (f.status) {
+    const s = e.status;
+    if (f.status === "error" ? s < 400 : f.status.endsWith("xx") ? Math.floor(s / 100) !== Number(f.status[0]) : String(s) !== f.status) return false;
+  }
+  if (f.model) {
+    const m = f.model.toLowerCase();
+    if (!(e.modelAsked ?? "").toLowerCase().includes(m) && !(e.modelResolved ?? "").toLowerCase().includes(m)) return false;
+  }
+  return true;
+}
+
+function endpointLabel(e: RequestLogEntry): string {
+  const tail = e.endpoint.replace(/^\/v1\//, "");
+  return e.stream ? `${tail} · stream` : tail;
+}
+
+export function LogsPage() {
+  const apps = useApps();
+  const [filters, setFilters] = useState<Filters>({ app: "", status: "", model: "" });
+  const deferredModel = useDeferredValue(filters.model.trim());
+  const serverFilters = useMemo(() => ({ app: filters.app, status: filters.status, model: deferredModel }), [filters.app, filters.status, deferredModel]);
+  const [paused, setPaused] = useState(false);
+  const pausedRef = useRef(paused);
+  useEffect(() => {
+    pausedRef.current = paused;
+  }, [paused]);
+  const [live, setLive] = useState<RequestLogEntry[]>([]);
+  const [held, setHeld] = useState<RequestLogEntry[]>([]);
+  const [selected, setSelected] = useState<RequestLogEntry | null>(null);
+
+  const streamState = useEventStream(adminApi.logStream.path, RequestLogEntry, (e) => {
+    if (pausedRef.current) setHeld((h) => [e, ...h.filter((x) => x.id !== e.id)].slice(0, MAX_LIVE));
+    else setLive((l) => [e, ...l.filter((x) => x.id !== e.id)].slice(0, MAX_LIVE));
+  });
+
+  const history = useInfiniteQuery({
+    queryKey: qk.logs(serverFilters),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) =>
+      api.queryLogs({
+        query: {
+          app: serverFilters.app || undefined,
+          status: serverFilters.status || undefined,
+          model: serverFilters.model || undefined,
+          limit: 100,
+          cursor: pageParam,
+        },
+      }),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+
+  const liveIds = useMemo(() => new Set(live.map((e) => e.id)), [live]);
+  const rows = useMemo(() => {
+    const seen = new Set<string>();
+    const all = [...live.filter((e) => matches(e, filters)), ...(history.data?.pages.flatMap((p) => p.entries) ?? [])];
+    return all
+      .filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true)))
+      .filter((e) => matches(e, filters))
+      .sort((a, b) => b.time - a.time);
+  }, [live, history.data, filters]);
+
+  const resume = () => {
+    setLive((l) => {
+      const ids = new Set(held.map((e) => e.id));
+      return [...held, ...l.filter((e) => !ids.has(e.id))].slice(0, MAX_LIVE);
+    });
+    setHeld([]);
+    setPaused(false);
+  };
+
+  const liveBadge = paused ? (
+    <span className="badge warn">Paused{held.length ? ` · ${held.length} new` : ""}</span>
+  ) : streamState === "open" ? (
+    <span className="badge ok pulse">
+      <span className="dot" aria-hidden />
+      Live
+    </span>
+  ) : (
+    <span className="badge">Connecting…</span>
+  );
+
+  return (
+    <div className="page">
+      <PageHeader
+        title="Logs"
+        subtitle="Every API request, as it happens. Keys are never logged."
+        actions={
+          <>
+            {liveBadge}
+            {paused ? (
+              <button type="button" className="btn" onClick={resume}>
+                <Play size={15} aria-hidden />
+                Resume
+              </button>
+            ) : (
+              <button
+                type="button"
+                className="btn"
+                onClick={() => {
+                  pausedRef.current = true;
+                  setPaused(true);
+                }}
+              >
+                <Pause size={15} aria-hidden />
+                Pause
+              </button>
+            )}
+          </>
+        }
+      />
+      <div className="toolbar" role="search" aria-label="Filter requests">
+        <SelectField
+          label="App"
+          value={filters.app}
+          onChange={(app) => setFilters((f) => ({ ...f, app }))}
+          options={[{ value: "", label: "All apps" }, ...(apps.data?.apps ?? []).map((a) => ({ value: a.name, label: a.name }))]}
+        />
+        <SelectField
+          label="Status"
+          value={filters.status}
+          onChange={(status) => setFilters((f) => ({ ...f, status }))}
+          options={[
+            { value: "", label: "Any status" },
+            { value: "2xx", label: "Succeeded (2xx)" },
+            { value: "error", label: "Failed (4xx/5xx)" },
+            { value: "4xx", label: "Client errors (4xx)" },
+            { value: "5xx", label: "Server errors (5xx)" },
+          ]}
+        />
+        <TextField label="Model" value={filters.model} onChange={(model) => setFilters((f) => ({ ...f, model }))} placeholder="Any model" mono />
+      </div>
+
+      {history.isPending && rows.length === 0 ? (
+        <Loading label="Loading requests…" />
+      ) : history.isError && rows.length === 0 ? (
+        <ErrorState title="Could not load the request log" error={history.error} onRetry={() => void history.refetch()} />
+      ) : rows.length === 0 ? (
+        <div className="card">
+          <EmptyState icon={<ScrollText size={24} aria-hidden />} title={filters.app || filters.status || filters.model ? "No matching requests" : "No requests yet"}>
+            {filters.app || filters.status || filters.model ? (
+              "Try other filters."
+            ) : (
+              <>
+                Requests show up here live. <Link to="/connect">Connect a client</Link> to get started.
+              </>
+            )}
+          </EmptyState>
+        </div>
+      ) : (
+        <div className="table-wrap">
+          <table className="table logs-table" aria-label="Request log">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">App</th>
+                <th scope="col">Model</th>
+                <th scope="col">Status</th>
+                <th scope="col">Tokens in/out</th>
+                <th scope="col">TTFT</th>
+                <th scope="col">Total</th>
+                <th scope="col" className="col-endpoint">Endpoint</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((e) => {
+                const time = formatTime(e.time);
+                return (
+                  <tr key={e.id} className={`${liveIds.has(e.id) ? "fresh" : ""}${selected?.id === e.id ? " selected" : ""}`} onClick={() => setSelected(e)}>
+                    <td>
+                      <button type="button" className="btn link num" aria-label={`Details ${time}`} onClick={(ev) => { ev.stopPropagation(); setSelected(e); }}>
+                        {time}
+                      </button>
+                    </td>
+                    <td>{e.app ?? <span className="faint">—</span>}</td>
+                    <td className="model mono" title={e.modelResolved && e.modelResolved !== e.modelAsked ? `${e.modelAsked} → ${e.modelResolved}` : (e.modelAsked ?? "")}>
+                      {e.modelAsked ?? "—"}
+                      {e.modelResolved && e.modelResolved !== e.modelAsked ? <span className="faint"> → {e.modelResolved}</span> : null}
+                    </td>
+                    <td>
+                      <span className={`status-code ${statusTone(e.status)}`} title={e.errorCode ?? undefined}>
+                        {e.status}
+                      </span>
+                    </td>
+                    <td className="num">{e.usage ? `${formatNumber(e.usage.inputTokens)} / ${formatNumber(e.usage.outputTokens)}` : "—"}</td>
+                    <td className="num">{formatMs(e.ttftMs)}</td>
+                    <td className="num">{formatMs(e.totalMs)}</td>
+                    <td className="faint col-endpoint">{endpointLabel(e)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {history.hasNextPage ? (
+        <div className="row">
+          <button type="button" className="btn" onClick={() => void history.fetchNextPage()} disabled={history.isFetchingNextPage}>
+            {history.isFetchingNextPage ? "Loading…" : "Load older requests"}
+          </button>
+        </div>
+      ) : null}
+      {selected ? <LogDetailDrawer entry={selected} onClose={() => setSelected(null)} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,201 @@
+// Settings: where the OpenAI API listens (host, port, LAN exposure behind a warning), log bodies, start on launch,
+// and — in the desktop app only — launch at login and the data folder.
+import { useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { FolderOpen } from "lucide-react";
+import type { Settings } from "../../../shared/settings";
+import { SettingsUpdate } from "../../../shared/admin-api";
+import { api, errorMessage, qk, useSettings, useStatus } from "../api";
+import { ConfirmDialog } from "../components/ConfirmDialog";
+import { TextField } from "../components/Field";
+import { PageHeader } from "../components/PageHeader";
+import { Switch } from "../components/Switch";
+import { Callout, ErrorState, Loading } from "../components/States";
+
+interface Form {
+  host: string;
+  port: string;
+  lanExposure: boolean;
+  logBodies: boolean;
+  startOnLaunch: boolean;
+}
+
+const toForm = (s: Settings): Form => ({ host: s.host, port: String(s.port), lanExposure: s.lanExposure, logBodies: s.logBodies, startOnLaunch: s.startOnLaunch });
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/i;
+
+function DesktopSection() {
+  const qc = useQueryClient();
+  const desktop = useQuery({ queryKey: qk.desktop, queryFn: () => api.getDesktop() });
+  const setLogin = useMutation({
+    mutationFn: (enabled: boolean) => api.setLaunchAtLogin({ body: { enabled } }),
+    onSuccess: (d) => {
+      qc.setQueryData(qk.desktop, d);
+      void qc.invalidateQueries({ queryKey: qk.settings });
+    },
+  });
+  const open = useMutation({ mutationFn: () => api.openDataFolder() });
+  return (
+    <section className="card stack-lg" aria-label="Desktop">
+      <h2>Desktop</h2>
+      {desktop.isError ? <ErrorState error={desktop.error} onRetry={() => void desktop.refetch()} /> : null}
+      <Switch
+        label="Launch at login"
+        hint="Start Patchbay hidden in the tray when you log in."
+        checked={desktop.data?.launchAtLogin ?? false}
+        disabled={!desktop.data || setLogin.isPending}
+        onChange={(v) => setLogin.mutate(v)}
+      />
+      {setLogin.isError ? <Callout tone="danger">{errorMessage(setLogin.error)}</Callout> : null}
+      <div className="row">
+        <button type="button" className="btn" onClick={() => open.mutate()} disabled={open.isPending}>
+          <FolderOpen size={15} aria-hidden />
+          Open data folder
+        </button>
+        {desktop.data ? <code className="faint">{desktop.data.dataDir}</code> : null}
+      </div>
+      {open.isError ? <Callout tone="danger">{errorMessage(open.error)}</Callout> : null}
+    </section>
+  );
+}
+
+function SettingsForm({ settings }: { settings: Settings }) {
+  const qc = useQueryClient();
+  const status = useStatus().data;
+  const [form, setForm] = useState<Form>(() => toForm(settings));
+  const [confirmLan, setConfirmLan] = useState(false);
+  const set = <K extends keyof Form>(k: K, v: Form[K]) => setForm((f) => ({ ...f, [k]: v }));
+  const initial = toForm(settings);
+
+  const candidate = { ...form, host: form.host.trim(), port: form.port.trim() === "" ? Number.NaN : Number(form.port) };
+  const parsed = SettingsUpdate.safeParse(candidate);
+  const errorFor = (field: string) => {
+    if (parsed.success) return null;
+    const issue = parsed.error.issues.find((i) => i.path[0] === field);
+    return issue ? (issue.code === "invalid_type" ? "Enter a number" : issue.message) : null;
+  };
+  const dirty = JSON.stringify(form) !== JSON.stringify(initial);
+  const listenerChanged = form.host !== initial.host || form.port !== initial.port || form.lanExposure !== initial.lanExposure;
+
+  const save = useMutation({
+    mutationFn: async () => {
+      if (!parsed.success) throw new Error("Fix the highlighted fields");
+      const patch = Object.fromEntries(Object.entries(parsed.data).filter(([k, v]) => settings[k as keyof Settings] !== v));
+      return api.updateSettings({ body: patch });
+    },
+    onSuccess: (s) => {
+      qc.setQueryData(qk.settings, s);
+      setForm(toForm(s));
+    },
+  });
+  const restart = useMutation({
+    mutationFn: async () => {
+      await api.stopApi();
+      return api.startApi();
+    },
+    onSuccess: (s) => qc.setQueryData(qk.status, s),
+  });
+  const appliedDiffers =
+    status && status.api.running && (status.api.port !== settings.port || status.api.lanExposure !== settings.lanExposure || (!settings.lanExposure && status.api.host !== settings.host));
+
+  return (
+    <section className="card stack-lg" aria-label="OpenAI API">
+      <div>
+        <h2>OpenAI API</h2>
+        <p className="section-note">Where the OpenAI-compatible API listens. The dashboard itself always stays on this computer only.</p>
+      </div>
+      <div className="form-grid">
+        <TextField label="Host" value={form.host} onChange={(v) => set("host", v)} mono disabled={form.lanExposure} error={errorFor("host")} hint={form.lanExposure ? "LAN exposure binds all interfaces (0.0.0.0)." : "127.0.0.1 keeps the API on this computer."} />
+        <TextField label="Port" type="number" min={0} max={65535} value={form.port} onChange={(v) => set("port", v)} error={errorFor("port")} hint="Default 4747. 0 picks a free port." />
+      </div>
+      {!form.lanExposure && form.host.trim() && !LOOPBACK.test(form.host.trim()) ? (
+        <Callout tone="warn">
+          <code>{form.host}</code> is not a loopback address: other devices may reach the API on it. Keys are still required for requests.
+        </Callout>
+      ) : null}
+      <Switch
+        label="Expose on LAN"
+        hint="Let other devices on your network use the API. Every route then requires a key."
+        checked={form.lanExposure}
+        onChange={(v) => (v ? setConfirmLan(true) : set("lanExposure", false))}
+      />
+      <Switch
+        label="Keep request bodies in the log"
+        hint="Stores prompts and answers in the request log on disk. Keys are never stored."
+        checked={form.logBodies}
+        onChange={(v) => set("logBodies", v)}
+      />
+      {form.logBodies ? <Callout tone="warn">Request and response bodies can contain private data. They are kept on disk until the log rotates.</Callout> : null}
+      <Switch label="Start the API when Patchbay launches" checked={form.startOnLaunch} onChange={(v) => set("startOnLaunch", v)} />
+      {listenerChanged ? <Callout>Host, port and LAN exposure apply the next time the API starts.</Callout> : null}
+      {save.isError ? <Callout tone="danger">{errorMessage(save.error)}</Callout> : null}
+      <div className="row">
+        <button type="button" className="btn primary" disabled={!dirty || !parsed.success || save.isPending} onClick={() => save.mutate()}>
+          Save settings
+        </button>
+        <button type="button" className="btn ghost" disabled={!dirty || save.isPending} onClick={() => setForm(initial)}>
+          Reset
+        </button>
+        <span role="status" className="faint">
+          {save.isPending ? "Saving…" : dirty ? "Unsaved changes" : save.isSuccess ? "Saved" : ""}
+        </span>
+      </div>
+      {appliedDiffers ? (
+        <Callout tone="warn">
+          <div className="row spread">
+            <span>The running API still uses the previous address.</span>
+            <button type="button" className="btn sm" onClick={() => restart.mutate()} disabled={restart.isPending}>
+              Restart API
+            </button>
+          </div>
+        </Callout>
+      ) : null}
+      {restart.isError ? <Callout tone="danger">{errorMessage(restart.error)}</Callout> : null}
+      {confirmLan ? (
+        <ConfirmDialog
+          title="Expose Patchbay on your network?"
+          confirmLabel="Expose on LAN"
+          tone="primary"
+          onConfirm={async () => set("lanExposure", true)}
+          onClose={() => setConfirmLan(false)}
+        >
+          <p>
+            Anyone on your network who has one of your keys can then use your logged-in models — and your subscription limits. Every route,
+            including <code>/v1/models</code> and <code>/healthz</code>, will require a key.
+          </p>
+          <p className="muted">Only do this on networks you trust. Remember to save the settings afterwards.</p>
+        </ConfirmDialog>
+      ) : null}
+    </section>
+  );
+}
+
+export function SettingsPage() {
+  const settings = useSettings();
+  const status = useStatus().data;
+  return (
+    <div className="page">
+      <PageHeader title="Settings" />
+      {settings.isPending ? (
+        <Loading label="Loading settings…" />
+      ) : settings.isError ? (
+        <ErrorState title="Could not load settings" error={settings.error} onRetry={() => void settings.refetch()} />
+      ) : (
+        <SettingsForm key={JSON.stringify(settings.data)} settings={settings.data} />
+      )}
+      {status?.desktop ? <DesktopSection /> : null}
+      {status ? (
+        <section className="card stack" aria-label="About">
+          <h2>About</h2>
+          <dl className="kv">
+            <dt>Version</dt>
+            <dd>{status.version}</dd>
+            <dt>Data folder</dt>
+            <dd className="mono">{status.dataDir}</dd>
+            <dt>OpenCode</dt>
+            <dd>{status.opencode.version ?? "—"}</dd>
+          </dl>
+        </section>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+// The CLI's command groups, in the order `patchbay --help` lists them. Registration point for new groups:
+// add `commands/<group>.ts` exporting a CommandRegistrar and append it here (e.g. `sessions list|prune`).
+import type { CommandRegistrar } from "../context";
+import { registerAppCommands } from "./app";
+import { registerKeyCommands } from "./key";
+import { registerServeCommand } from "./serve";
+
+/** Every command group of `patchbay`. */
+export const COMMAND_GROUPS: readonly CommandRegistrar[] = [
+  registerServeCommand,
+  registerAppCommands,
+  registerKeyCommands,
+];

@@ -1,0 +1,136 @@
+// `patchbay serve`: runs Patchbay headless through createPatchbay, prints its URLs and status, stops on a signal.
+// Must not build any part of Patchbay itself: the composition root (server/index.ts) does.
+import { InvalidArgumentError, type Command } from "commander";
+import type { PatchbayStatus } from "../../../shared/status";
+import { PatchbayError } from "../../core/errors";
+import type { CliContext } from "../context";
+import { describeCliError } from "../errors";
+
+/** How long a clean stop may take before the process gives up and exits with 1 (ms). */
+const STOP_TIMEOUT_MS = 15_000;
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535)
+    throw new InvalidArgumentError("Use a port number from 0 to 65535 (0 picks a free port).");
+  return port;
+}
+
+function parseHost(value: string): string {
+  if (value.trim() === "" || /\s/.test(value))
+    throw new InvalidArgumentError("Use a host name or IP address, e.g. 127.0.0.1.");
+  return value;
+}
+
+function openCodeLine(s: PatchbayStatus["opencode"]): string {
+  const version = s.version ? ` (OpenCode ${s.version})` : "";
+  const reason = s.reason ? `: ${s.reason}` : "";
+  return `OpenCode: ${s.state}${version}${reason}`;
+}
+
+/** Registers `serve`. */
+export function registerServeCommand(program: Command, ctx: CliContext): void {
+  program
+    .command("serve")
+    .description("Run Patchbay headless: the OpenAI-compatible API and the dashboard")
+    .option("--host <host>", "host the OpenAI API binds (default: from settings, 127.0.0.1)", parseHost)
+    .option("--port <port>", "port of the OpenAI API; 0 picks a free port (default: from settings, 4747)", parsePort)
+    .option("--demo", "also start a built-in demo model (provider `demo`), for trying Patchbay without any login")
+    .addHelpText(
+      "after",
+      `
+Prints "OpenAI API: <url>" and "Dashboard: <one-time login url>". Stop with Ctrl+C (or SIGTERM).
+Apps and keys changed with \`patchbay app …\` / \`patchbay key …\` while it runs take effect within a second.
+
+Example:
+  $ patchbay serve --port 0 --demo`,
+    )
+    .action((opts: ServeOptions) => runServe(ctx, opts));
+}
+
+interface ServeOptions {
+  host?: string;
+  port?: number;
+  demo?: boolean;
+}
+
+/**
+ * Starts Patchbay and keeps it running until SIGINT/SIGTERM, then stops it and ends the process with 0.
+ * A startup failure stops what was started and ends the process with the CLI's usual message and code.
+ */
+async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
+  const { io } = ctx;
+  const createPatchbay = await ctx.loadCreatePatchbay();
+  const pb = await createPatchbay({
+    dataDir: ctx.dataDir(),
+    ...(opts.host !== undefined ? { host: opts.host } : {}),
+    ...(opts.port !== undefined ? { port: opts.port } : {}),
+    demo: opts.demo === true,
+    log: (line) => io.err(`[patchbay] ${line}\n`),
+  });
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) {
+      io.err(`patchbay: ${signal} again, exiting without a clean stop.\n`);
+      io.exit(1);
+      return;
+    }
+    stopping = true;
+    io.out("Stopping Patchbay…\n");
+    const timer = setTimeout(() => {
+      io.err("patchbay: stopping took too long; exiting.\n");
+      io.exit(1);
+    }, STOP_TIMEOUT_MS);
+    timer.unref();
+    pb.stop().then(
+      () => {
+        clearTimeout(timer);
+        io.out("Stopped.\n");
+        io.exit(0);
+      },
+      (err: unknown) => {
+        io.err(`patchbay: error while stopping: ${err instanceof Error ? err.message : String(err)}\n`);
+        io.exit(1);
+      },
+    );
+  };
+  io.onSignal("SIGINT", () => stop("SIGINT"));
+  io.onSignal("SIGTERM", () => stop("SIGTERM"));
+
+  try {
+    const urls = await pb.start();
+    const status = pb.status();
+    if (!urls.openaiUrl && status.api.error) {
+      // Headless, the API is the point: a port in use or a bad host is fatal here (the desktop app keeps running).
+      throw new PatchbayError("api_stopped", `The OpenAI API could not start: ${status.api.error}`);
+    }
+    io.out(`Patchbay ${status.version} (headless)${status.demo ? " with the demo model" : ""}\n`);
+    io.out(`Data folder: ${status.dataDir}\n`);
+    io.out(
+      `OpenAI API: ${urls.openaiUrl ?? "stopped (settings say not to start it on launch; start it from the dashboard)"}\n`,
+    );
+    io.out(`Dashboard: ${urls.loginUrl}\n`);
+    for (const notice of status.notices) io.out(`Notice: ${notice}\n`);
+    let lastOpenCode = openCodeLine(status.opencode);
+    io.out(`${lastOpenCode}\n`);
+    pb.onStatus((s) => {
+      const line = openCodeLine(s.opencode);
+      if (line !== lastOpenCode && !stopping) {
+        lastOpenCode = line;
+        io.out(`${line}\n`);
+      }
+    });
+    io.out("Press Ctrl+C to stop.\n");
+  } catch (err) {
+    if (stopping) return;
+    stopping = true;
+    await pb.stop().catch(() => undefined);
+    const { code, message } = describeCliError(err, io.env.PATCHBAY_DEBUG === "1");
+    if (message !== null) io.err(`patchbay: ${message}\n`);
+    io.exit(code);
+    return;
+  }
+  // Keep running until a signal ends the process (the listeners keep the event loop alive).
+  await new Promise<never>(() => undefined);
+}

@@ -1,0 +1,70 @@
+// What every CLI command gets: output streams, environment, the resolved data folder, and the stores it opens.
+// Must not parse arguments (commander does) or print anything itself.
+import type { Command } from "commander";
+import type { Patchbay, PatchbayDeps } from "../patchbay-types";
+import { createAppsStore, type AppsStoreHandle } from "../stores/apps-store";
+import { createKeysStore } from "../stores/keys-store";
+import type { KeysStore, StoreLifecycle } from "../stores/types";
+
+/** The process surface the CLI touches; tests pass their own. */
+export interface CliIO {
+  /** Writes to stdout (text includes its newline). */
+  out(text: string): void;
+  /** Writes to stderr. */
+  err(text: string): void;
+  env: Record<string, string | undefined>;
+  /** stdout is a terminal (decides whether hints are printed next to script-friendly output). */
+  stdoutIsTTY: boolean;
+  /** Ends the process with `code` once stdout and stderr are flushed (used by `serve`); returns at once. */
+  exit(code: number): void;
+  /** Registers a handler for SIGINT/SIGTERM (used by `serve`). */
+  onSignal(signal: "SIGINT" | "SIGTERM", handler: () => void): void;
+}
+
+/** Apps and keys opened for one command (no file watching: the process lives for one command). */
+export interface CliStores {
+  apps: AppsStoreHandle;
+  keys: KeysStore & StoreLifecycle;
+  close(): Promise<void>;
+}
+
+/** The composition root's factory (server/index.ts), injectable for tests of `serve`. */
+export type CreatePatchbay = (deps: PatchbayDeps) => Promise<Patchbay>;
+
+export interface CliContext {
+  io: CliIO;
+  /** Loads createPatchbay; default: imports server/index.ts on demand (only `serve` needs the server). */
+  loadCreatePatchbay(): Promise<CreatePatchbay>;
+  /** The data folder: `--data-dir`, else PATCHBAY_DATA_DIR, else the OS's per-user app-data folder. */
+  dataDir(): string;
+  /** Opens the apps and keys stores of the data folder; prints their notices (e.g. a corrupt file set aside). */
+  openStores(): Promise<CliStores>;
+}
+
+/** A command group (`app`, `key`, `serve`, …): adds its commands to the program. See commands/index.ts. */
+export type CommandRegistrar = (program: Command, ctx: CliContext) => void;
+
+/** Opens the stores for `dataDir`, reporting notices on stderr. */
+export async function openCliStores(dataDir: string, io: CliIO): Promise<CliStores> {
+  const apps = await createAppsStore({ dataDir, watch: false });
+  const keys = await createKeysStore({ dataDir, apps, watch: false });
+  for (const notice of [...apps.notices(), ...keys.notices()]) io.err(`patchbay: notice: ${notice}\n`);
+  return {
+    apps,
+    keys,
+    async close() {
+      await keys.close();
+      await apps.close();
+    },
+  };
+}
+
+/** Runs `fn` with freshly opened stores and always closes them. */
+export async function withStores<R>(ctx: CliContext, fn: (stores: CliStores) => Promise<R>): Promise<R> {
+  const stores = await ctx.openStores();
+  try {
+    return await fn(stores);
+  } finally {
+    await stores.close();
+  }
+}

@@ -1,0 +1,20 @@
+// Plain-text output helpers of the CLI: aligned tables and local times. Must not print.
+
+/** Columns padded to the widest cell, two spaces apart; `rows[0]` is the header. */
+export function table(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return (
+    rows
+      .map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  "))
+      .join("\n") + "\n"
+  );
+}
+
+/** Epoch ms as local `YYYY-MM-DD HH:MM`; `never` for null. */
+export function localTime(ms: number | null): string {
+  if (ms === null) return "never";
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}

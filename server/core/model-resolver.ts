@@ -1,0 +1,92 @@
+// Resolves the `model` a client asked for into an OpenCode target under the app's aliases and allowlist.
+// Pure: takes the model catalog as input; never talks to OpenCode itself.
+import { isModelAllowed, type App } from "../../shared/apps";
+import type { ModelInfo, ModelTarget } from "./contract";
+import { PatchbayError } from "./errors";
+
+/** Result of resolving a client's `model`. `id` is `provider/model` (variant in `target.variant`). */
+export interface ResolvedModel {
+  id: string;
+  target: ModelTarget;
+  /** The alias used, if any. */
+  alias: string | null;
+}
+
+/** Splits `provider/model#variant`. Returns null when there is no provider part. */
+export function parseModelRef(ref: string): ModelTarget | null {
+  const hash = ref.lastIndexOf("#");
+  const base = hash > 0 ? ref.slice(0, hash) : ref;
+  const variant = hash > 0 ? ref.slice(hash + 1) : undefined;
+  const slash = base.indexOf("/");
+  if (slash <= 0 || slash === base.length - 1) return null;
+  return { providerID: base.slice(0, slash), modelID: base.slice(slash + 1), ...(variant ? { variant } : {}) };
+}
+
+/**
+ * Resolves `asked` for `app`:
+ * 1. an alias of the app (aliases are explicit grants: their targets pass the allowlist);
+ * 2. `provider/model[#variant]` from the catalog, checked against the allowlist;
+ * 3. a bare model id that exactly one provider offers.
+ * Throws PatchbayError `model_not_found` (404, message names the id) or `model_not_allowed` (403).
+ */
+export function resolveModel(app: App, asked: string, catalog: readonly ModelInfo[]): ResolvedModel {
+  const aliasTarget = app.aliases[asked];
+  if (aliasTarget !== undefined) {
+    const target = parseModelRef(aliasTarget);
+    const info = target && findModel(catalog, target);
+    if (!target || !info) {
+      throw new PatchbayError(
+        "model_not_found",
+        `The alias '${asked}' points to '${aliasTarget}', which no connected OpenCode provider offers. Fix the alias in the Patchbay dashboard.`,
+        { param: "model" },
+      );
+    }
+    return { id: info.id, target: withVariant(info, target.variant, asked), alias: asked };
+  }
+
+  let target = parseModelRef(asked);
+  let info = target ? findModel(catalog, target) : undefined;
+  if (!target) {
+    const matches = catalog.filter((m) => m.modelID === asked);
+    if (matches.length === 1 && matches[0]) {
+      info = matches[0];
+      target = { providerID: info.providerID, modelID: info.modelID };
+    }
+  }
+  if (!target || !info) {
+    throw new PatchbayError(
+      "model_not_found",
+      `The model '${asked}' does not exist or is not available through your OpenCode logins. GET /v1/models lists the models this key can use.`,
+      { param: "model" },
+    );
+  }
+  if (!isModelAllowed(app.models, info.id)) {
+    throw new PatchbayError(
+      "model_not_allowed",
+      `The app '${app.name}' is not allowed to use '${info.id}'. Add it to the app's model allowlist in the Patchbay dashboard.`,
+      { param: "model" },
+    );
+  }
+  return { id: info.id, target: withVariant(info, target.variant, asked), alias: null };
+}
+
+function findModel(catalog: readonly ModelInfo[], t: ModelTarget): ModelInfo | undefined {
+  return catalog.find((m) => m.providerID === t.providerID && m.modelID === t.modelID);
+}
+
+function withVariant(info: ModelInfo, variant: string | undefined, asked: string): ModelTarget {
+  if (variant === undefined) return { providerID: info.providerID, modelID: info.modelID };
+  if (!info.variants.includes(variant)) {
+    throw new PatchbayError(
+      "model_not_found",
+      `'${asked}' names the variant '${variant}', but ${info.id} has ${info.variants.length ? `only: ${info.variants.join(", ")}` : "no variants"}.`,
+      { param: "model" },
+    );
+  }
+  return { providerID: info.providerID, modelID: info.modelID, variant };
+}
+
+/** Models an app may use: the allowed catalog entries plus its aliases (for `/v1/models`). */
+export function modelsForApp(app: App, catalog: readonly ModelInfo[]): { models: ModelInfo[]; aliases: Record<string, string> } {
+  return { models: catalog.filter((m) => isModelAllowed(app.models, m.id)), aliases: { ...app.aliases } };
+}

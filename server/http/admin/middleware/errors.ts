@@ -1,0 +1,43 @@
+// The admin listener's ONE error middleware: PatchbayError → its status and `{error:{code,message,field?}}`,
+// body-parser failures → 400/413/415, anything else → 500 without details (logged). Routes never build error JSON.
+import type { NextFunction, Request, Response } from "express";
+import type { AdminErrorBody } from "../../../../shared/errors";
+import { PatchbayError, toPatchbayError } from "../../../core/errors";
+
+/** Maps body-parser's errors (they carry `type` and `status`) to Patchbay codes; null for other errors. */
+function fromBodyParser(err: unknown): PatchbayError | null {
+  if (typeof err !== "object" || err === null || !("type" in err)) return null;
+  const type = (err as { type?: unknown }).type;
+  if (type === "entity.parse.failed") return new PatchbayError("invalid_json", "The request body is not valid JSON.");
+  if (type === "entity.too.large") return new PatchbayError("payload_too_large", "The request body is too large for the admin API (1 MB max).");
+  if (type === "encoding.unsupported" || type === "charset.unsupported") {
+    return new PatchbayError("unsupported_media_type", "Send the body as UTF-8 JSON.");
+  }
+  if (typeof type === "string" && type.startsWith("request.")) return new PatchbayError("invalid_request_error", "The request body could not be read.");
+  return null;
+}
+
+/** Error middleware (must be registered last). */
+export function adminErrorHandler(log: (line: string) => void) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const pe = fromBodyParser(err) ?? toPatchbayError(err);
+    if (pe.code === "internal_error") {
+      const cause = pe.cause ?? err;
+      log(`admin: ${req.method} ${req.path} failed: ${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}`);
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const body: AdminErrorBody = { error: { code: pe.code, message: pe.message } };
+    if (pe.param) body.error.field = pe.param;
+    res.status(pe.status).setHeader("Cache-Control", "no-store");
+    if (pe.retryAfter !== undefined) res.setHeader("Retry-After", String(pe.retryAfter));
+    res.json(body);
+  };
+}
+
+/** 404 for any `/admin/api` path no row matched. */
+export function apiNotFound(req: Request, _res: Response, next: NextFunction): void {
+  next(new PatchbayError("not_found", `No admin API endpoint ${req.method} ${req.path}.`));
+}

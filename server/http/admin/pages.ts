@@ -1,0 +1,37 @@
+// Small self-contained HTML pages the admin listener serves outside the React app (sign-in needed, used login link,
+// dashboard not built). Static text only: nothing from the request is echoed into them.
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${title} · Patchbay</title>
+<style>
+:root{color-scheme:light dark;font-family:system-ui,-apple-system,"Segoe UI",sans-serif}
+body{margin:0;min-height:100vh;display:grid;place-items:center;background:Canvas;color:CanvasText}
+main{max-width:30rem;padding:2rem;border:1px solid color-mix(in srgb,CanvasText 15%,transparent);border-radius:12px}
+h1{font-size:1.25rem;margin:0 0 .75rem}p{line-height:1.5;margin:.5rem 0;opacity:.85}code{font-size:.9em}
+</style></head>
+<body><main><h1>${title}</h1>${body}</main></body></html>`;
+}
+
+/** 401 page for a browser without the admin cookie. */
+export function unauthenticatedPage(): string {
+  return page(
+    "Sign in to Patchbay",
+    "<p>Open Patchbay from the tray, or use the login URL printed in the terminal where you started <code>patchbay serve</code>.</p>" +
+      "<p>Each login URL works once; run <code>patchbay serve</code> again or use the tray to get a new one.</p>",
+  );
+}
+
+/** 401 page for a login link that was already used or is unknown. */
+export function loginFailedPage(): string {
+  return page(
+    "This login link has expired",
+    "<p>Login links work only once. Open Patchbay from the tray, or use a new login URL printed in the terminal.</p>",
+  );
+}
+
+/** 503 page when the renderer has not been built. */
+export function notBuiltPage(): string {
+  return page("Dashboard not built", "<p>The dashboard files are missing. Run <code>npm run build:renderer</code> and reload.</p>");
+}

@@ -1,0 +1,100 @@
+// One service call per JSON row of the admin endpoint table (STYLE §4: parse → service → encode happens in mount.ts).
+// Policy that spans stores lives here (e.g. deleting an app revokes its keys); no HTTP details.
+import type { z } from "zod";
+import type { AdminApi, AdminStatus, EndpointParsedInput, JsonEndpointName } from "../../../../shared/admin-api";
+import type { App } from "../../../../shared/apps";
+import { PatchbayError } from "../../../core/errors";
+import type { AdminServices } from "../services";
+import { groupCatalog } from "./catalog";
+
+/** A row's handler: parsed input in, a value its output schema accepts out. */
+export type Handler<K extends JsonEndpointName> = (
+  input: EndpointParsedInput<AdminApi[K]>,
+  s: AdminServices,
+) => Promise<z.input<AdminApi[K]["output"]>> | z.input<AdminApi[K]["output"]>;
+
+/** Status as the admin API shows it. */
+export function adminStatus(s: AdminServices): AdminStatus {
+  return { ...s.status(), desktop: s.desktop !== undefined, logError: s.requestLog.lastError() };
+}
+
+/** The app or 404 `app_not_found`. */
+function requireApp(s: AdminServices, name: string): App {
+  const app = s.apps.get(name);
+  if (!app) throw new PatchbayError("app_not_found", `There is no app named '${name}'.`, { param: "name" });
+  return app;
+}
+
+/** DesktopHost or 404 (the mount checks `desktopOnly` first; this narrows the type). */
+function requireDesktop(s: AdminServices) {
+  if (!s.desktop) throw new PatchbayError("not_found", "Desktop actions are only available in the Patchbay desktop app.");
+  return s.desktop;
+}
+
+export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
+  getStatus: (_i, s) => adminStatus(s),
+  startApi: async (_i, s) => {
+    await s.startApi();
+    return adminStatus(s);
+  },
+  stopApi: async (_i, s) => {
+    await s.stopApi();
+    return adminStatus(s);
+  },
+
+  listApps: (_i, s) => ({ apps: s.apps.list().map((a) => ({ ...a, keyCount: s.keys.list(a.name).length })) }),
+  createApp: ({ body }, s) => {
+    const { name, ...init } = body;
+    return s.apps.create(name, init);
+  },
+  getApp: ({ params }, s) => requireApp(s, params.name),
+  updateApp: ({ params, body }, s) => {
+    requireApp(s, params.name);
+    return s.apps.update(params.name, body);
+  },
+  deleteApp: async ({ params }, s) => {
+    requireApp(s, params.name);
+    // Keys first: a key must never outlive its app, even if the app deletion then fails.
+    await s.keys.revokeAll(params.name);
+    await s.apps.delete(params.name);
+    return { ok: true as const };
+  },
+
+  listKeys: ({ params }, s) => {
+    requireApp(s, params.name);
+    return { keys: s.keys.list(params.name) };
+  },
+  createKey: ({ params, body }, s) => {
+    requireApp(s, params.name);
+    return s.keys.create(params.name, body.label || undefined);
+  },
+  revokeKey: async ({ params }, s) => {
+    requireApp(s, params.name);
+    await s.keys.revoke(params.name, params.prefix);
+    return { ok: true as const };
+  },
+
+  getUsage: ({ params, query }, s) => {
+    requireApp(s, params.name);
+    return { app: params.name, days: s.requestLog.usage(params.name, query.days ?? 30) };
+  },
+
+  getModels: async (_i, s) => groupCatalog(await s.listModels()),
+
+  getSettings: (_i, s) => s.settings.get(),
+  updateSettings: ({ body }, s) => s.settings.update(body),
+
+  queryLogs: ({ query }, s) => s.requestLog.query(query),
+
+  getDesktop: async (_i, s) => ({ launchAtLogin: await requireDesktop(s).getLaunchAtLogin(), dataDir: s.status().dataDir }),
+  openDataFolder: async (_i, s) => {
+    await requireDesktop(s).openDataFolder();
+    return { ok: true as const };
+  },
+  setLaunchAtLogin: async ({ body }, s) => {
+    const desktop = requireDesktop(s);
+    await desktop.setLaunchAtLogin(body.enabled);
+    await s.settings.update({ launchAtLogin: body.enabled });
+    return { launchAtLogin: await desktop.getLaunchAtLogin(), dataDir: s.status().dataDir };
+  },
+};

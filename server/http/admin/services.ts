@@ -1,0 +1,57 @@
+// What the admin listener needs from the rest of Patchbay, as interfaces only (the lead builds it in createPatchbay).
+// Must not construct anything: stores, backend and listeners are injected.
+import type { ModelInfo } from "../../core/contract";
+import type { DesktopHost } from "../../patchbay-types";
+import type { AppsStore, KeysStore, RequestLog, SettingsStore } from "../../stores/types";
+import type { PatchbayStatus } from "../../../shared/status";
+import type { Express } from "express";
+
+/** Dependencies of {@link createAdminApp}. */
+export interface AdminServices {
+  settings: SettingsStore;
+  apps: AppsStore;
+  keys: KeysStore;
+  requestLog: RequestLog;
+  /** Models of connected providers (the OpenCode backend's `listModels`). Throws PatchbayError
+   *  `backend_unavailable`/`backend_starting` while OpenCode is down; the UI shows that message. */
+  listModels(): Promise<ModelInfo[]>;
+  status(): PatchbayStatus;
+  /** Called on every status change; returns unsubscribe. Drives `GET /admin/api/status/stream`. */
+  onStatus(listener: (s: PatchbayStatus) => void): () => void;
+  /** Start/stop the OpenAI listener (same action as the tray). May throw PatchbayError (e.g. port in use). */
+  startApi(): Promise<void>;
+  stopApi(): Promise<void>;
+  /** Native actions; absent in headless mode (desktop endpoints then answer 404 and the UI hides them). */
+  desktop?: DesktopHost;
+  /** Per-launch admin token: the `patchbay_admin` cookie value and the `Authorization: Bearer` token. */
+  adminToken: string;
+  /** Admin listener origin, e.g. `http://127.0.0.1:53111` (known once the listener is bound; read per request).
+   *  The Host header must equal its host:port, and write requests' Origin must equal it. */
+  adminOrigin(): string;
+  /** Folder of the built renderer (`dist/renderer`, containing index.html). */
+  staticDir: string;
+  /** Diagnostic log sink, one line per call (unexpected errors); default: stderr. */
+  log?: (line: string) => void;
+}
+
+/** Tunables, for tests. */
+export interface AdminAppOptions {
+  /** SSE heartbeat comment interval (ms); default 15 000. */
+  heartbeatMs?: number;
+  /** Drop an SSE client whose socket stays full this long (ms); default 1 000. */
+  slowClientMs?: number;
+  /** Default number of recent log entries replayed to a new log-stream subscriber; default 100. */
+  replay?: number;
+  /** Random token source for one-time login nonces; default 32 random bytes, base64url. */
+  randomToken?: () => string;
+}
+
+/** The admin listener's request handler and its controls. */
+export interface AdminApp {
+  /** Express app to bind on 127.0.0.1 (`http.createServer(handler)` or `handler.listen`). */
+  handler: Express;
+  /** A fresh single-use login URL (`<adminOrigin>/login?token=<nonce>`); the nonce is not the admin token. */
+  createLoginUrl(): string;
+  /** Ends live streams (SSE clients and their timers) so the HTTP server can close promptly. */
+  close(): void;
+}

@@ -1,0 +1,54 @@
+// Bearer-key authentication for the OpenAI listener: key → app. Keys are never echoed or logged.
+import type { Request, RequestHandler, Response } from "express";
+import type { App } from "../../../shared/apps";
+import { PatchbayError } from "../../core/errors";
+import type { AppsStore, KeysStore } from "../../stores/types";
+
+/** What a successful authentication leaves in `res.locals.auth`. */
+export interface ApiAuth {
+  app: App;
+  keyPrefix: string;
+}
+
+/** Extracts the presented key from `Authorization: Bearer <key>` (scheme case-insensitive), else null. */
+export function presentedKey(req: Request): string | null {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const m = /^\s*bearer\s+(\S+)\s*$/i.exec(header);
+  return m?.[1] ?? null;
+}
+
+/** Authenticates the request or fails with 401 `missing_api_key` / `invalid_api_key`. */
+export function apiAuth(keys: KeysStore, apps: AppsStore): RequestHandler {
+  return (req, res, next) => {
+    const key = presentedKey(req);
+    if (!key) {
+      return next(
+        new PatchbayError(
+          "missing_api_key",
+          "Missing API key. Send 'Authorization: Bearer <key>' with a key created for your app in Patchbay.",
+        ),
+      );
+    }
+    const match = keys.verify(key);
+    const app = match ? apps.get(match.app) : undefined;
+    if (!match || !app) {
+      return next(
+        new PatchbayError(
+          "invalid_api_key",
+          "Incorrect API key provided. Create a key for your app in the Patchbay dashboard (or `patchbay key create <app>`).",
+        ),
+      );
+    }
+    const auth: ApiAuth = { app, keyPrefix: match.prefix };
+    res.locals.auth = auth;
+    next();
+  };
+}
+
+/** The authenticated app of a request that passed {@link apiAuth}. */
+export function authOf(res: Response): ApiAuth {
+  const auth = res.locals.auth as ApiAuth | undefined;
+  if (!auth) throw new PatchbayError("missing_api_key", "Missing API key.");
+  return auth;
+}

@@ -1,0 +1,47 @@
+// The OpenAI listener's error middleware: every error becomes the OpenAI envelope with the right status.
+import type { ErrorRequestHandler, RequestHandler } from "express";
+import { PatchbayError, toPatchbayError } from "../../core/errors";
+import { toOpenAiErrorBody } from "../../openai/error-envelope";
+
+/** Maps body-parser failures (which carry `type` and `status`) to PatchbayErrors; others pass through. */
+export function fromBodyParserError(err: unknown): unknown {
+  if (!err || typeof err !== "object" || !("type" in err)) return err;
+  const { type, limit } = err as { type?: string; limit?: number };
+  switch (type) {
+    case "entity.parse.failed":
+      return new PatchbayError(
+        "invalid_json",
+        "We could not parse the JSON body of your request. Send valid JSON with 'Content-Type: application/json'.",
+      );
+    case "entity.too.large":
+      return new PatchbayError(
+        "payload_too_large",
+        `The request body is larger than this app allows${limit ? ` (${Math.round(limit / 1024 / 1024)} MB)` : ""}. Send less, or raise the app's max body size in the Patchbay dashboard.`,
+      );
+    case "encoding.unsupported":
+    case "charset.unsupported":
+      return new PatchbayError("unsupported_media_type", "Unsupported request body encoding. Send UTF-8 JSON.");
+    default:
+      return err;
+  }
+}
+
+/** Final handler for unknown routes: 404 in the OpenAI envelope (never HTML). */
+export const openAiNotFound: RequestHandler = (req, _res, next) => {
+  next(new PatchbayError("not_found", `Unknown route: ${req.method} ${req.path}. Patchbay serves /v1/chat/completions, /v1/responses and /v1/models.`));
+};
+
+/** Writes the OpenAI error envelope; logs unexpected errors through `log`. */
+export function openAiErrorHandler(log: (line: string) => void): ErrorRequestHandler {
+  return (rawErr, _req, res, _next) => {
+    const err = toPatchbayError(fromBodyParserError(rawErr));
+    if (err.code === "internal_error") log(`internal error: ${String((err.cause as Error | undefined)?.stack ?? err.cause)}`);
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.locals.error = err;
+    if (err.retryAfter !== undefined) res.setHeader("Retry-After", String(Math.max(1, Math.ceil(err.retryAfter))));
+    res.status(err.status).json(toOpenAiErrorBody(err));
+  };
+}

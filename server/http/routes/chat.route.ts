@@ -1,0 +1,28 @@
+// POST /v1/chat/completions: decode the chat wire, run it, encode chat chunks or a chat.completion.
+import type { RequestHandler } from "express";
+import { randomUUID } from "node:crypto";
+import { decodeChatRequest } from "../../openai/chat/decode";
+import { ChatEncoder } from "../../openai/chat/encode";
+import { runModelRequest, type DecodedWireRequest, type ModelRequestDeps } from "./model-request";
+
+/** Decodes a chat request and binds its encoder (ids and timestamps are made here, not in the pure codec). */
+export function decodeChatWire(body: unknown, now: () => number): DecodedWireRequest {
+  const request = decodeChatRequest(body);
+  return {
+    request,
+    createEncoder: (model) => {
+      const enc = new ChatEncoder({
+        id: `chatcmpl-${randomUUID().replace(/-/g, "")}`,
+        created: Math.floor(now() / 1000),
+        model,
+        includeUsage: request.includeUsage,
+      });
+      return { push: (e) => enc.push(e), end: () => enc.end(), body: () => enc.completion() };
+    },
+  };
+}
+
+/** The route handler. */
+export function chatCompletionsRoute(deps: ModelRequestDeps): RequestHandler {
+  return (req, res) => runModelRequest(req, res, deps, "chat.completions", (body) => decodeChatWire(body, deps.now));
+}

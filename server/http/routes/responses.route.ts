@@ -1,0 +1,29 @@
+// POST /v1/responses: decode the Responses wire (stateless subset), run it, encode events or a response object.
+import type { RequestHandler } from "express";
+import { randomUUID } from "node:crypto";
+import { decodeResponsesRequest } from "../../openai/responses/decode";
+import { ResponsesEncoder } from "../../openai/responses/encode";
+import { runModelRequest, type DecodedWireRequest, type ModelRequestDeps } from "./model-request";
+
+/** Decodes a Responses request and binds its encoder. */
+export function decodeResponsesWire(body: unknown, now: () => number): DecodedWireRequest {
+  const { request, echo } = decodeResponsesRequest(body);
+  return {
+    request,
+    createEncoder: (model) => {
+      const enc = new ResponsesEncoder({
+        id: `resp_${randomUUID().replace(/-/g, "")}`,
+        createdAt: Math.floor(now() / 1000),
+        model,
+        echo,
+        newId: (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, "")}`,
+      });
+      return { push: (e) => enc.push(e), end: () => enc.end(), body: () => enc.response() };
+    },
+  };
+}
+
+/** The route handler. */
+export function responsesRoute(deps: ModelRequestDeps): RequestHandler {
+  return (req, res) => runModelRequest(req, res, deps, "responses", (body) => decodeResponsesWire(body, deps.now));
+}

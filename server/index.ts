@@ -1,0 +1,189 @@
+// Composition root: createPatchbay(deps) builds every part of Patchbay and wires them together.
+// main/ (Electron), the CLI and the tests are its only callers; nothing else constructs these parts.
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { PatchbayStatus } from "../shared/status";
+import { ConcurrencyGate } from "./core/concurrency";
+import { ModelCatalog } from "./core/model-catalog";
+import { startDemoUpstream, demoProviderConfig } from "./demo/upstream";
+import { createAdminApp } from "./http/admin/admin-app";
+import { Listener } from "./http/listener";
+import { createOpenAiApp } from "./http/openai-app";
+import { createOpenCodeBackend } from "./opencode/backend";
+import { SideChannel } from "./opencode/side-channel";
+import { OpenCodeSupervisor } from "./opencode/supervisor";
+import { defaultUserOpenCodePaths } from "./opencode-user-paths";
+import type { Patchbay, PatchbayDeps, PatchbayUrls } from "./patchbay-types";
+import { inlineRemoteImages } from "./security/inline-images";
+import { createAppsStore } from "./stores/apps-store";
+import { createKeysStore } from "./stores/keys-store";
+import { createRequestLog } from "./stores/request-log";
+import { createSettingsStore } from "./stores/settings-store";
+import { PATCHBAY_VERSION } from "./version";
+
+export type { Patchbay, PatchbayDeps, PatchbayUrls, DesktopHost, UserOpenCodePaths } from "./patchbay-types";
+export { defaultUserOpenCodePaths } from "./opencode-user-paths";
+
+/** Builds a Patchbay for `deps.dataDir` (created with mode 0700 if missing). Nothing listens until `start()`.
+ *  Throws PatchbayError `storage_error` if the data dir cannot be created. */
+export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
+  const now = deps.now ?? Date.now;
+  const log = deps.log ?? ((line: string) => process.stderr.write(`[patchbay] ${line}\n`));
+  const dataDir = path.resolve(deps.dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const startedAt = now();
+
+  const settings = await createSettingsStore({ dataDir });
+  const apps = await createAppsStore({ dataDir });
+  const keys = await createKeysStore({ dataDir });
+  const requestLog = await createRequestLog({ dataDir, now });
+
+  const demo = deps.demo ? await startDemoUpstream() : null;
+  const sideChannel = new SideChannel();
+  await sideChannel.start();
+  const supervisor = new OpenCodeSupervisor({
+    dataDir,
+    user: deps.userOpenCode ?? defaultUserOpenCodePaths(),
+    extraProviders: demo ? { demo: demoProviderConfig(demo.url) } : {},
+    sideChannel: { url: sideChannel.url, token: sideChannel.token },
+    ...(deps.opencodeBinary ? { binaryPath: deps.opencodeBinary } : {}),
+    log,
+  });
+  const backend = createOpenCodeBackend({ supervisor, dataDir, sideChannel, log });
+  const catalog = new ModelCatalog(backend, now);
+  const gate = new ConcurrencyGate();
+
+  const openAiApp = createOpenAiApp({
+    apps,
+    keys,
+    backend,
+    catalog: () => catalog.list(),
+    gate,
+    requestLog,
+    logBodies: () => settings.get().logBodies,
+    inlineImages: (request, allowed) => inlineRemoteImages(request, { allowed }),
+    now,
+    lanExposure: () => settings.get().lanExposure,
+    health: () => {
+      const s = supervisor.status();
+      return { ok: s.state === "ready", opencode: s.state };
+    },
+    log,
+  });
+  const settingsNow = settings.get();
+  const api = new Listener(openAiApp, settingsNow.host, settingsNow.port);
+  const apiHost = (): string => (settings.get().lanExposure ? "0.0.0.0" : (deps.host ?? settings.get().host));
+  const apiPort = (): number => deps.port ?? settings.get().port;
+
+  const listeners = new Set<(s: PatchbayStatus) => void>();
+  const adminToken = randomBytes(32).toString("base64url");
+  let admin: Listener | null = null;
+  let adminOrigin = "";
+  let urls: PatchbayUrls | null = null;
+  let stopped = false;
+
+  const status = (): PatchbayStatus => {
+    const a = api.current;
+    const displayHost = a.host === "0.0.0.0" ? "127.0.0.1" : a.host;
+    return {
+      version: PATCHBAY_VERSION,
+      startedAt,
+      uptimeMs: now() - startedAt,
+      api: {
+        running: a.running,
+        host: a.host,
+        port: a.port,
+        baseUrl: a.running ? `http://${displayHost}:${a.port}/v1` : null,
+        error: a.error,
+        lanExposure: settings.get().lanExposure,
+      },
+      opencode: supervisor.status(),
+      dataDir,
+      demo: Boolean(demo),
+      notices: [...settings.notices(), ...apps.notices(), ...keys.notices(), ...(requestLog.lastError() ? [`Request log: ${requestLog.lastError()}`] : [])],
+      totals: requestLog.totals(),
+      apps: apps.list().map((x) => ({ name: x.name })),
+    };
+  };
+  const emit = (): void => {
+    const s = status();
+    for (const l of listeners) l(s);
+  };
+  supervisor.onStatus(() => {
+    catalog.invalidate();
+    emit();
+  });
+  apps.onChange(emit);
+
+  const startApi = async (): Promise<void> => {
+    const st = await api.start(apiHost(), apiPort());
+    if (st.error) log(`OpenAI API not started: ${st.error}`);
+    emit();
+  };
+  const stopApi = async (): Promise<void> => {
+    await api.stop();
+    emit();
+  };
+
+  const adminApp = createAdminApp({
+    settings,
+    apps,
+    keys,
+    requestLog,
+    listModels: () => catalog.list(),
+    status,
+    onStatus: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    startApi,
+    stopApi,
+    ...(deps.desktop ? { desktop: deps.desktop } : {}),
+    adminToken,
+    adminOrigin: () => adminOrigin,
+    staticDir: deps.rendererDir ?? path.resolve(import.meta.dirname, "../dist/renderer"),
+  });
+
+  const pb: Patchbay = {
+    async start() {
+      if (urls) return urls;
+      void supervisor.start();
+      admin = new Listener(adminApp.handler, "127.0.0.1", 0);
+      const a = await admin.start();
+      if (!a.running) throw new Error(`Could not start the dashboard listener: ${a.error}`);
+      adminOrigin = `http://127.0.0.1:${a.port}`;
+      if (settings.get().startOnLaunch || deps.port !== undefined) await startApi();
+      const st = status();
+      urls = {
+        openaiUrl: st.api.baseUrl,
+        adminUrl: adminOrigin,
+        dashboardUrl: `${adminOrigin}/`,
+        loginUrl: adminApp.createLoginUrl(),
+        adminToken,
+      };
+      return urls;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await Promise.allSettled([api.stop(500), admin?.stop(500)]);
+      await backend.close();
+      await supervisor.stop();
+      await sideChannel.stop();
+      await demo?.stop();
+      await Promise.allSettled([requestLog.close(), keys.close(), settings.close(), apps.close()]);
+    },
+    startApi,
+    stopApi,
+    status,
+    onStatus(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    get urls() {
+      return urls;
+    },
+  };
+  return pb;
+}

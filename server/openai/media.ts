@@ -1,0 +1,97 @@
+// Decodes image and file references from either wire format into neutral media parts, with 400s naming the field.
+// Must not fetch anything: http(s) image URLs stay URLs here (the request service inlines them when the app allows).
+import type { ContentPart } from "../core/contract";
+import { invalidRequest } from "../core/errors";
+
+const DATA_URL = /^data:([a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+*-]+)((?:;[^;,]*)*?);base64,/i;
+const BASE64_BODY = /^[A-Za-z0-9+/_-]+={0,2}$/;
+
+const IMAGE_TYPES_BY_EXTENSION: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+};
+
+const FILE_TYPES_BY_EXTENSION: Record<string, string> = {
+  ...IMAGE_TYPES_BY_EXTENSION,
+  pdf: "application/pdf",
+  txt: "text/plain",
+  md: "text/markdown",
+  csv: "text/csv",
+  json: "application/json",
+  html: "text/html",
+};
+
+function extensionOf(name: string): string {
+  const match = /\.([a-z0-9]+)$/i.exec(name);
+  return match?.[1]?.toLowerCase() ?? "";
+}
+
+/** A parsed base64 data URL: `data:<mediaType>[;params];base64,<payload>`. */
+export interface DataUrl {
+  mediaType: string;
+  payload: string;
+}
+
+/** Parses a base64 data URL; null when `url` is not one (percent-encoded data URLs are not accepted). */
+export function parseDataUrl(url: string): DataUrl | null {
+  const match = DATA_URL.exec(url);
+  if (!match?.[1]) return null;
+  const payload = url.slice(match[0].length).replace(/\s+/g, "");
+  if (!BASE64_BODY.test(payload)) return null;
+  return { mediaType: match[1].toLowerCase(), payload };
+}
+
+/** An image part from an image URL: a base64 `data:image/...` URL, or an http(s) URL whose media type is guessed
+ *  from its extension (`image/*` when unknown) until the request service fetches it.
+ *  @throws PatchbayError 400 with `param` when the URL is neither. */
+export function decodeImageUrl(url: string, param: string): ContentPart {
+  if (/^data:/i.test(url)) {
+    const data = parseDataUrl(url);
+    if (!data || !data.mediaType.startsWith("image/")) {
+      throw invalidRequest(
+        `Invalid image in '${param}': expected a base64 image data URL such as 'data:image/png;base64,iVBOR...'.`,
+        param,
+      );
+    }
+    return { type: "media", mediaType: data.mediaType, url };
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalidRequest(`Invalid image URL in '${param}': expected an http(s) URL or a base64 image data URL.`, param);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw invalidRequest(
+      `Invalid image URL in '${param}': only http(s) URLs and base64 data URLs are accepted, not '${parsed.protocol}'.`,
+      param,
+    );
+  }
+  const mediaType = IMAGE_TYPES_BY_EXTENSION[extensionOf(parsed.pathname)] ?? "image/*";
+  return { type: "media", mediaType, url };
+}
+
+/** A file part from inline file data: a base64 data URL, or bare base64 whose media type is guessed from `filename`
+ *  (`application/octet-stream` when unknown). @throws PatchbayError 400 with `param` when it is neither. */
+export function decodeFileData(fileData: string, filename: string | undefined, param: string): ContentPart {
+  const named = filename === undefined || filename === "" ? {} : { filename };
+  if (/^data:/i.test(fileData)) {
+    const data = parseDataUrl(fileData);
+    if (!data) {
+      throw invalidRequest(
+        `Invalid file data in '${param}': expected a base64 data URL such as 'data:application/pdf;base64,JVBER...'.`,
+        param,
+      );
+    }
+    return { type: "media", mediaType: data.mediaType, url: fileData, ...named };
+  }
+  const payload = fileData.replace(/\s+/g, "");
+  if (!BASE64_BODY.test(payload)) {
+    throw invalidRequest(`Invalid file data in '${param}': expected base64 data or a base64 data URL.`, param);
+  }
+  const mediaType = FILE_TYPES_BY_EXTENSION[extensionOf(filename ?? "")] ?? "application/octet-stream";
+  return { type: "media", mediaType, url: `data:${mediaType};base64,${payload}`, ...named };
+}

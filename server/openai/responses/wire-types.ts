@@ -1,0 +1,136 @@
+// Types of what Patchbay sends on the Responses wire (OpenAI API reference, "The response object" and "Streaming
+// events"), plus the request fields a response echoes. Types only.
+
+/** `text.format` as echoed. */
+export type ResponseTextFormatOut =
+  | { type: "text" }
+  | { type: "json_object" }
+  | {
+      type: "json_schema";
+      name: string;
+      schema: Record<string, unknown>;
+      strict: boolean | null;
+      description?: string;
+    };
+
+/** A function tool as echoed. */
+export interface ResponseFunctionToolOut {
+  type: "function";
+  name: string;
+  description: string | null;
+  parameters: Record<string, unknown>;
+  strict: boolean | null;
+}
+
+/** `tool_choice` as echoed. */
+export type ResponseToolChoiceOut = "auto" | "none" | "required" | { type: "function"; name: string };
+
+/** The request fields a response object repeats, normalised (absent → null or the API default). Returned by
+ *  `decodeResponsesRequest` and given to the `ResponsesEncoder`. */
+export interface ResponseEcho {
+  instructions: string | null;
+  max_output_tokens: number | null;
+  metadata: Record<string, string>;
+  parallel_tool_calls: boolean;
+  prompt_cache_key: string | null;
+  /** `summary` requested → reasoning is streamed as a `reasoning` item with summary text (see ResponsesEncoder). */
+  reasoning: { effort: string | null; summary: string | null };
+  temperature: number | null;
+  text: { format: ResponseTextFormatOut };
+  tool_choice: ResponseToolChoiceOut;
+  tools: ResponseFunctionToolOut[];
+  top_p: number | null;
+  user: string | null;
+}
+
+/** An `output_text` content part. */
+export interface OutputTextPart {
+  type: "output_text";
+  text: string;
+  annotations: [];
+  logprobs: [];
+}
+
+export type ItemStatus = "in_progress" | "completed" | "incomplete";
+
+/** A `message` output item. */
+export interface OutputMessageItem {
+  id: string;
+  type: "message";
+  status: ItemStatus;
+  role: "assistant";
+  content: OutputTextPart[];
+}
+
+/** A `function_call` output item: `id` is `fc_...`, `call_id` the tool call id the client answers with. */
+export interface OutputFunctionCallItem {
+  id: string;
+  type: "function_call";
+  status: ItemStatus;
+  call_id: string;
+  name: string;
+  arguments: string;
+}
+
+/** A summary part of a `reasoning` item. */
+export interface SummaryTextPart {
+  type: "summary_text";
+  text: string;
+}
+
+/** A `reasoning` output item (reasoning text as its summary). */
+export interface OutputReasoningItem {
+  id: string;
+  type: "reasoning";
+  status: ItemStatus;
+  summary: SummaryTextPart[];
+}
+
+export type OutputItem = OutputMessageItem | OutputFunctionCallItem | OutputReasoningItem;
+
+/** Responses usage; `input_tokens` includes cached tokens, `output_tokens` includes reasoning tokens. */
+export interface ResponseUsageOut {
+  input_tokens: number;
+  input_tokens_details: { cached_tokens: number };
+  output_tokens: number;
+  output_tokens_details: { reasoning_tokens: number };
+  total_tokens: number;
+}
+
+export type ResponseStatus = "in_progress" | "completed" | "incomplete" | "failed";
+
+/** The response object (`object: "response"`). `store` is always false: Patchbay keeps nothing. */
+export interface ResponseObject {
+  id: string;
+  object: "response";
+  /** Unix seconds. */
+  created_at: number;
+  status: ResponseStatus;
+  background: false;
+  error: { code: string; message: string } | null;
+  incomplete_details: { reason: "max_output_tokens" | "content_filter" } | null;
+  instructions: string | null;
+  max_output_tokens: number | null;
+  max_tool_calls: null;
+  model: string;
+  output: OutputItem[];
+  parallel_tool_calls: boolean;
+  previous_response_id: null;
+  prompt_cache_key: string | null;
+  reasoning: { effort: string | null; summary: string | null };
+  service_tier: "default";
+  store: false;
+  temperature: number | null;
+  text: { format: ResponseTextFormatOut };
+  tool_choice: ResponseToolChoiceOut;
+  tools: ResponseFunctionToolOut[];
+  top_logprobs: 0;
+  top_p: number | null;
+  truncation: "disabled";
+  usage: ResponseUsageOut | null;
+  user: string | null;
+  metadata: Record<string, string>;
+}
+
+/** A streaming event: `type` (also the SSE event name), `sequence_number` from 0 without gaps, then its fields. */
+export type ResponseStreamEvent = { type: string; sequence_number: number } & Record<string, unknown>;

@@ -1,0 +1,61 @@
+// Pure prune planning: which of an app's sessions its history limits would delete now. Uses session times from
+// OpenCode (creation for "newest N", `time.updated` for age), never file times. No I/O, no clock of its own.
+import type { HistoryLimits } from "../../../shared/apps";
+import { compareNewestFirst } from "./session-pager";
+
+/** A day in ms. */
+export const DAY_MS = 86_400_000;
+
+/** What planning needs of a session. Times are epoch ms. */
+export interface PrunableSession {
+  id: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Sessions the limits would delete (oldest first) and those over the limits that are running (kept). */
+export interface PrunePlan<T extends PrunableSession> {
+  toDelete: T[];
+  skippedRunning: T[];
+}
+
+/** True when at least one limit is set (unset limits keep history forever). */
+export function hasLimits(limits: HistoryLimits): boolean {
+  return limits.maxSessions !== null || limits.maxAgeDays !== null;
+}
+
+/**
+ * Plans a prune (issue 6): `maxSessions` keeps the newest N in list order (newest creation first, as the Sessions tab
+ * shows them: "keep the first N of the list"); `maxAgeDays` deletes sessions whose last activity (`updatedAt`) is more
+ * than N days before `now` (exactly N days is kept). With both, a session goes if either rule says so (the stricter
+ * wins). Running sessions are never planned for deletion; they still take their place among the newest N.
+ * `toDelete` is oldest first (list order reversed), so a bounded sweep removes the oldest first.
+ */
+export function planPrune<T extends PrunableSession>(
+  sessions: readonly T[],
+  limits: HistoryLimits,
+  now: number,
+  running: ReadonlySet<string>,
+): PrunePlan<T> {
+  if (!hasLimits(limits)) return { toDelete: [], skippedRunning: [] };
+  const ranked = [...sessions].sort(compareNewestFirst);
+  const cutoff = limits.maxAgeDays === null ? null : now - limits.maxAgeDays * DAY_MS;
+  const toDelete: T[] = [];
+  const skippedRunning: T[] = [];
+  ranked.forEach((s, rank) => {
+    const overCount = limits.maxSessions !== null && rank >= limits.maxSessions;
+    const tooOld = cutoff !== null && s.updatedAt < cutoff;
+    if (!overCount && !tooOld) return;
+    (running.has(s.id) ? skippedRunning : toDelete).push(s);
+  });
+  return { toDelete: toDelete.reverse(), skippedRunning: skippedRunning.reverse() };
+}
+
+/** Up to `n` items spread evenly over `items` (first and last included), in the same order. */
+export function spreadSample<T>(items: readonly T[], n: number): T[] {
+  if (items.length <= n) return [...items];
+  if (n <= 1) return items.slice(0, Math.max(0, n));
+  const out: T[] = [];
+  for (let i = 0; i < n; i++) out.push(items[Math.round((i * (items.length - 1)) / (n - 1))] as T);
+  return out;
+}

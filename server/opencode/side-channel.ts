@@ -1,0 +1,100 @@
+// Loopback side channel that serves each Patchbay session's request data (the companion spec) to the plugin.
+// Owns only the registry and its HTTP listener; it never builds specs and never talks to OpenCode.
+import http from "node:http";
+import crypto from "node:crypto";
+import type { AddressInfo } from "node:net";
+import type { CompanionSpec } from "./plugin/companion";
+
+/** Where the plugin reaches the side channel (passed to `opencode serve` as env, never on a command line). */
+export interface SideChannelEndpoint {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  /** Sent by the plugin as `x-patchbay-token`. */
+  token: string;
+}
+
+/** Header the plugin sends the token in. */
+export const SIDE_CHANNEL_TOKEN_HEADER = "x-patchbay-token";
+
+/**
+ * Registry of request specs by OpenCode session id, served at `GET /spec/:sessionID` on 127.0.0.1 with a random
+ * token. Unknown sessions get 404 so the plugin fails closed. `start()` is idempotent; `stop()` closes the listener.
+ */
+export class SideChannel {
+  private readonly specs = new Map<string, string>();
+  private readonly token = crypto.randomBytes(24).toString("hex");
+  private server: http.Server | null = null;
+  private starting: Promise<SideChannelEndpoint> | null = null;
+  private endpointValue: SideChannelEndpoint | null = null;
+
+  /** Starts listening on a random loopback port (once); resolves to the endpoint. */
+  start(): Promise<SideChannelEndpoint> {
+    if (this.endpointValue) return Promise.resolve(this.endpointValue);
+    if (!this.starting) {
+      this.starting = new Promise<SideChannelEndpoint>((resolve, reject) => {
+        const server = http.createServer((req, res) => this.handle(req, res));
+        server.keepAliveTimeout = 5000;
+        server.once("error", reject);
+        server.listen(0, "127.0.0.1", () => {
+          const { port } = server.address() as AddressInfo;
+          this.server = server;
+          this.endpointValue = { url: `http://127.0.0.1:${port}`, token: this.token };
+          resolve(this.endpointValue);
+        });
+      }).finally(() => {
+        this.starting = null;
+      });
+    }
+    return this.starting;
+  }
+
+  /** The endpoint, or null before `start()` resolved. */
+  endpoint(): SideChannelEndpoint | null {
+    return this.endpointValue;
+  }
+
+  /** Makes `spec` available to the plugin for `sessionID` (serialised once, now). */
+  register(sessionID: string, spec: CompanionSpec): void {
+    this.specs.set(sessionID, JSON.stringify(spec));
+  }
+
+  /** Forgets a session; the plugin then fails closed for it. */
+  unregister(sessionID: string): void {
+    this.specs.delete(sessionID);
+  }
+
+  /** Number of registered sessions (diagnostics, leak tests). */
+  size(): number {
+    return this.specs.size;
+  }
+
+  /** Closes the listener. Registered specs are kept (a restart of the listener would change the port anyway). */
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    this.endpointValue = null;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const send = (status: number, body: string) => {
+      res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
+      res.end(body);
+    };
+    const given = req.headers[SIDE_CHANNEL_TOKEN_HEADER];
+    if (typeof given !== "string" || !safeEqual(given, this.token)) return send(401, '{"error":"bad token"}');
+    const match = /^\/spec\/([^/?#]+)$/.exec(req.url ?? "");
+    if (req.method !== "GET" || !match?.[1]) return send(404, '{"error":"not found"}');
+    const spec = this.specs.get(decodeURIComponent(match[1]));
+    if (spec === undefined) return send(404, '{"error":"unknown session"}');
+    send(200, spec);
+  }
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}

@@ -1,0 +1,307 @@
+// Plans one request through OpenCode (pure): NeutralRequest → the companion spec (system, OpenCode-internal history,
+// params), the instance's tool set, permission rules, tool_choice/structured-output/variant mapping and warnings.
+// No I/O, no clocks (time and id prefix are inputs). Rules: DESIGN §3 and the spike report §1–§6 (opencode 1.18.33).
+import crypto from "node:crypto";
+import type { BackendRequest, ContentPart, JsonSchema, NeutralMessage, ToolCall } from "../core/contract";
+import { PatchbayError } from "../core/errors";
+import type { CompanionMessage, CompanionParams, CompanionSpec, CompanionTool } from "./plugin/companion";
+import { BRIDGE_AGENT } from "./opencode-config";
+import { toOpenCodeToolName } from "./tool-names";
+
+/** What the planner needs to know about the target model (from the backend's model list). */
+export interface ModelFacts {
+  providerID: string;
+  modelID: string;
+  /** AI SDK package of the provider, e.g. `@ai-sdk/openai-compatible`; decides which parameters can pass. */
+  npm: string | null;
+  /** OpenCode variant names of the model (e.g. `low`, `high`). */
+  variants: string[];
+}
+
+/** A permission rule as OpenCode's session/prompt API takes it. */
+export interface PermissionRule {
+  permission: string;
+  pattern: string;
+  action: "allow" | "deny" | "ask";
+}
+
+/** How structured output is produced: through `response_format` (exact) or OpenCode's `StructuredOutput` tool. */
+export type StructuredMode = "passthrough" | "native" | null;
+
+/** The plan of one request. */
+export interface BridgePlan {
+  spec: CompanionSpec;
+  /** All client tools (OpenCode names, sorted by name): the instance directory's toolset. */
+  toolset: CompanionTool[];
+  /** Stable hash of {@link toolset}: names the instance directory. */
+  toolsetHash: string;
+  /** OpenCode tool name → client tool name, for every client tool. */
+  toolNames: Record<string, string>;
+  /** Session permission rules for client tools and StructuredOutput (also part of the prompt's `tools` map). */
+  permission: PermissionRule[];
+  /** Prompt `format` (forces `tool_choice: required`, or native structured output). */
+  format?: { type: "json_schema"; schema: JsonSchema };
+  structured: StructuredMode;
+  /** OpenCode model variant for the prompt. */
+  variant?: string;
+  /** Text of the trigger user message (stored in the session for history; the plugin replaces it upstream). */
+  triggerText: string;
+  /** Warnings for `x-patchbay-warnings` (approximations, dropped parameters); the request's own come first. */
+  warnings: string[];
+}
+
+/** Deterministic inputs: `now` (epoch ms) stamps messages; `idPrefix` makes message/part ids unique per request. */
+export interface PlanContext {
+  now: number;
+  idPrefix: string;
+}
+
+const OPENAI_COMPATIBLE = "@ai-sdk/openai-compatible";
+const OPENAI_RESPONSES = new Set(["@ai-sdk/openai", "@ai-sdk/azure"]);
+const PROMPT_CACHE_KEY_NPM = new Set(["@ai-sdk/openai", "@ai-sdk/azure", "@ai-sdk/xai", "@ai-sdk/mistral"]);
+const NO_RESULT = "[no result provided by client]";
+const STRUCTURED_OUTPUT_TOOL = "StructuredOutput";
+const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: "object", properties: {} };
+
+/**
+ * Plans `req` for `model`. Throws PatchbayError `invalid_request_error` for requests OpenCode cannot express
+ * (a named tool_choice that is not among the tools, two tools that map to the same OpenCode name).
+ */
+export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: PlanContext): BridgePlan {
+  const r = req.request;
+  const warnings: string[] = [...r.warnings];
+  const npm = model.npm ?? "";
+  const openaiCompatible = npm === OPENAI_COMPATIBLE;
+
+  // ---- tools ---------------------------------------------------------------------------------------------------
+  const toolNames: Record<string, string> = {};
+  const toolset: CompanionTool[] = [];
+  for (const t of r.tools) {
+    const name = toOpenCodeToolName(t.name);
+    if (toolNames[name] !== undefined) {
+      throw new PatchbayError("invalid_request_error", `Tools "${toolNames[name]}" and "${t.name}" cannot be used together through OpenCode (both become "${name}").`, { param: "tools" });
+    }
+    toolNames[name] = t.name;
+    toolset.push({ name, description: t.description ?? "", parameters: t.parameters ?? EMPTY_OBJECT_SCHEMA });
+  }
+  toolset.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (r.tools.some((t) => t.strict !== undefined)) warnings.push("tools[].strict is not forwarded by OpenCode; tools are sent without it");
+
+  let allowed = toolset.map((t) => t.name);
+  let forceToolUse = false;
+  const tc = r.toolChoice;
+  if (tc === "required") {
+    if (toolset.length) forceToolUse = true;
+    else warnings.push('tool_choice "required" without tools was ignored');
+  } else if (tc === "none") {
+    allowed = [];
+    if (toolset.length) warnings.push('tool_choice "none" is approximated: no tools are offered to the model for this request');
+  } else if (typeof tc === "object") {
+    const name = toOpenCodeToolName(tc.name);
+    if (!toolNames[name]) throw new PatchbayError("invalid_request_error", `tool_choice names function "${tc.name}", which is not in tools.`, { param: "tool_choice" });
+    allowed = [name];
+    forceToolUse = true;
+    warnings.push(`tool_choice {"function":"${tc.name}"} is approximated: only that tool is offered and a tool call is required`);
+  }
+
+  // ---- structured output ---------------------------------------------------------------------------------------
+  const options: Record<string, unknown> = {};
+  const dropOptions: string[] = [];
+  let structured: StructuredMode = null;
+  let format: BridgePlan["format"];
+  const rf = r.responseFormat;
+  if (rf.type === "json_schema" || rf.type === "json_object") {
+    if (openaiCompatible) {
+      structured = "passthrough";
+      options.response_format =
+        rf.type === "json_object"
+          ? { type: "json_object" }
+          : { type: "json_schema", json_schema: { name: rf.name, schema: rf.schema, ...(rf.strict !== undefined ? { strict: rf.strict } : {}), ...(rf.description !== undefined ? { description: rf.description } : {}) } };
+    } else {
+      structured = "native";
+      format = { type: "json_schema", schema: rf.type === "json_schema" ? rf.schema : { type: "object" } };
+      warnings.push(`response_format ${rf.type} is sent as OpenCode's structured-output tool for provider ${model.providerID} (no response_format passthrough)`);
+    }
+  }
+  if (forceToolUse && !format) format = { type: "json_schema", schema: EMPTY_OBJECT_SCHEMA }; // OpenCode's only way to set tool_choice "required"
+
+  const permission: PermissionRule[] = toolset.map((t) => ({ permission: t.name, pattern: "*", action: allowed.includes(t.name) ? "allow" : "deny" }));
+  if (structured === "native") permission.push({ permission: STRUCTURED_OUTPUT_TOOL, pattern: "*", action: "allow" });
+  else if (format) permission.push({ permission: STRUCTURED_OUTPUT_TOOL, pattern: "*", action: "deny" });
+
+  // ---- generation parameters -----------------------------------------------------------------------------------
+  const g = r.generation;
+  const keepsDefaultMaxTokens = /anthropic|bedrock/.test(npm); // these APIs require max_tokens
+  const params: CompanionParams = {
+    temperature: g.temperature ?? null,
+    topP: g.topP ?? null,
+    topK: null,
+    options,
+    dropOptions,
+  };
+  if (g.maxOutputTokens !== undefined) params.maxOutputTokens = g.maxOutputTokens;
+  else if (!keepsDefaultMaxTokens) params.maxOutputTokens = null;
+
+  const passthrough: Array<[keyof typeof g, string, string]> = [
+    ["stop", "stop", "stop"],
+    ["seed", "seed", "seed"],
+    ["presencePenalty", "presence_penalty", "presence_penalty"],
+    ["frequencyPenalty", "frequency_penalty", "frequency_penalty"],
+    ["parallelToolCalls", "parallel_tool_calls", "parallel_tool_calls"],
+  ];
+  for (const [key, wireKey, label] of passthrough) {
+    const v = g[key];
+    if (v === undefined) continue;
+    if (openaiCompatible) options[wireKey] = v;
+    else if (key === "parallelToolCalls" && OPENAI_RESPONSES.has(npm)) options.parallelToolCalls = v;
+    else warnings.push(`${label} is not supported by OpenCode for provider ${model.providerID} (${npm || "unknown package"}); dropped`);
+  }
+  if (OPENAI_RESPONSES.has(npm)) {
+    // OpenCode's gpt-5 defaults the client did not ask for.
+    dropOptions.push("textVerbosity", "reasoningSummary");
+    if (g.reasoningEffort === undefined && !req.target.variant) dropOptions.push("reasoningEffort");
+  }
+  if (PROMPT_CACHE_KEY_NPM.has(npm)) {
+    // OpenCode keys provider prompt caching on its throwaway session id; use a key that is stable across requests.
+    options.promptCacheKey = r.promptCacheKey ?? sha256([model.providerID, model.modelID, r.system, r.messages[0] ?? null]).slice(0, 32);
+  }
+
+  // ---- reasoning effort → variant -------------------------------------------------------------------------------
+  let variant = req.target.variant;
+  if (g.reasoningEffort !== undefined) {
+    if (variant) {
+      if (variant !== g.reasoningEffort) warnings.push(`reasoning_effort "${g.reasoningEffort}" ignored: the model alias selects variant "${variant}"`);
+    } else if (model.variants.includes(g.reasoningEffort)) {
+      variant = g.reasoningEffort;
+    } else if (openaiCompatible || OPENAI_RESPONSES.has(npm)) {
+      options.reasoningEffort = g.reasoningEffort;
+    } else {
+      warnings.push(`reasoning_effort "${g.reasoningEffort}" dropped: model ${model.providerID}/${model.modelID} has no such variant`);
+    }
+  }
+
+  // ---- conversation ----------------------------------------------------------------------------------------------
+  const messages = toInternalMessages(r.messages, model, ctx, warnings);
+  const spec: CompanionSpec = { v: 1, system: [...r.system], messages, params, singleStep: true };
+
+  const plan: BridgePlan = {
+    spec,
+    toolset,
+    toolsetHash: toolsetHash(toolset),
+    toolNames,
+    permission,
+    structured,
+    triggerText: triggerText(r.messages),
+    warnings,
+  };
+  if (format) plan.format = format;
+  if (variant) plan.variant = variant;
+  return plan;
+}
+
+/**
+ * The prompt's `tools` map: every built-in off, client tools per the plan. OpenCode turns this map into the
+ * session's permission rules (replacing earlier ones), so it must carry the client-tool and StructuredOutput rules
+ * too, and never a `"*"` entry (it would also deny the client-tool permission that the plugin rejects).
+ */
+export function promptToolsMap(plan: BridgePlan, builtinIds: readonly string[]): Record<string, boolean> {
+  const map: Record<string, boolean> = {};
+  for (const id of builtinIds) if (!(id in plan.toolNames)) map[id] = false;
+  for (const rule of plan.permission) map[rule.permission] = rule.action === "allow";
+  return map;
+}
+
+/** Stable short hash of a tool set (names the instance directory). */
+export function toolsetHash(toolset: readonly CompanionTool[]): string {
+  return sha256(toolset).slice(0, 16);
+}
+
+function toInternalMessages(messages: NeutralMessage[], model: ModelFacts, ctx: PlanContext, warnings: string[]): CompanionMessage[] {
+  const results = new Map<string, string>();
+  const callIds = new Set<string>();
+  for (const m of messages) if (m.role === "assistant") for (const c of m.toolCalls) callIds.add(c.id);
+  for (const m of messages) {
+    if (m.role !== "tool") continue;
+    if (!callIds.has(m.toolCallId)) warnings.push(`tool message for unknown tool_call_id "${m.toolCallId}" was dropped`);
+    else if (!results.has(m.toolCallId)) results.set(m.toolCallId, m.content);
+  }
+  let seq = 0;
+  const id = (kind: "msg" | "prt") => `${kind}_pb${ctx.idPrefix}${(seq++).toString(36).padStart(4, "0")}`;
+  const out: CompanionMessage[] = [];
+  const ref = { providerID: model.providerID, modelID: model.modelID };
+  let lastUserId: string | undefined;
+  for (const m of messages) {
+    if (m.role === "tool") continue; // folded into the assistant's tool part
+    const msgId = id("msg");
+    if (m.role === "user") {
+      lastUserId = msgId;
+      out.push({
+        info: { id: msgId, role: "user", time: { created: ctx.now }, agent: BRIDGE_AGENT, model: ref },
+        parts: m.content.map((p) => userPart(p, id("prt"))),
+      });
+      continue;
+    }
+    const parts: CompanionMessage["parts"] = [];
+    for (const p of m.content) {
+      if (p.type === "text" && p.text !== "") parts.push({ id: id("prt"), type: "text", text: p.text });
+      else if (p.type === "media") warnings.push("media in an assistant message was dropped");
+    }
+    for (const c of m.toolCalls) parts.push(toolPart(c, results.get(c.id), id("prt"), ctx.now, warnings));
+    out.push({
+      info: {
+        id: msgId,
+        role: "assistant",
+        time: { created: ctx.now, completed: ctx.now },
+        ...(lastUserId ? { parentID: lastUserId } : {}),
+        ...ref,
+        mode: BRIDGE_AGENT,
+        agent: BRIDGE_AGENT,
+        path: { cwd: "/", root: "/" },
+        cost: 0,
+        tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+        finish: m.toolCalls.length ? "tool-calls" : "stop",
+      },
+      parts,
+    });
+  }
+  return out;
+}
+
+function userPart(p: ContentPart, partId: string): CompanionMessage["parts"][number] {
+  if (p.type === "text") return { id: partId, type: "text", text: p.text };
+  return { id: partId, type: "file", mime: p.mediaType, url: p.url, filename: p.filename ?? "file" };
+}
+
+function toolPart(c: ToolCall, result: string | undefined, partId: string, now: number, warnings: string[]): CompanionMessage["parts"][number] {
+  let input: Record<string, unknown> = {};
+  if (c.arguments.trim() !== "") {
+    try {
+      const parsed: unknown = JSON.parse(c.arguments);
+      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) input = parsed as Record<string, unknown>;
+      else throw new Error("not an object");
+    } catch {
+      input = { _raw: c.arguments };
+      warnings.push(`arguments of tool call "${c.id}" are not a JSON object; sent as {"_raw": …}`);
+    }
+  }
+  const time = { start: now, end: now };
+  const state =
+    result !== undefined
+      ? { status: "completed", input, output: result, title: "", metadata: {}, time }
+      : { status: "error", input, error: NO_RESULT, metadata: {}, time };
+  return { id: partId, type: "tool", tool: toOpenCodeToolName(c.name), callID: c.id, state };
+}
+
+function triggerText(messages: NeutralMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role !== "user") continue;
+    const text = m.content.flatMap((p) => (p.type === "text" && p.text ? [p.text] : [])).join("\n");
+    if (text) return text;
+  }
+  return "(continue)";
+}
+
+function sha256(value: unknown): string {
+  return crypto.createHash("sha256").update(JSON.stringify(value)).digest("hex");
+}

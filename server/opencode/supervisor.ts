@@ -1,0 +1,421 @@
+// Supervises Patchbay's own `opencode serve` child: home preparation, spawn through the child guard, readiness
+// (listening line, then health with short timeouts), restart with backoff, clean stop, status. Owns the process only:
+// it never creates sessions or interprets OpenCode events.
+import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import net from "node:net";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk/v2";
+import { z } from "zod";
+import type { OpenCodeStatus } from "../../shared/status";
+import { PatchbayError } from "../core/errors";
+import { checkOpenCodeBinary, resolveOpenCodeBinary } from "./binary";
+import { buildChildEnv } from "./child-env";
+import { prepareOpenCodeHome, type OpenCodeHome } from "./home";
+import type { SideChannelEndpoint } from "./side-channel";
+
+/** Options of {@link OpenCodeSupervisor}. Only `dataDir`, `user` and `sideChannel` are required. */
+export interface OpenCodeSupervisorOptions {
+  /** Patchbay's data folder; OpenCode's home goes to `<dataDir>/opencode/`. */
+  dataDir: string;
+  /** The user's OpenCode files (auth.json linked, provider sections of opencode.json taken). */
+  user: { authFile: string | null; configFile: string | null };
+  /** Provider blocks Patchbay adds (e.g. `demoProviderConfig(url)`). */
+  extraProviders?: Record<string, unknown>;
+  /** The side channel the plugin reads specs from; started (idempotently) before each spawn. */
+  sideChannel: { start(): Promise<SideChannelEndpoint> };
+  /** Path of the `opencode` binary (default: PATCHBAY_OPENCODE_BIN, then the pinned opencode-ai package). */
+  binaryPath?: string;
+  /** Diagnostic sink, one line per call (OpenCode's own output is forwarded prefixed `[opencode]`). */
+  log?: (line: string) => void;
+  /** Environment the child's passthrough variables come from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Let OpenCode fetch models.dev at startup (default false: bundled snapshot, no network). */
+  modelsFetch?: boolean;
+  /** Max wait for the listening line + health, ms (default 60 000). */
+  startupTimeoutMs?: number;
+  /** Restart backoff, ms (default 500 → 30 000, doubling). */
+  backoff?: { initialMs: number; maxMs: number };
+  /** Consecutive failed startups before giving up with `failed` (default 3). */
+  maxStartupFailures?: number;
+  /** Health check period while ready, ms (default 15 000; 3 misses in a row → restart). */
+  healthIntervalMs?: number;
+  /** Companion plugin source to copy into the home (default: the shipped one). */
+  pluginSource?: string;
+}
+
+type Listener = (status: OpenCodeStatus) => void;
+
+interface Running {
+  guard: ChildProcess;
+  /** PID of opencode itself (from the guard), null until spawned. */
+  pid: number | null;
+  url: string | null;
+  exited: Promise<void>;
+  stderrTail: string[];
+  readyAt: number | null;
+  hasExited: boolean;
+}
+
+const GUARD = fileURLToPath(new URL("./child-guard.mjs", import.meta.url));
+const LISTENING = /opencode server listening on (http:\/\/\S+)/;
+const HealthBody = z.object({ healthy: z.boolean(), version: z.string().optional() });
+const GuardMessage = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("spawned"), pid: z.number().int() }),
+  z.object({ type: z.literal("error"), code: z.string().nullable().optional(), message: z.string() }),
+  z.object({ type: z.literal("exit"), code: z.number().nullable(), signal: z.string().nullable() }),
+]);
+const STOP_GRACE_MS = 3000;
+const STABLE_AFTER_MS = 60_000;
+
+/**
+ * The supervised `opencode serve`. States: stopped → starting → ready; a crash → restarting (backoff) → ready;
+ * `failed` (with a reason) when the binary is missing/not executable or startups keep failing. `start()` never throws
+ * for a failing child; `whenReady()` throws PatchbayError `backend_starting` / `backend_unavailable`.
+ *
+ * @example
+ *   const sideChannel = new SideChannel();
+ *   const oc = new OpenCodeSupervisor({ dataDir, user: { authFile, configFile }, sideChannel });
+ *   await oc.start();               // ready or failed
+ *   await oc.whenReady(10_000);     // throws PatchbayError when not ready in time
+ *   const client = oc.client(dir);  // SDK v2 client with the Basic auth header
+ */
+export class OpenCodeSupervisor {
+  private readonly opts: OpenCodeSupervisorOptions;
+  private readonly log: (line: string) => void;
+  private readonly listeners = new Set<Listener>();
+  private readonly password = crypto.randomBytes(24).toString("base64url");
+  private state: OpenCodeStatus = { state: "stopped", reason: null, version: null, url: null, pid: null, restarts: 0 };
+  private running: Running | null = null;
+  private stopping = false;
+  private startupFailures = 0;
+  private crashes = 0;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private healthTimer: NodeJS.Timeout | null = null;
+  private settle: Promise<void> | null = null;
+  private home: OpenCodeHome | null = null;
+
+  constructor(opts: OpenCodeSupervisorOptions) {
+    this.opts = opts;
+    this.log = opts.log ?? ((line) => process.stderr.write(line + "\n"));
+  }
+
+  /** Current status (a copy). */
+  status(): OpenCodeStatus {
+    return { ...this.state };
+  }
+
+  /** Calls `listener` on every status change. Returns the unsubscribe function. */
+  onStatus(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Notices from preparing the home (corrupt user config, auth link problems); empty before the first start. */
+  notices(): string[] {
+    return this.home ? [...this.home.notices] : [];
+  }
+
+  /** The directory of the default instance (no client tools): used for model lists and built-in tool ids. */
+  defaultDirectory(): string | null {
+    return this.home?.workDir ?? null;
+  }
+
+  /** Starts the child unless it is already running. Resolves once `ready` or `failed`; never throws for the child. */
+  start(): Promise<void> {
+    if (this.state.state === "ready") return Promise.resolve();
+    if (this.settle && (this.state.state === "starting" || this.state.state === "restarting")) return this.settle;
+    this.stopping = false;
+    this.startupFailures = 0;
+    this.crashes = 0;
+    this.settle = this.untilSettled();
+    void this.launch();
+    return this.settle;
+  }
+
+  /**
+   * Resolves when ready. Throws PatchbayError `backend_unavailable` when stopped/failed (or it fails while waiting),
+   * `backend_starting` (503, retryAfter seconds) when still starting after `timeoutMs`.
+   */
+  async whenReady(timeoutMs: number): Promise<void> {
+    const ready = () => this.state.state === "ready";
+    if (ready()) return;
+    this.throwIfDown();
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, Math.max(0, timeoutMs));
+      const off = this.onStatus((s) => {
+        if (s.state === "ready" || s.state === "failed" || s.state === "stopped") done();
+      });
+      function done() {
+        clearTimeout(timer);
+        off();
+        resolve();
+      }
+    });
+    if (ready()) return;
+    this.throwIfDown();
+    throw new PatchbayError("backend_starting", "OpenCode is still starting; retry in a few seconds.", { retryAfter: 3 });
+  }
+
+  /** SDK v2 client for the running server (Basic auth header set), scoped to `directory` when given. */
+  client(directory?: string): OpencodeClient {
+    const conn = this.connection();
+    if (!conn) throw new PatchbayError("backend_unavailable", "OpenCode is not running.");
+    return createOpencodeClient({ baseUrl: conn.url, headers: { authorization: conn.authorization }, ...(directory ? { directory } : {}) });
+  }
+
+  /** URL and Authorization header of the running server, or null (for raw HTTP such as the event stream). */
+  connection(): { url: string; authorization: string } | null {
+    const url = this.running?.url;
+    if (!url || this.state.state !== "ready") return null;
+    return { url, authorization: "Basic " + Buffer.from(`opencode:${this.password}`).toString("base64") };
+  }
+
+  /** Stops the child: SIGTERM, then SIGKILL after 3 s; leaves no process behind. Idempotent. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.clearTimers();
+    const r = this.running;
+    if (r) {
+      signalGuard(r, "SIGTERM");
+      const killer = setTimeout(() => signalGuard(r, "SIGKILL"), STOP_GRACE_MS);
+      await r.exited;
+      clearTimeout(killer);
+    }
+    this.running = null;
+    this.setState({ state: "stopped", reason: null, url: null, pid: null });
+  }
+
+  // ---- internals -------------------------------------------------------------------------------------------------
+
+  private throwIfDown(): void {
+    const s = this.state;
+    if (s.state === "failed") throw new PatchbayError("backend_unavailable", `OpenCode is not available: ${s.reason ?? "it failed to start"}.`);
+    if (s.state === "stopped") throw new PatchbayError("backend_unavailable", "OpenCode is not running.");
+  }
+
+  private untilSettled(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const off = this.onStatus((s) => {
+        if (s.state === "ready" || s.state === "failed" || s.state === "stopped") {
+          off();
+          resolve();
+        }
+      });
+    });
+  }
+
+  private setState(patch: Partial<OpenCodeStatus>): void {
+    const next = { ...this.state, ...patch };
+    if (JSON.stringify(next) === JSON.stringify(this.state)) return;
+    this.state = next;
+    for (const l of [...this.listeners]) {
+      try {
+        l({ ...next });
+      } catch (err) {
+        this.log(`[opencode] status listener threw: ${String(err)}`);
+      }
+    }
+  }
+
+  private fail(reason: string): void {
+    this.log(`[opencode] failed: ${reason}`);
+    this.setState({ state: "failed", reason, url: null, pid: null });
+  }
+
+  private async launch(): Promise<void> {
+    if (this.stopping) return;
+    if (this.state.state !== "restarting") this.setState({ state: "starting", reason: null });
+    const binary = resolveOpenCodeBinary(this.opts.binaryPath, this.opts.env ?? process.env);
+    const problem = checkOpenCodeBinary(binary);
+    if (problem) return this.fail(problem);
+
+    let env: Record<string, string>;
+    let port: number;
+    try {
+      this.home = prepareOpenCodeHome({ dataDir: this.opts.dataDir, user: this.opts.user, extraProviders: this.opts.extraProviders, pluginSource: this.opts.pluginSource });
+      for (const n of this.home.notices) this.log(`[opencode] notice: ${n}`);
+      const sideChannel = await this.opts.sideChannel.start();
+      port = await freePort();
+      env = buildChildEnv({
+        parent: this.opts.env ?? process.env,
+        home: this.home.env,
+        password: this.password,
+        sideChannel,
+        passthrough: this.home.envRefs,
+        modelsFetch: this.opts.modelsFetch,
+      });
+    } catch (err) {
+      return this.fail(`could not prepare OpenCode's home in ${this.opts.dataDir}: ${(err as Error).message}`);
+    }
+    if (this.stopping) return;
+
+    const guard = spawn(process.execPath, [GUARD, binary, "serve", "--hostname", "127.0.0.1", "--port", String(port)], {
+      cwd: this.home.workDir,
+      env: { ...env, ELECTRON_RUN_AS_NODE: "1" },
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
+      // Own process group: a terminal's Ctrl-C reaches Patchbay, which stops the child in order.
+      detached: process.platform !== "win32",
+      windowsHide: true,
+    });
+    let resolveExit!: () => void;
+    const run: Running = { guard, pid: null, url: null, exited: new Promise<void>((r) => (resolveExit = r)), stderrTail: [], readyAt: null, hasExited: false };
+    this.running = run;
+    let spawnError: string | null = null;
+
+    guard.on("message", (raw) => {
+      const msg = GuardMessage.safeParse(raw);
+      if (!msg.success) return;
+      if (msg.data.type === "spawned") {
+        run.pid = msg.data.pid;
+        if (this.running === run) this.setState({ pid: msg.data.pid });
+      } else if (msg.data.type === "error") {
+        spawnError = `could not run ${binary}: ${msg.data.message}`;
+      }
+    });
+    readline.createInterface({ input: guard.stdout! }).on("line", (line) => {
+      this.log(`[opencode] ${line}`);
+      const m = LISTENING.exec(line);
+      if (m && !run.url) void this.onListening(run, m[1] as string);
+    });
+    readline.createInterface({ input: guard.stderr! }).on("line", (line) => {
+      this.log(`[opencode] ${line}`);
+      run.stderrTail.push(line);
+      if (run.stderrTail.length > 20) run.stderrTail.shift();
+    });
+    guard.on("error", (err) => {
+      spawnError = `could not start the OpenCode guard process: ${err.message}`;
+    });
+    guard.on("exit", (code, signal) => {
+      resolveExit();
+      this.onExit(run, spawnError ?? describeExit(code, signal, run.stderrTail));
+    });
+
+    const startupTimeout = this.opts.startupTimeoutMs ?? 60_000;
+    setTimeout(() => {
+      if (this.running === run && this.state.state !== "ready" && !run.hasExited) {
+        this.log(`[opencode] not ready after ${startupTimeout} ms; killing it`);
+        spawnError = `OpenCode did not become ready within ${Math.round(startupTimeout / 1000)} s`;
+        signalGuard(run, "SIGKILL");
+      }
+    }, startupTimeout).unref();
+  }
+
+  private async onListening(run: Running, url: string): Promise<void> {
+    run.url = url;
+    const auth = "Basic " + Buffer.from(`opencode:${this.password}`).toString("base64");
+    // Requests sent before the listening line can hang forever; after it, poll health with short timeouts.
+    for (let attempt = 0; attempt < 20 && this.running === run && !this.stopping; attempt++) {
+      const health = await checkHealth(url, auth, 1000);
+      if (health) {
+        if (this.running !== run || this.stopping) return;
+        run.readyAt = Date.now();
+        this.startupFailures = 0;
+        this.setState({ state: "ready", reason: null, url, pid: run.pid, version: health.version ?? null });
+        this.scheduleHealth(run, auth);
+        return;
+      }
+      await sleep(250);
+    }
+    if (this.running === run && !this.stopping) {
+      this.log("[opencode] health check kept failing after the listening line; killing it");
+      signalGuard(run, "SIGKILL");
+    }
+  }
+
+  private scheduleHealth(run: Running, auth: string): void {
+    let misses = 0;
+    const period = this.opts.healthIntervalMs ?? 15_000;
+    this.healthTimer = setInterval(() => {
+      if (this.running !== run || !run.url) return;
+      void checkHealth(run.url, auth, 2000).then((h) => {
+        misses = h ? 0 : misses + 1;
+        if (misses >= 3 && this.running === run && !this.stopping) {
+          this.log("[opencode] health check failed 3 times in a row; restarting it");
+          signalGuard(run, "SIGKILL");
+        }
+      });
+    }, period);
+    this.healthTimer.unref();
+  }
+
+  private onExit(run: Running, reason: string): void {
+    run.hasExited = true;
+    if (this.running !== run) return;
+    this.running = null;
+    this.clearTimers();
+    if (this.stopping) return; // stop() sets `stopped`
+    const wasReady = run.readyAt !== null;
+    this.log(`[opencode] exited: ${reason}`);
+    if (!wasReady) {
+      this.startupFailures++;
+      if (this.startupFailures >= (this.opts.maxStartupFailures ?? 3)) {
+        return this.fail(`OpenCode exited during startup ${this.startupFailures} times; last: ${reason}`);
+      }
+    } else if (Date.now() - (run.readyAt ?? 0) > STABLE_AFTER_MS) {
+      this.crashes = 0;
+    }
+    const { initialMs, maxMs } = this.opts.backoff ?? { initialMs: 500, maxMs: 30_000 };
+    const delay = Math.min(maxMs, initialMs * 2 ** this.crashes);
+    this.crashes++;
+    this.setState({ state: "restarting", reason, url: null, pid: null, restarts: this.state.restarts + 1 });
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      void this.launch();
+    }, delay);
+  }
+
+  private clearTimers(): void {
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    if (this.healthTimer) clearInterval(this.healthTimer);
+    this.restartTimer = null;
+    this.healthTimer = null;
+  }
+}
+
+/** Sends `signal` to the guard (which forwards SIGTERM) or, for SIGKILL, to opencode and the guard directly. */
+function signalGuard(run: Running, signal: NodeJS.Signals): void {
+  if (signal === "SIGKILL" && run.pid) {
+    try {
+      process.kill(run.pid, "SIGKILL");
+    } catch {}
+  }
+  try {
+    run.guard.kill(signal);
+  } catch {}
+}
+
+function describeExit(code: number | null, signal: NodeJS.Signals | null, stderrTail: string[]): string {
+  const how = signal ? `killed by ${signal}` : `exit code ${code}`;
+  const tail = stderrTail.slice(-3).join(" | ").slice(0, 500);
+  return tail ? `${how}: ${tail}` : how;
+}
+
+async function checkHealth(url: string, authorization: string, timeoutMs: number): Promise<{ version?: string } | null> {
+  try {
+    const res = await fetch(new URL("/global/health", url), { headers: { authorization }, signal: AbortSignal.timeout(timeoutMs) });
+    if (!res.ok) return null;
+    const body = HealthBody.safeParse(await res.json());
+    return body.success && body.data.healthy ? body.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

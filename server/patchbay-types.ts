@@ -1,0 +1,72 @@
+// Public types of the composition root (server/index.ts): what main/, the CLI and tests may rely on.
+import type { PatchbayStatus } from "../shared/status";
+
+/** Native actions the desktop shell offers the dashboard; absent in headless mode (the UI hides them). */
+export interface DesktopHost {
+  /** Opens Patchbay's data folder in the OS file manager. */
+  openDataFolder(): Promise<void>;
+  /** Current launch-at-login state. */
+  getLaunchAtLogin(): Promise<boolean>;
+  setLaunchAtLogin(enabled: boolean): Promise<void>;
+}
+
+/** Where Patchbay reads the user's own OpenCode logins and provider definitions (DESIGN §1). */
+export interface UserOpenCodePaths {
+  /** The user's `auth.json` (linked, never copied); null to use no logins. */
+  authFile: string | null;
+  /** The user's global `opencode.json` (only provider sections are taken); null for none. */
+  configFile: string | null;
+}
+
+/** Dependencies of {@link createPatchbay}. Everything has a sane default except `dataDir`. */
+export interface PatchbayDeps {
+  /** Patchbay's data folder (settings, apps, keys, logs, OpenCode home, app folders). */
+  dataDir: string;
+  /** Overrides the stored settings for this run (CLI flags). `port: 0` picks a free port. */
+  host?: string;
+  port?: number;
+  /** Start the built-in demo upstream and register it as the `demo` provider. */
+  demo?: boolean;
+  /** Desktop shell hooks (Electron); omitted in headless mode. */
+  desktop?: DesktopHost;
+  /** The user's OpenCode files; default: the OS-standard OpenCode locations of the current user. */
+  userOpenCode?: UserOpenCodePaths;
+  /** Path of the `opencode` binary; default: the pinned `opencode-ai` package (or PATCHBAY_OPENCODE_BIN). */
+  opencodeBinary?: string;
+  /** Folder of the built dashboard (default: `dist/renderer` of this checkout; the desktop bundle passes its own). */
+  rendererDir?: string;
+  /** Diagnostic log sink (one line per call); default: stderr. */
+  log?: (line: string) => void;
+  /** Clock for tests (epoch ms). */
+  now?: () => number;
+}
+
+/** URLs printed by `serve` and used by the desktop shell. */
+export interface PatchbayUrls {
+  /** `http://host:port/v1` of the OpenAI listener (null if it could not start, see status().api.error). */
+  openaiUrl: string | null;
+  /** Admin listener origin, e.g. `http://127.0.0.1:53111`. */
+  adminUrl: string;
+  /** Dashboard URL without credentials. */
+  dashboardUrl: string;
+  /** One-time login URL for headless mode (sets the admin cookie, then redirects to the dashboard). */
+  loginUrl: string;
+  /** Per-launch admin token: Electron's main sets it as the admin cookie; scripts send it as Bearer. */
+  adminToken: string;
+}
+
+/** A running Patchbay: the composition root's handle. */
+export interface Patchbay {
+  /** Starts OpenCode (in the background), the admin listener and, per settings, the OpenAI listener. */
+  start(): Promise<PatchbayUrls>;
+  /** Stops listeners and OpenCode (no orphan process), flushes logs and stores. Idempotent. */
+  stop(): Promise<void>;
+  /** Starts/stops the OpenAI listener only (tray and dashboard Start/Stop API). */
+  startApi(): Promise<void>;
+  stopApi(): Promise<void>;
+  status(): PatchbayStatus;
+  /** Called on every status change (API start/stop, OpenCode state, apps changed). Returns unsubscribe. */
+  onStatus(listener: (s: PatchbayStatus) => void): () => void;
+  /** Base URL of the OpenAI listener when running, else null. */
+  readonly urls: PatchbayUrls | null;
+}

@@ -1,0 +1,107 @@
+// Apps store (apps.json): one record per client program, validated by shared/apps.ts, persisted through JsonFileStore.
+// Must not touch keys: deleting an app's keys is the caller's job (see app-lifecycle.ts).
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { App, AppName, AppPatch } from "../../shared/apps";
+import { PatchbayError } from "../core/errors";
+import { JsonFileStore } from "./json-file";
+import { ensureDataDir, STORE_FILES, storePath, type StoreOptions } from "./store-paths";
+import type { AppsStore, StoreLifecycle } from "./types";
+import { parseInput, presentFields } from "./validation";
+
+/** Format version of apps.json. */
+export const APPS_VERSION = 1;
+
+const AppsFile = z.object({ apps: z.array(App).default([]) });
+type AppsFile = z.infer<typeof AppsFile>;
+
+/** The apps store as its factory returns it. */
+export interface AppsStoreHandle extends AppsStore, StoreLifecycle {
+  /** Re-reads apps.json now instead of within the usual ~1 s (after a change known to come from elsewhere). */
+  refresh(): void;
+}
+
+/**
+ * Opens `<dataDir>/apps.json`. `create` gives each app a random id. Errors: `app_exists` (409),
+ * `app_not_found` (404), `invalid_request_error` (bad name, pattern or limit; `param` names the field),
+ * `storage_error`. Changes by other processes (the CLI) are seen within ~1 s.
+ */
+export async function createAppsStore(options: StoreOptions): Promise<AppsStoreHandle> {
+  await ensureDataDir(options.dataDir);
+  const clock = options.clock ?? Date.now;
+  const file = await JsonFileStore.open<AppsFile>({
+    file: storePath(options.dataDir, STORE_FILES.apps),
+    schema: AppsFile,
+    version: APPS_VERSION,
+    defaults: () => ({ apps: [] }),
+    mode: 0o600,
+    watch: options.watch,
+    clock,
+    writeFile: options.writeFile,
+  });
+
+  return {
+    list: () => file.get().apps,
+    get: (name) => file.get().apps.find((a) => a.name === name),
+    async create(name, init) {
+      const validName = parseInput(AppName, name, "name");
+      const patch = parsePatch(init ?? {});
+      const after = await file.update((draft) => {
+        if (draft.apps.some((a) => a.name === validName)) {
+          throw new PatchbayError("app_exists", `An app named "${validName}" already exists.`, { param: "name" });
+        }
+        const base = App.parse({ id: randomUUID(), name: validName, createdAt: clock() });
+        draft.apps.push(applyPatch(base, init ?? {}, patch));
+      });
+      return mustFind(after, validName);
+    },
+    async update(name, patch) {
+      const parsed = parsePatch(patch);
+      const after = await file.update((draft) => {
+        const index = draft.apps.findIndex((a) => a.name === name);
+        const app = draft.apps[index];
+        if (!app) throw notFound(name);
+        draft.apps[index] = applyPatch(app, patch, parsed);
+      });
+      return mustFind(after, name);
+    },
+    async delete(name) {
+      await file.update((draft) => {
+        if (!draft.apps.some((a) => a.name === name)) throw notFound(name);
+        draft.apps = draft.apps.filter((a) => a.name !== name);
+      });
+    },
+    onChange(listener) {
+      return file.onChange(() => listener());
+    },
+    notices: () => file.notices(),
+    refresh: () => file.refresh(),
+    close: () => file.close(),
+  };
+}
+
+function parsePatch(raw: unknown): AppPatch {
+  return parseInput(AppPatch.strict(), raw);
+}
+
+/** Merges only the fields present in `raw` (see presentFields), nested limits/history field by field. */
+function applyPatch(app: App, raw: unknown, parsed: AppPatch): App {
+  const top = presentFields(raw, parsed);
+  const rawObj = (raw ?? {}) as Record<string, unknown>;
+  const next: App = { ...app };
+  if (top.models) next.models = [...new Set(top.models)];
+  if (top.aliases) next.aliases = { ...top.aliases };
+  if (top.limits) next.limits = { ...app.limits, ...presentFields(rawObj.limits, top.limits) };
+  if (top.history) next.history = { ...app.history, ...presentFields(rawObj.history, top.history) };
+  return parseInput(App, next);
+}
+
+function notFound(name: string): PatchbayError {
+  return new PatchbayError("app_not_found", `No app named "${name}".`);
+}
+
+function mustFind(data: AppsFile, name: string): App {
+  const app = data.apps.find((a) => a.name === name);
+  if (!app) throw notFound(name);
+  return app;
+}

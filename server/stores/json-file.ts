@@ -1,0 +1,412 @@
+// Generic versioned JSON file store `{version, data}`: zod-validated, atomic writes, in-process queue + cross-process
+// lock with read-modify-write under the lock, corrupt files set aside, external changes picked up. Knows no schema.
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import lockfile from "proper-lockfile";
+import writeFileAtomic from "write-file-atomic";
+import type { z } from "zod";
+import { describeFsError, errnoCode, storageError } from "./storage-error";
+import { fromZodError } from "./validation";
+
+/** Writes `text` to `file` atomically (temp file + rename) with `mode`. Injectable so tests can simulate ENOSPC. */
+export type AtomicWriter = (file: string, text: string, options: { mode: number }) => Promise<void>;
+
+export interface JsonFileOptions<T> {
+  /** Absolute path of the JSON file. Its folder is created (with `dirMode`) when missing. */
+  file: string;
+  /** Schema of `data`; may fill defaults for fields added later. */
+  schema: z.ZodType<T>;
+  /** Current format version written to disk. */
+  version: number;
+  /** Fresh default data (a new object on every call). */
+  defaults: () => T;
+  /** Upgrades `data` written with an older `version` before validation. Default: identity. */
+  migrate?: (fromVersion: number, data: unknown) => unknown;
+  /** File mode (default 0o600: only the user reads Patchbay's data). */
+  mode?: number;
+  /** Mode of the folder when this store creates it (default 0o700). */
+  dirMode?: number;
+  /** Watch the folder for changes by other processes (default true; the mtime check on read works regardless). */
+  watch?: boolean;
+  /** Minimum ms between on-read checks for external changes (default 1000). */
+  recheckMs?: number;
+  /** Default: write-file-atomic with fsync. */
+  writeFile?: AtomicWriter;
+  /** Wall clock for backup names (epoch ms). */
+  clock?: () => number;
+}
+
+/** A change function: mutate `draft` in place or return the next value. May throw (e.g. PatchbayError). */
+export type Mutator<T> = (draft: T) => T | void | Promise<T | void>;
+
+interface FileSignature {
+  mtimeMs: number;
+  size: number;
+  ino: number;
+}
+
+type ReadResult<T> = { kind: "ok"; data: T; raw: string } | { kind: "missing" } | { kind: "bad"; reason: string };
+
+const defaultWriter: AtomicWriter = (file, text, { mode }) => writeFileAtomic(file, text, { mode, fsync: true });
+
+/** A lock not refreshed for this long belongs to a crashed process and is taken over (ms). */
+const LOCK_STALE_MS = 10_000;
+/** How long a writer waits for a lock held by another process before giving up with `storage_error` (ms). */
+const LOCK_WAIT_MS = 15_000;
+
+/**
+ * One JSON file held in memory. `get()` is synchronous; `update()` is serialized in-process and locked across
+ * processes, reading the file fresh under the lock so concurrent writers (server and CLI) lose nothing.
+ * Errors: `update` throws PatchbayError `storage_error` (disk full, unwritable folder, lock held too long; the
+ * previous file stays intact), `invalid_request_error` (the result fails the schema), or what the mutator throws.
+ */
+export class JsonFileStore<T> {
+  private current: T;
+  private raw: string | null = null;
+  private signature: FileSignature | null = null;
+  private lastCheck = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly listeners = new Set<(value: T) => void>();
+  private readonly noticeList: string[] = [];
+  private watcher: fs.FSWatcher | null = null;
+  private watchTimer: NodeJS.Timeout | null = null;
+  private recovering = false;
+  private closed = false;
+  private readonly mode: number;
+  private readonly dirMode: number;
+  private readonly recheckMs: number;
+  private readonly writer: AtomicWriter;
+  private readonly clock: () => number;
+  private readonly name: string;
+
+  private constructor(private readonly opts: JsonFileOptions<T>) {
+    this.mode = opts.mode ?? 0o600;
+    this.dirMode = opts.dirMode ?? 0o700;
+    this.recheckMs = opts.recheckMs ?? 1000;
+    this.writer = opts.writeFile ?? defaultWriter;
+    this.clock = opts.clock ?? Date.now;
+    this.name = path.basename(opts.file);
+    this.current = deepFreeze(opts.defaults());
+  }
+
+  /** Loads the file (missing → defaults; unreadable/invalid → set aside + notice + defaults) and starts watching. */
+  static async open<T>(opts: JsonFileOptions<T>): Promise<JsonFileStore<T>> {
+    const store = new JsonFileStore(opts);
+    await store.load();
+    if (opts.watch !== false) store.startWatching();
+    return store;
+  }
+
+  /** The current data (deep-frozen). Checks the file for external changes at most every `recheckMs`. */
+  get(): T {
+    if (!this.closed) {
+      const now = performance.now();
+      if (now - this.lastCheck >= this.recheckMs) {
+        this.lastCheck = now;
+        this.checkDisk();
+      }
+    }
+    return this.current;
+  }
+
+  /**
+   * Applies `mutate` to the data read fresh from disk under the lock, validates, writes atomically, and returns
+   * the new (frozen) data. Listeners are told when the content changed.
+   */
+  update(mutate: Mutator<T>): Promise<T> {
+    const run = () => this.runLocked(mutate);
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Called with the new data after every change, own or external. Returns an unsubscribe function. */
+  onChange(listener: (value: T) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Messages for the user (e.g. a corrupt file was set aside). */
+  notices(): string[] {
+    return [...this.noticeList];
+  }
+
+  /** Re-reads the file now (bypassing the throttle); used after a known external change. */
+  refresh(): void {
+    this.lastCheck = performance.now();
+    this.checkDisk();
+  }
+
+  /** Stops watching and waits for queued writes. Reads keep working from memory. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stopWatching();
+    await this.queue;
+  }
+
+  // ---- loading -------------------------------------------------------------------------------------------------
+
+  private async load(): Promise<void> {
+    const first = await this.readFile();
+    if (first.kind === "ok") return this.accept(first.data, first.raw, await this.statSignature());
+    if (first.kind === "missing") return;
+    // Set the bad file aside under the lock, so a valid file another process just wrote is never moved.
+    try {
+      await this.ensureDir();
+      const release = await this.lock();
+      try {
+        const again = await this.readFile();
+        if (again.kind === "ok") this.accept(again.data, again.raw, await this.statSignature());
+        else if (again.kind === "bad") await this.setAside(again.reason);
+      } finally {
+        await release().catch(() => undefined);
+      }
+    } catch (err) {
+      this.addNotice(
+        `${this.name} could not be read (${first.reason}) and could not be set aside (${describeFsError(err)}); Patchbay is using defaults.`,
+      );
+    }
+  }
+
+  private async readFile(): Promise<ReadResult<T>> {
+    let raw: string;
+    try {
+      raw = await fsp.readFile(this.opts.file, "utf8");
+    } catch (err) {
+      if (errnoCode(err) === "ENOENT") return { kind: "missing" };
+      return { kind: "bad", reason: describeFsError(err) };
+    }
+    return this.parse(raw);
+  }
+
+  private parse(raw: string): ReadResult<T> {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch (err) {
+      return { kind: "bad", reason: `invalid JSON: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    if (typeof json !== "object" || json === null || !("version" in json) || !("data" in json)) {
+      return { kind: "bad", reason: "not a Patchbay file ({version, data} expected)" };
+    }
+    const version = json.version;
+    if (typeof version !== "number" || !Number.isInteger(version) || version < 1) {
+      return { kind: "bad", reason: "invalid version" };
+    }
+    const data = version < this.opts.version && this.opts.migrate ? this.opts.migrate(version, json.data) : json.data;
+    const parsed = this.opts.schema.safeParse(data);
+    if (!parsed.success) {
+      const newer = version > this.opts.version ? ` (written by a newer Patchbay, format ${version})` : "";
+      return { kind: "bad", reason: `invalid content${newer}: ${fromZodError(parsed.error).message}` };
+    }
+    return { kind: "ok", data: parsed.data, raw };
+  }
+
+  private async setAside(reason: string): Promise<void> {
+    const stamp = new Date(this.clock()).toISOString().replace(/:/g, "-");
+    let backup = `${this.opts.file}.corrupt-${stamp}`;
+    for (let i = 1; fs.existsSync(backup); i++) backup = `${this.opts.file}.corrupt-${stamp}-${i}`;
+    try {
+      await fsp.rename(this.opts.file, backup);
+      this.addNotice(
+        `${this.name} could not be read (${reason}); it was kept as ${path.basename(backup)} and Patchbay started with defaults.`,
+      );
+    } catch (err) {
+      this.addNotice(
+        `${this.name} could not be read (${reason}) and could not be set aside (${describeFsError(err)}); Patchbay is using defaults.`,
+      );
+    }
+    this.accept(this.opts.defaults(), null, null);
+  }
+
+  // ---- external changes --------------------------------------------------------------------------------------
+
+  /** Synchronous, cheap when nothing changed (one stat). Invalid content is handled asynchronously under the lock. */
+  private checkDisk(): void {
+    let sig: FileSignature | null;
+    try {
+      sig = toSignature(fs.statSync(this.opts.file));
+    } catch (err) {
+      if (errnoCode(err) !== "ENOENT") return; // transient (e.g. permissions); keep the data we have
+      sig = null;
+    }
+    if (sameSignature(sig, this.signature)) return;
+    if (sig === null) {
+      // Deleted by someone else: behave as on a fresh start.
+      this.accept(this.opts.defaults(), null, null);
+      return;
+    }
+    let raw: string;
+    try {
+      raw = fs.readFileSync(this.opts.file, "utf8");
+    } catch {
+      return;
+    }
+    if (raw === this.raw) {
+      this.signature = sig;
+      return;
+    }
+    const parsed = this.parse(raw);
+    if (parsed.kind === "ok") this.accept(parsed.data, raw, sig);
+    else if (parsed.kind === "bad") this.recoverLater();
+  }
+
+  private recoverLater(): void {
+    if (this.recovering || this.closed) return;
+    this.recovering = true;
+    void this.update(() => undefined)
+      .catch(() => undefined)
+      .finally(() => {
+        this.recovering = false;
+      });
+  }
+
+  private startWatching(): void {
+    try {
+      const dir = path.dirname(this.opts.file);
+      if (!fs.existsSync(dir)) return;
+      this.watcher = fs.watch(dir, { persistent: false }, (_event, filename) => {
+        if (filename !== null && filename !== this.name) return;
+        // Debounce bursts (temp file + rename); then read, bypassing the throttle.
+        if (this.watchTimer) clearTimeout(this.watchTimer);
+        this.watchTimer = setTimeout(() => {
+          this.watchTimer = null;
+          if (!this.closed) this.refresh();
+        }, 30);
+        this.watchTimer.unref();
+      });
+      this.watcher.on("error", () => this.stopWatching());
+    } catch {
+      // fs.watch is best effort (inotify limits, network drives); the throttled mtime check still applies.
+      this.watcher = null;
+    }
+  }
+
+  private stopWatching(): void {
+    if (this.watchTimer) clearTimeout(this.watchTimer);
+    this.watchTimer = null;
+    this.watcher?.close();
+    this.watcher = null;
+  }
+
+  // ---- writing -------------------------------------------------------------------------------------------------
+
+  private async runLocked(mutate: Mutator<T>): Promise<T> {
+    await this.ensureDir();
+    let release: () => Promise<void>;
+    try {
+      release = await this.lock();
+    } catch (err) {
+      throw storageError("save", this.opts.file, err);
+    }
+    try {
+      const fresh = await this.readFile();
+      let draft: T;
+      if (fresh.kind === "ok") draft = fresh.data;
+      else if (fresh.kind === "missing") draft = this.opts.defaults();
+      else {
+        await this.setAside(fresh.reason);
+        draft = this.opts.defaults();
+      }
+      const returned = await mutate(draft);
+      const parsed = this.opts.schema.safeParse(returned === undefined ? draft : returned);
+      if (!parsed.success) throw fromZodError(parsed.error);
+      const text = `${JSON.stringify({ version: this.opts.version, data: parsed.data }, null, 2)}\n`;
+      const onDisk = fresh.kind === "ok" ? fresh.raw : null;
+      if (text !== onDisk) {
+        try {
+          await this.writer(this.opts.file, text, { mode: this.mode });
+        } catch (err) {
+          throw storageError("save", this.opts.file, err);
+        }
+      }
+      this.accept(parsed.data, text, await this.statSignature());
+      return this.current;
+    } finally {
+      await release().catch(() => undefined);
+    }
+  }
+
+  private async ensureDir(): Promise<void> {
+    try {
+      await fsp.mkdir(path.dirname(this.opts.file), { recursive: true, mode: this.dirMode });
+    } catch (err) {
+      throw storageError("create the folder", path.dirname(this.opts.file), err);
+    }
+  }
+
+  /** Takes the cross-process lock. Only a lock held by someone else is retried (with jittered backoff, long
+   *  enough to outlast a crashed holder's stale lock); any other failure (unwritable folder…) is thrown at once. */
+  private async lock(): Promise<() => Promise<void>> {
+    const deadline = performance.now() + LOCK_WAIT_MS;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await lockfile.lock(this.opts.file, {
+          realpath: false,
+          stale: LOCK_STALE_MS,
+          update: LOCK_STALE_MS / 5,
+          retries: 0,
+          // Default would throw from a timer and crash the process; a lost lock only weakens one write's guarantee.
+          onCompromised: (err) => this.addNotice(`The lock on ${this.name} was lost (${describeFsError(err)}).`),
+        });
+      } catch (err) {
+        if (errnoCode(err) !== "ELOCKED" || performance.now() > deadline) throw err;
+        const backoff = Math.min(100, 5 * 1.3 ** attempt);
+        await new Promise((r) => setTimeout(r, backoff / 2 + Math.random() * backoff));
+      }
+    }
+  }
+
+  // ---- state ---------------------------------------------------------------------------------------------------
+
+  private accept(data: T, raw: string | null, sig: FileSignature | null): void {
+    const changed = raw === null || raw !== this.raw;
+    this.raw = raw;
+    this.signature = sig;
+    if (!changed) return;
+    this.current = deepFreeze(data);
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(this.current);
+      } catch {
+        // A failing listener must not break the store or the other listeners.
+      }
+    }
+  }
+
+  private async statSignature(): Promise<FileSignature | null> {
+    try {
+      return toSignature(await fsp.stat(this.opts.file));
+    } catch {
+      return null;
+    }
+  }
+
+  private addNotice(message: string): void {
+    if (!this.noticeList.includes(message)) this.noticeList.push(message);
+  }
+}
+
+function toSignature(st: fs.Stats): FileSignature {
+  return { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino };
+}
+
+function sameSignature(a: FileSignature | null, b: FileSignature | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.mtimeMs === b.mtimeMs && a.size === b.size && a.ino === b.ino;
+}
+
+/** Freezes a JSON-like value recursively so readers of the shared cache cannot change it by accident. */
+function deepFreeze<V>(value: V): V {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** Shorthand for {@link JsonFileStore.open}. */
+export function openJsonFile<T>(opts: JsonFileOptions<T>): Promise<JsonFileStore<T>> {
+  return JsonFileStore.open(opts);
+}

@@ -1,0 +1,86 @@
+// Usage per app per local day and request/error counts per day, kept in memory by the request log.
+// Must not read files; the request log feeds it entries (live and, at start, from disk).
+import type { LogUsage } from "../../shared/log-entry";
+import type { DailyUsage } from "./types";
+
+/** The fields of a log entry that usage counts. */
+export interface UsageFacts {
+  time: number;
+  app: string | null;
+  status: number;
+  usage: LogUsage | null;
+}
+
+/** Local calendar day of epoch-ms `t` as `YYYY-MM-DD`. */
+export function localDay(t: number): string {
+  const d = new Date(t);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
+/** The `count` local days ending with the day of `now`, oldest first (DST-safe: steps by calendar date). */
+export function lastDays(now: number, count: number): string[] {
+  const d = new Date(now);
+  const out: string[] = [];
+  for (let i = count - 1; i >= 0; i--)
+    out.push(localDay(new Date(d.getFullYear(), d.getMonth(), d.getDate() - i, 12).getTime()));
+  return out;
+}
+
+function emptyDay(day: string): DailyUsage {
+  return { day, requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
+}
+
+/** Usage book: app → day → totals, plus all-app request/error counts per day. Bounded to `keepDays` days. */
+export class UsageBook {
+  private readonly perApp = new Map<string, Map<string, DailyUsage>>();
+  private readonly perDay = new Map<string, { requests: number; errors: number }>();
+
+  constructor(private readonly keepDays: number) {}
+
+  /** Counts one request. Errors are statuses >= 400. */
+  add(e: UsageFacts): void {
+    const day = localDay(e.time);
+    const isError = e.status >= 400;
+    const total = this.perDay.get(day) ?? { requests: 0, errors: 0 };
+    total.requests++;
+    if (isError) total.errors++;
+    this.perDay.set(day, total);
+    if (e.app === null) return;
+    let days = this.perApp.get(e.app);
+    if (!days) this.perApp.set(e.app, (days = new Map()));
+    const u = days.get(day) ?? emptyDay(day);
+    u.requests++;
+    if (isError) u.errors++;
+    if (e.usage) {
+      u.inputTokens += e.usage.inputTokens;
+      u.outputTokens += e.usage.outputTokens;
+      u.cachedTokens += e.usage.cachedTokens;
+      u.reasoningTokens += e.usage.reasoningTokens;
+    }
+    days.set(day, u);
+  }
+
+  /** `days` consecutive days ending today (oldest first), zero-filled. */
+  usage(app: string, days: number, now: number): DailyUsage[] {
+    const book = this.perApp.get(app);
+    const count = Math.max(1, Math.min(this.keepDays, Math.floor(days)));
+    return lastDays(now, count).map((day) => ({ ...(book?.get(day) ?? emptyDay(day)) }));
+  }
+
+  /** Requests and errors of the day of `now`, all apps and unauthenticated requests included. */
+  today(now: number): { requests: number; errors: number } {
+    return { ...(this.perDay.get(localDay(now)) ?? { requests: 0, errors: 0 }) };
+  }
+
+  /** The oldest day kept when today is the day of `now`. */
+  oldestDay(now: number): string {
+    return lastDays(now, this.keepDays)[0] ?? localDay(now);
+  }
+
+  /** Forgets days older than `keepDays` before `now`. */
+  prune(now: number): void {
+    const oldest = this.oldestDay(now);
+    for (const day of this.perDay.keys()) if (day < oldest) this.perDay.delete(day);
+    for (const days of this.perApp.values()) for (const day of days.keys()) if (day < oldest) days.delete(day);
+  }
+}

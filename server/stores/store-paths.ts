@@ -1,0 +1,40 @@
+// Where the stores live inside Patchbay's data folder, and the options every store factory takes.
+// Must not read or write store content.
+import fsp from "node:fs/promises";
+import path from "node:path";
+import type { AtomicWriter } from "./json-file";
+import { storageError } from "./storage-error";
+
+/** File names inside the data folder. */
+export const STORE_FILES = {
+  settings: "settings.json",
+  apps: "apps.json",
+  keys: "keys.json",
+  logDir: "logs",
+} as const;
+
+/** Options shared by the store factories. */
+export interface StoreOptions {
+  /** Patchbay's data folder; created with mode 0700 when missing. */
+  dataDir: string;
+  /** Wall clock, epoch ms (default Date.now). */
+  clock?: () => number;
+  /** Watch files for changes by other processes (default true). The CLI turns it off: it lives for one command. */
+  watch?: boolean;
+  /** Test hook: replaces the atomic writer (e.g. to simulate a full disk). */
+  writeFile?: AtomicWriter;
+}
+
+/** Creates the data folder (mode 0700: it holds key hashes and logs) if missing. Throws `storage_error`. */
+export async function ensureDataDir(dataDir: string): Promise<void> {
+  try {
+    await fsp.mkdir(dataDir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    throw storageError("create the data folder", dataDir, err);
+  }
+}
+
+/** Absolute path of a store file in `dataDir`. */
+export function storePath(dataDir: string, name: string): string {
+  return path.join(path.resolve(dataDir), name);
+}

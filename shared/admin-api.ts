@@ -1,0 +1,176 @@
+// The admin API endpoint table: one row per endpoint (method, path, zod input, zod output). The server mounts each
+// row onto a service call and the renderer's typed client calls the same row (STYLE §2). Adding an endpoint is adding
+// a row. No Node, no DOM, no handlers here.
+import type { z } from "zod";
+import { App } from "./apps";
+import { CreatedKey } from "./keys";
+import { RequestLogEntry } from "./log-entry";
+import { Settings } from "./settings";
+import {
+  AdminStatus,
+  AppCreate,
+  AppList,
+  AppParams,
+  AppUpdate,
+  DesktopState,
+  KeyCreate,
+  KeyList,
+  KeyParams,
+  LaunchAtLoginInput,
+  LogPage,
+  LogQueryInput,
+  LogStreamQuery,
+  ModelCatalog,
+  Ok,
+  SettingsUpdate,
+  UsageQuery,
+  UsageReport,
+} from "./admin/schemas";
+
+export * from "./admin/schemas";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** Prefix of every admin API path. */
+export const ADMIN_API_PREFIX = "/admin/api";
+/** Name of the HttpOnly SameSite=Strict cookie that carries the per-launch admin token. */
+export const ADMIN_COOKIE = "patchbay_admin";
+
+/** One admin endpoint. `params`/`query`/`body` are absent when the endpoint takes none. */
+export interface EndpointDef {
+  method: HttpMethod;
+  /** Express-style path with `:param` segments, always under {@link ADMIN_API_PREFIX}. */
+  path: `/admin/api${string}`;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** JSON response body; for `sse` rows, the `data` of each event. */
+  output: z.ZodType;
+  /** HTTP status on success (default 200). */
+  successStatus?: number;
+  /** Server-sent events (`text/event-stream`), one JSON `data:` per event; not callable through the JSON client. */
+  sse?: true;
+  /** Only served when a DesktopHost is present (else 404 `not_found`); the UI hides it when `status.desktop` is false. */
+  desktopOnly?: true;
+  summary: string;
+}
+
+/** The admin API. Keys are the endpoint names used by the typed client (`client.getApp({params:{name}})`). */
+export const adminApi = {
+  getStatus: { method: "GET", path: "/admin/api/status", output: AdminStatus, summary: "Runtime status" },
+  statusStream: {
+    method: "GET",
+    path: "/admin/api/status/stream",
+    output: AdminStatus,
+    sse: true,
+    summary: "Status on every change (SSE)",
+  },
+  startApi: { method: "POST", path: "/admin/api/api/start", output: AdminStatus, summary: "Start the OpenAI listener" },
+  stopApi: { method: "POST", path: "/admin/api/api/stop", output: AdminStatus, summary: "Stop the OpenAI listener" },
+
+  listApps: { method: "GET", path: "/admin/api/apps", output: AppList, summary: "Apps with key counts" },
+  createApp: { method: "POST", path: "/admin/api/apps", body: AppCreate, output: App, successStatus: 201, summary: "Create an app" },
+  getApp: { method: "GET", path: "/admin/api/apps/:name", params: AppParams, output: App, summary: "One app" },
+  updateApp: {
+    method: "PATCH",
+    path: "/admin/api/apps/:name",
+    params: AppParams,
+    body: AppUpdate,
+    output: App,
+    summary: "Change allowlist, aliases, limits or history limits",
+  },
+  deleteApp: { method: "DELETE", path: "/admin/api/apps/:name", params: AppParams, output: Ok, summary: "Delete an app and its keys" },
+
+  listKeys: { method: "GET", path: "/admin/api/apps/:name/keys", params: AppParams, output: KeyList, summary: "Keys (prefix only)" },
+  createKey: {
+    method: "POST",
+    path: "/admin/api/apps/:name/keys",
+    params: AppParams,
+    body: KeyCreate,
+    output: CreatedKey,
+    successStatus: 201,
+    summary: "Create a key; the only response that carries the full key",
+  },
+  revokeKey: { method: "DELETE", path: "/admin/api/apps/:name/keys/:prefix", params: KeyParams, output: Ok, summary: "Revoke a key" },
+
+  getUsage: {
+    method: "GET",
+    path: "/admin/api/apps/:name/usage",
+    params: AppParams,
+    query: UsageQuery,
+    output: UsageReport,
+    summary: "Requests and tokens per day (default 30 days)",
+  },
+
+  getModels: { method: "GET", path: "/admin/api/models", output: ModelCatalog, summary: "Model catalog from OpenCode" },
+
+  getSettings: { method: "GET", path: "/admin/api/settings", output: Settings, summary: "Global settings" },
+  updateSettings: { method: "PATCH", path: "/admin/api/settings", body: SettingsUpdate, output: Settings, summary: "Change settings" },
+
+  queryLogs: { method: "GET", path: "/admin/api/logs", query: LogQueryInput, output: LogPage, summary: "Request log, newest first, paged" },
+  logStream: {
+    method: "GET",
+    path: "/admin/api/logs/stream",
+    query: LogStreamQuery,
+    output: RequestLogEntry,
+    sse: true,
+    summary: "Live request log (SSE): recent entries first, then live",
+  },
+
+  getDesktop: { method: "GET", path: "/admin/api/desktop", output: DesktopState, desktopOnly: true, summary: "Desktop state" },
+  openDataFolder: {
+    method: "POST",
+    path: "/admin/api/desktop/open-data-folder",
+    output: Ok,
+    desktopOnly: true,
+    summary: "Open the data folder in the file manager",
+  },
+  setLaunchAtLogin: {
+    method: "PUT",
+    path: "/admin/api/desktop/launch-at-login",
+    body: LaunchAtLoginInput,
+    output: DesktopState,
+    desktopOnly: true,
+    summary: "Launch Patchbay at login (also saved in settings)",
+  },
+} as const satisfies Record<string, EndpointDef>;
+
+export type AdminApi = typeof adminApi;
+export type EndpointName = keyof AdminApi;
+/** Endpoints callable through the JSON client (everything but SSE rows). */
+export type JsonEndpointName = { [K in EndpointName]: AdminApi[K] extends { sse: true } ? never : K }[EndpointName];
+
+type InputPart<E, K extends "params" | "query" | "body"> = E extends { [P in K]: infer S extends z.ZodType }
+  ? object extends z.input<S>
+    ? { [P in K]?: z.input<S> }
+    : { [P in K]: z.input<S> }
+  : { [P in K]?: undefined };
+
+/** What a caller passes to an endpoint: `{params, query, body}`, each only where the row has it. */
+export type EndpointInput<E> = InputPart<E, "params"> & InputPart<E, "query"> & InputPart<E, "body">;
+/** Parsed input as a handler receives it (defaults applied, coerced). */
+export type EndpointParsedInput<E> = {
+  params: E extends { params: infer S extends z.ZodType } ? z.output<S> : undefined;
+  query: E extends { query: infer S extends z.ZodType } ? z.output<S> : undefined;
+  body: E extends { body: infer S extends z.ZodType } ? z.output<S> : undefined;
+};
+/** Response body of an endpoint (for SSE rows: one event's data). */
+export type EndpointOutput<E> = E extends { output: infer S extends z.ZodType } ? z.output<S> : never;
+
+/** Fills `:param` segments of a row's path (values URI-encoded). */
+export function buildPath(path: string, params: Record<string, unknown> | undefined): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, (_m, key: string) => {
+    const value = params?.[key];
+    if (value === undefined || value === null) throw new Error(`Missing path parameter '${key}' for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** Encodes a flat query object (`undefined` values skipped) as `?a=1&b=2`, or "" when empty. */
+export function buildQuery(query: Record<string, unknown> | undefined): string {
+  if (!query) return "";
+  const parts = Object.entries(query)
+    .filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  return parts.length ? `?${parts.join("&")}` : "";
+}

@@ -1,0 +1,201 @@
+// Copy-ready client snippets (Connect panel, tray): filled with the base URL and a model, never with a real key —
+// every snippet reads the key from the PATCHBAY_KEY environment variable (or the tool's own secret store).
+// Pure string building; no Node, no DOM.
+
+/** The environment variable every snippet reads the key from. */
+export const KEY_ENV = "PATCHBAY_KEY";
+
+export interface SnippetOptions {
+  /** OpenAI base URL including `/v1`, e.g. `http://127.0.0.1:4747/v1`. */
+  baseUrl: string;
+  /** Model id or alias the snippet asks for. */
+  model: string;
+  /** App name, used in comments and provider names. */
+  app?: string;
+}
+
+export interface Snippet {
+  id: string;
+  label: string;
+  /** Syntax name for display (`bash`, `python`, `js`, `yaml`, `toml`, `text`). */
+  language: string;
+  /** Where the snippet goes (file or step), shown above the code. */
+  hint: string;
+  code: string;
+}
+
+/** Quotes a value for a POSIX shell (single quotes). */
+export function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** JSON string literal, valid in JS, Python and TOML basic strings for ordinary ids and URLs. */
+function lit(s: string): string {
+  return JSON.stringify(s);
+}
+
+/** All snippets for one base URL and model, in display order. */
+export function buildSnippets(o: SnippetOptions): Snippet[] {
+  const url = o.baseUrl.replace(/\/+$/, "");
+  const m = lit(o.model);
+  const u = lit(url);
+  const who = o.app ? ` for the "${o.app}" app` : "";
+  const chatBody = JSON.stringify({ model: o.model, messages: [{ role: "user", content: "Hello!" }] }, null, 2);
+  return [
+    {
+      id: "curl",
+      label: "curl",
+      language: "bash",
+      hint: `Shell. Set ${KEY_ENV} to your key${who} first.`,
+      code: [
+        `curl ${shellQuote(`${url}/chat/completions`)} \\`,
+        `  -H "Authorization: Bearer $${KEY_ENV}" \\`,
+        `  -H 'Content-Type: application/json' \\`,
+        `  -d ${shellQuote(chatBody)}`,
+      ].join("\n"),
+    },
+    {
+      id: "openai-python",
+      label: "OpenAI Python",
+      language: "python",
+      hint: "pip install openai",
+      code: [
+        "import os",
+        "from openai import OpenAI",
+        "",
+        `client = OpenAI(base_url=${u}, api_key=os.environ[${lit(KEY_ENV)}])`,
+        "",
+        `resp = client.chat.completions.create(model=${m}, messages=[{"role": "user", "content": "Hello!"}])`,
+        "print(resp.choices[0].message.content)",
+      ].join("\n"),
+    },
+    {
+      id: "openai-js",
+      label: "OpenAI JS",
+      language: "js",
+      hint: "npm install openai",
+      code: [
+        'import OpenAI from "openai";',
+        "",
+        `const client = new OpenAI({ baseURL: ${u}, apiKey: process.env.${KEY_ENV} });`,
+        "",
+        "const resp = await client.chat.completions.create({",
+        `  model: ${m},`,
+        '  messages: [{ role: "user", content: "Hello!" }],',
+        "});",
+        "console.log(resp.choices[0].message.content);",
+      ].join("\n"),
+    },
+    {
+      id: "ai-sdk-compatible",
+      label: "AI SDK (compatible)",
+      language: "js",
+      hint: "npm install ai @ai-sdk/openai-compatible",
+      code: [
+        'import { createOpenAICompatible } from "@ai-sdk/openai-compatible";',
+        'import { generateText } from "ai";',
+        "",
+        "const patchbay = createOpenAICompatible({",
+        '  name: "patchbay",',
+        `  baseURL: ${u},`,
+        `  apiKey: process.env.${KEY_ENV},`,
+        "});",
+        "",
+        `const { text } = await generateText({ model: patchbay(${m}), prompt: "Hello!" });`,
+        "console.log(text);",
+      ].join("\n"),
+    },
+    {
+      id: "ai-sdk-responses",
+      label: "AI SDK (Responses)",
+      language: "js",
+      hint: "npm install ai @ai-sdk/openai — Patchbay keeps no response state, so send store: false",
+      code: [
+        'import { createOpenAI } from "@ai-sdk/openai";',
+        'import { generateText } from "ai";',
+        "",
+        `const patchbay = createOpenAI({ baseURL: ${u}, apiKey: process.env.${KEY_ENV} });`,
+        "",
+        "const { text } = await generateText({",
+        `  model: patchbay.responses(${m}),`,
+        '  prompt: "Hello!",',
+        "  providerOptions: { openai: { store: false } },",
+        "});",
+        "console.log(text);",
+      ].join("\n"),
+    },
+    {
+      id: "langchain-python",
+      label: "LangChain Python",
+      language: "python",
+      hint: "pip install langchain-openai",
+      code: [
+        "import os",
+        "from langchain_openai import ChatOpenAI",
+        "",
+        `llm = ChatOpenAI(model=${m}, base_url=${u}, api_key=os.environ[${lit(KEY_ENV)}])`,
+        'print(llm.invoke("Hello!").content)',
+      ].join("\n"),
+    },
+    {
+      id: "langchain-js",
+      label: "LangChain JS",
+      language: "js",
+      hint: "npm install @langchain/openai",
+      code: [
+        'import { ChatOpenAI } from "@langchain/openai";',
+        "",
+        "const llm = new ChatOpenAI({",
+        `  model: ${m},`,
+        `  apiKey: process.env.${KEY_ENV},`,
+        `  configuration: { baseURL: ${u} },`,
+        "});",
+        'console.log((await llm.invoke("Hello!")).content);',
+      ].join("\n"),
+    },
+    {
+      id: "n8n",
+      label: "n8n",
+      language: "text",
+      hint: "n8n → Credentials → New → OpenAI",
+      code: [
+        "Credential type: OpenAI",
+        "API Key:         <your Patchbay key>",
+        `Base URL:        ${url}`,
+        "",
+        `Then in an "OpenAI Chat Model" node pick this credential and set Model → By ID: ${o.model}`,
+      ].join("\n"),
+    },
+    {
+      id: "continue",
+      label: "Continue",
+      language: "yaml",
+      hint: `~/.continue/config.yaml — put ${KEY_ENV}=<your key> in ~/.continue/.env`,
+      code: [
+        "models:",
+        `  - name: Patchbay ${o.model}`,
+        "    provider: openai",
+        `    model: ${o.model}`,
+        `    apiBase: ${url}`,
+        `    apiKey: \${{ secrets.${KEY_ENV} }}`,
+        "    roles: [chat, edit, apply]",
+      ].join("\n"),
+    },
+    {
+      id: "codex",
+      label: "Codex",
+      language: "toml",
+      hint: `~/.codex/config.toml — export ${KEY_ENV}=<your key> before running codex`,
+      code: [
+        `model = ${m}`,
+        'model_provider = "patchbay"',
+        "",
+        "[model_providers.patchbay]",
+        'name = "Patchbay"',
+        `base_url = ${u}`,
+        `env_key = ${lit(KEY_ENV)}`,
+        'wire_api = "responses"',
+      ].join("\n"),
+    },
+  ];
+}

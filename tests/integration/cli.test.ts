@@ -1,0 +1,203 @@
+// `patchbay serve` for real: the CLI creates an app and key, `serve --port 0 --demo` (one real OpenCode for this
+// file) answers with that key, CLI changes made while it serves take effect (revoke → 401, new key works), and
+// SIGTERM stops it cleanly with exit 0 and no OpenCode left behind.
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const BIN = path.join(ROOT, "bin", "patchbay.mjs");
+
+/** HOME/XDG in a temp dir so neither the user's OpenCode logins nor their config reach this test (DESIGN §3). */
+function isolatedEnv(home: string, dataDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith("OPENCODE_") || k.startsWith("PATCHBAY_")) delete env[k];
+  return {
+    ...env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, ".config"),
+    XDG_DATA_HOME: path.join(home, ".local", "share"),
+    XDG_CACHE_HOME: path.join(home, ".cache"),
+    XDG_STATE_HOME: path.join(home, ".local", "state"),
+    PATCHBAY_DATA_DIR: dataDir,
+    OPENCODE_DISABLE_MODELS_FETCH: "true",
+    OPENCODE_DISABLE_AUTOUPDATE: "true",
+    OPENCODE_DISABLE_SHARE: "true",
+    OPENCODE_DISABLE_LSP_DOWNLOAD: "true",
+    OPENCODE_DISABLE_CLAUDE_CODE: "true",
+    OPENCODE_DISABLE_EXTERNAL_SKILLS: "true",
+    OPENCODE_DISABLE_PROJECT_CONFIG: "true",
+    OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER: "true",
+  };
+}
+
+function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function createKey(app: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const r = await cli(["key", "create", app], env);
+  assert.equal(r.code, 0, r.stderr);
+  return r.stdout.trim();
+}
+
+async function get(url: string, key: string | null): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(url, {
+    headers: key ? { authorization: `Bearer ${key}` } : {},
+    signal: AbortSignal.timeout(10_000),
+  });
+  return { status: res.status, body: await res.json().catch(() => null) };
+}
+
+/** Polls `check` every 200 ms until true or `timeoutMs`; returns whether it became true. */
+async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check().catch(() => false)) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+}
+
+/** PIDs of live processes whose environment mentions `marker` (our data dir): the server and its OpenCode child. */
+function processesMentioning(marker: string): number[] {
+  if (!fs.existsSync("/proc")) return [];
+  const out: number[] = [];
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (fs.readFileSync(`/proc/${name}/environ`, "latin1").includes(marker)) out.push(Number(name));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return out;
+}
+
+describe("patchbay serve (CLI + real OpenCode, demo model)", { timeout: 240_000 }, () => {
+  let tmp: string;
+  let env: NodeJS.ProcessEnv;
+  let server: ChildProcess | null = null;
+  let stdout = "";
+  let stderr = "";
+  let exited: Promise<number | null>;
+  let apiUrl = "";
+  let key = "";
+
+  before(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pb-serve-"));
+    const home = path.join(tmp, "home");
+    const dataDir = path.join(tmp, "data");
+    fs.mkdirSync(home);
+    env = isolatedEnv(home, dataDir);
+
+    assert.equal((await cli(["app", "create", "cli-app"], env)).code, 0);
+    key = await createKey("cli-app", env);
+
+    const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--data-dir", dataDir, "--demo"], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    server = child;
+    exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+    child.stdout?.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr?.on("data", (c: Buffer) => (stderr += c.toString()));
+    const urlLine = /^OpenAI API: (http:\/\/\S+)$/m;
+    // Stop waiting as soon as it prints the URL or exits (e.g. a startup error).
+    await eventually(async () => urlLine.test(stdout) || child.exitCode !== null || child.signalCode !== null, 60_000);
+    assert.ok(urlLine.test(stdout), `serve printed its API URL\nstdout:\n${stdout}\nstderr:\n${stderr}`);
+    apiUrl = (urlLine.exec(stdout)?.[1] ?? "").replace(/\/$/, "");
+  });
+
+  after(async () => {
+    if (server && server.exitCode === null && server.signalCode === null) {
+      server.kill("SIGKILL");
+      await exited;
+    }
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  test("prints the API and dashboard URLs on their own lines", () => {
+    assert.match(apiUrl, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    assert.match(stdout, /^Dashboard: http:\/\/127\.0\.0\.1:\d+\/\S*$/m);
+  });
+
+  test("the key made by the CLI lists models and gets a chat completion from the demo model", async () => {
+    // OpenCode takes a few seconds to start; until then the API answers 503.
+    let models: { data?: { id: string }[] } | null = null;
+    const ready = await eventually(async () => {
+      const r = await get(`${apiUrl}/models`, key);
+      if (r.status !== 200) return false;
+      models = r.body as { data?: { id: string }[] };
+      return (models.data ?? []).some((m) => m.id.startsWith("demo/"));
+    }, 90_000);
+    assert.ok(ready, `models with a demo/ id\nstderr:\n${stderr}`);
+    const model = (models as { data?: { id: string }[] } | null)?.data?.find((m) => m.id.startsWith("demo/"))?.id ?? "";
+    const res = await fetch(`${apiUrl}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model, messages: [{ role: "user", content: "Say hello." }] }),
+      signal: AbortSignal.timeout(60_000),
+    });
+    const body = (await res.json()) as { choices?: { message?: { content?: string } }[] };
+    assert.equal(res.status, 200, JSON.stringify(body));
+    assert.equal(typeof body.choices?.[0]?.message?.content, "string");
+    assert.ok((body.choices?.[0]?.message?.content ?? "").length > 0);
+  });
+
+  test("wrong and missing keys get 401", async () => {
+    assert.equal((await get(`${apiUrl}/models`, `${key.slice(0, -2)}zz`)).status, 401);
+    assert.equal((await get(`${apiUrl}/models`, null)).status, 401);
+  });
+
+  test("changes made with the CLI while serving take effect without a restart", async () => {
+    assert.equal((await cli(["app", "create", "late-app"], env)).code, 0);
+    const lateKey = await createKey("late-app", env);
+    assert.ok(
+      await eventually(async () => (await get(`${apiUrl}/models`, lateKey)).status === 200, 5_000),
+      "a new key works within seconds",
+    );
+
+    const prefix = key.slice(3, 15);
+    const revoked = await cli(["key", "revoke", "cli-app", prefix], env);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.ok(
+      await eventually(async () => (await get(`${apiUrl}/models`, key)).status === 401, 5_000),
+      "a revoked key gets 401 within seconds",
+    );
+
+    assert.equal((await cli(["app", "delete", "late-app"], env)).code, 0);
+    assert.ok(
+      await eventually(async () => (await get(`${apiUrl}/models`, lateKey)).status === 401, 5_000),
+      "a deleted app's key gets 401",
+    );
+  });
+
+  test("SIGTERM stops it cleanly: exit 0, OpenCode gone", async () => {
+    const marker = path.join(tmp, "data");
+    server?.kill("SIGTERM");
+    const code = await Promise.race([exited, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 20_000))]);
+    assert.equal(code, 0, `exit code\nstdout:\n${stdout}\nstderr:\n${stderr}`);
+    assert.match(stdout, /Stopped\./);
+    assert.ok(
+      await eventually(async () => processesMentioning(marker).length === 0, 5_000),
+      "no process of this server is left",
+    );
+  });
+});

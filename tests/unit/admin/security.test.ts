@@ -1,0 +1,197 @@
+// Admin listener security: auth (cookie/Bearer/one-time login), Host check, Origin check on writes, no CORS,
+// JSON errors from one middleware, renderer behind auth.
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { errorOf, startAdmin, type StartedAdmin } from "./fakes";
+
+describe("admin security", () => {
+  let s: StartedAdmin;
+  before(async () => {
+    s = await startAdmin();
+  });
+  after(async () => {
+    await s.close();
+  });
+
+  test("API without credentials → 401 admin_auth_required", async () => {
+    const res = await s.request("GET", "/admin/api/status", { auth: "none" });
+    assert.equal(res.status, 401);
+    assert.equal(errorOf(res).code, "admin_auth_required");
+    const wrong = await s.request("GET", "/admin/api/status", { auth: "none", headers: { authorization: "Bearer nope" } });
+    assert.equal(wrong.status, 401);
+    const wrongCookie = await s.request("GET", "/admin/api/apps", { auth: "none", headers: { cookie: "patchbay_admin=nope" } });
+    assert.equal(wrongCookie.status, 401);
+  });
+
+  test("page load without credentials → 401 HTML pointing at the tray / login URL", async () => {
+    const res = await s.request("GET", "/apps", { auth: "none" });
+    assert.equal(res.status, 401);
+    assert.match(String(res.headers["content-type"]), /text\/html/);
+    assert.match(res.text, /tray/);
+    assert.match(res.text, /login URL/);
+  });
+
+  test("Bearer and cookie both authenticate", async () => {
+    assert.equal((await s.request("GET", "/admin/api/status")).status, 200);
+    const viaCookie = await s.request("GET", "/admin/api/status", { auth: "none", headers: { cookie: `other=1; patchbay_admin=${s.token}` } });
+    assert.equal(viaCookie.status, 200);
+  });
+
+  test("one-time login URL sets the cookie once, then stops working", async () => {
+    const url = new URL(s.admin.createLoginUrl());
+    assert.equal(url.origin, s.origin);
+    const nonce = url.searchParams.get("token") ?? "";
+    assert.ok(nonce.length >= 32);
+    assert.notEqual(nonce, s.token, "the login nonce must not be the admin token");
+
+    const first = await s.request("GET", url.pathname + url.search, { auth: "none" });
+    assert.equal(first.status, 303);
+    assert.equal(first.headers.location, "/");
+    const cookie = String(first.headers["set-cookie"]?.[0] ?? "");
+    assert.match(cookie, new RegExp(`^patchbay_admin=${s.token};`));
+    assert.match(cookie, /HttpOnly/);
+    assert.match(cookie, /SameSite=Strict/);
+    assert.match(cookie, /Path=\//);
+
+    const pair = cookie.split(";")[0] ?? "";
+    const page = await s.request("GET", "/", { auth: "none", headers: { cookie: pair } });
+    assert.equal(page.status, 200);
+    assert.match(page.text, /<div id=root>/);
+
+    const again = await s.request("GET", url.pathname + url.search, { auth: "none" });
+    assert.equal(again.status, 401);
+    assert.equal(again.headers["set-cookie"], undefined);
+    assert.match(again.text, /only once/);
+
+    const bogus = await s.request("GET", "/login?token=guess", { auth: "none" });
+    assert.equal(bogus.status, 401);
+    const fresh = new URL(s.admin.createLoginUrl());
+    assert.notEqual(fresh.searchParams.get("token"), nonce);
+    assert.equal((await s.request("GET", fresh.pathname + fresh.search, { auth: "none" })).status, 303);
+  });
+
+  test("wrong Host → 403 forbidden_host, even with a valid token", async () => {
+    for (const host of ["evil.example", `localhost:${s.port}`, "127.0.0.1", `127.0.0.1:${s.port + 1}`, `attacker.test:${s.port}`]) {
+      const res = await s.request("GET", "/admin/api/status", { headers: { host } });
+      assert.equal(res.status, 403, host);
+      assert.equal(errorOf(res).code, "forbidden_host");
+    }
+    const login = await s.request("GET", "/login?token=x", { auth: "none", headers: { host: "evil.example" } });
+    assert.equal(login.status, 403);
+    const page = await s.request("GET", "/", { headers: { host: "evil.example" } });
+    assert.equal(page.status, 403);
+  });
+
+  test("cross-origin writes → 403 forbidden_origin", async () => {
+    const cookie = `patchbay_admin=${s.token}`;
+    const cases: Record<string, string>[] = [
+      { cookie, origin: "http://evil.example" },
+      { cookie, origin: `http://127.0.0.1:${s.port + 1}` },
+      { cookie, origin: "null" },
+      { cookie, "sec-fetch-site": "cross-site" },
+      { cookie, "sec-fetch-site": "same-site" },
+      { cookie }, // cookie alone proves nothing about the origin
+      { authorization: `Bearer ${s.token}`, origin: "http://evil.example" },
+      { origin: "http://evil.example" }, // unauthenticated and cross-origin: origin check first
+    ];
+    for (const headers of cases) {
+      const res = await s.request("POST", "/admin/api/apps", { auth: "none", headers, body: { name: "x-origin" } });
+      assert.equal(res.status, 403, JSON.stringify(headers));
+      assert.equal(errorOf(res).code, "forbidden_origin");
+    }
+    assert.equal(s.fakes.apps.get("x-origin"), undefined);
+  });
+
+  test("same-origin writes succeed (Origin, Sec-Fetch-Site, or Bearer from a script)", async () => {
+    const cookie = `patchbay_admin=${s.token}`;
+    const a = await s.request("POST", "/admin/api/apps", { auth: "none", headers: { cookie, origin: s.origin }, body: { name: "same-a" } });
+    assert.equal(a.status, 201);
+    const b = await s.request("POST", "/admin/api/apps", { auth: "none", headers: { cookie, "sec-fetch-site": "same-origin" }, body: { name: "same-b" } });
+    assert.equal(b.status, 201);
+    const c = await s.request("POST", "/admin/api/apps", { body: { name: "same-c" } });
+    assert.equal(c.status, 201);
+    const reads = await s.request("GET", "/admin/api/apps", { auth: "none", headers: { cookie, "sec-fetch-site": "cross-site" } });
+    assert.equal(reads.status, 200, "reads are not origin-checked (no CORS means the page cannot read them)");
+  });
+
+  test("no CORS headers, ever", async () => {
+    const evil = { origin: "http://evil.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" };
+    const responses = [
+      await s.request("OPTIONS", "/admin/api/apps", { headers: evil }),
+      await s.request("OPTIONS", "/admin/api/apps", { auth: "none", headers: evil }),
+      await s.request("GET", "/admin/api/status", { headers: { origin: "http://evil.example" } }),
+      await s.request("GET", "/admin/api/status", { headers: { origin: s.origin } }),
+      await s.request("POST", "/admin/api/apps", { headers: { origin: "http://evil.example" }, body: { name: "cors" } }),
+      await s.request("GET", "/", { headers: { origin: "http://evil.example" } }),
+    ];
+    for (const res of responses) {
+      const cors = Object.keys(res.headers).filter((h) => h.startsWith("access-control-"));
+      assert.deepEqual(cors, [], `status ${res.status}`);
+    }
+  });
+
+  test("unknown API route or method → 404 JSON", async () => {
+    for (const [method, p] of [
+      ["GET", "/admin/api/nope"],
+      ["PUT", "/admin/api/status"],
+      ["GET", "/admin/api"],
+      ["DELETE", "/admin/api/settings"],
+    ] as const) {
+      const res = await s.request(method, p);
+      assert.equal(res.status, 404, `${method} ${p}`);
+      assert.match(String(res.headers["content-type"]), /application\/json/);
+      assert.equal(errorOf(res).code, "not_found");
+    }
+  });
+
+  test("invalid JSON → 400 invalid_json; non-JSON body → 415; unexpected error → 500 without details", async () => {
+    const bad = await s.request("POST", "/admin/api/apps", { body: "{not json", headers: { "content-type": "application/json" } });
+    assert.equal(bad.status, 400);
+    assert.equal(errorOf(bad).code, "invalid_json");
+    const form = await s.request("POST", "/admin/api/apps", { body: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    assert.equal(form.status, 415);
+    assert.equal(errorOf(form).code, "unsupported_media_type");
+
+    s.fakes.listModels = async () => {
+      throw new Error("secret internal detail /home/user/.local");
+    };
+    const boom = await s.request("GET", "/admin/api/models");
+    assert.equal(boom.status, 500);
+    assert.equal(errorOf(boom).code, "internal_error");
+    assert.doesNotMatch(boom.text, /secret internal detail/);
+    assert.ok(s.fakes.logLines.some((l) => l.includes("secret internal detail")), "logged for the developer");
+  });
+
+  test("security headers and no-store on the API", async () => {
+    const res = await s.request("GET", "/admin/api/status");
+    assert.equal(res.headers["x-content-type-options"], "nosniff");
+    assert.equal(res.headers["referrer-policy"], "no-referrer");
+    assert.match(String(res.headers["content-security-policy"]), /frame-ancestors 'none'/);
+    assert.equal(res.headers["cache-control"], "no-store");
+    assert.equal(res.headers["x-powered-by"], undefined);
+  });
+
+  test("renderer: files, SPA fallback for page paths, 404 for missing files", async () => {
+    const asset = await s.request("GET", "/assets/app.js");
+    assert.equal(asset.status, 200);
+    assert.match(asset.text, /console\.log/);
+    const deep = await s.request("GET", "/apps/demo/keys");
+    assert.equal(deep.status, 200);
+    assert.match(deep.text, /<div id=root>/);
+    const missing = await s.request("GET", "/assets/gone.js");
+    assert.equal(missing.status, 404);
+  });
+});
+
+describe("admin without a built renderer", () => {
+  test("page loads → 503 with instructions", async () => {
+    const s = await startAdmin({ withStatic: false });
+    try {
+      const res = await s.request("GET", "/");
+      assert.equal(res.status, 503);
+      assert.match(res.text, /build:renderer/);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -1,0 +1,80 @@
+// Connect snippets and "Copy as curl": filled with the base URL and model, never a key.
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import { buildSnippets, KEY_ENV, shellQuote } from "../../../shared/admin/snippets";
+import { curlForEntry, redactSecrets } from "../../../shared/admin/curl";
+import { logEntry } from "./fakes";
+
+describe("connect snippets", () => {
+  const snippets = buildSnippets({ baseUrl: "http://127.0.0.1:4747/v1/", model: "fast", app: "notes" });
+
+  test("one snippet per client, each with the base URL and the model", () => {
+    assert.deepEqual(snippets.map((s) => s.id), [
+      "curl",
+      "openai-python",
+      "openai-js",
+      "ai-sdk-compatible",
+      "ai-sdk-responses",
+      "langchain-python",
+      "langchain-js",
+      "n8n",
+      "continue",
+      "codex",
+    ]);
+    for (const s of snippets) {
+      assert.ok(s.code.includes("http://127.0.0.1:4747/v1"), s.id);
+      assert.ok(!s.code.includes("/v1/\""), `${s.id}: no trailing slash`);
+      assert.ok(s.code.includes("fast"), s.id);
+      assert.ok(s.code.includes(KEY_ENV) || s.hint.includes(KEY_ENV) || s.id === "n8n", `${s.id} reads the key from ${KEY_ENV}`);
+    }
+  });
+
+  test("client-specific details", () => {
+    const by = (id: string) => snippets.find((s) => s.id === id)?.code ?? "";
+    assert.match(by("codex"), /wire_api = "responses"/);
+    assert.match(by("codex"), /env_key = "PATCHBAY_KEY"/);
+    assert.match(by("ai-sdk-responses"), /store: false/);
+    assert.match(by("ai-sdk-responses"), /patchbay\.responses\("fast"\)/);
+    assert.match(by("ai-sdk-compatible"), /createOpenAICompatible/);
+    assert.match(by("continue"), /apiBase: http:\/\/127\.0\.0\.1:4747\/v1/);
+    assert.match(by("curl"), /Authorization: Bearer \$PATCHBAY_KEY/);
+  });
+
+  test("shellQuote survives single quotes", () => {
+    assert.equal(shellQuote("it's"), `'it'\\''s'`);
+  });
+});
+
+describe("copy as curl", () => {
+  test("uses $PATCHBAY_KEY and never a key, even one that leaked into a logged body", () => {
+    const key = "pb-notes-AbCdEfGhIjKlMnOpQrSt123";
+    const entry = logEntry({
+      keyPrefix: "notes-AbCdEf",
+      stream: true,
+      requestBody: { model: "fast", messages: [{ role: "user", content: `my key is ${key}, auth Bearer sk-live-1234567890` }] },
+    });
+    const cmd = curlForEntry(entry, "http://127.0.0.1:4747/v1");
+    assert.ok(cmd.startsWith("curl -N -X POST 'http://127.0.0.1:4747/v1/chat/completions'"));
+    assert.match(cmd, /Authorization: Bearer \$PATCHBAY_KEY/);
+    assert.ok(!cmd.includes(key));
+    assert.ok(!cmd.includes("sk-live-1234567890"));
+    assert.ok(!cmd.includes("notes-AbCdEf"), "not even the key prefix");
+    assert.match(cmd, /"model": "fast"/);
+  });
+
+  test("without logged bodies it builds a minimal body for the endpoint", () => {
+    const chat = curlForEntry(logEntry({ modelAsked: "mock/zeta" }), "http://h:1/v1");
+    assert.match(chat, /"messages"/);
+    assert.match(chat, /"model": "mock\/zeta"/);
+    const resp = curlForEntry(logEntry({ endpoint: "/v1/responses", modelAsked: "m/x" }), "http://h:1/v1");
+    assert.match(resp, /"input": "Hello!"/);
+    assert.match(resp, /"store": false/);
+    const models = curlForEntry(logEntry({ method: "GET", endpoint: "/v1/models" }), "http://h:1/v1");
+    assert.equal(models, `curl -X GET 'http://h:1/v1/models' \\\n  -H "Authorization: Bearer $PATCHBAY_KEY"`);
+  });
+
+  test("redactSecrets", () => {
+    assert.equal(redactSecrets("x pb-app-1-abcdefghijklmnop y"), "x <redacted> y");
+    assert.equal(redactSecrets("no secrets here"), "no secrets here");
+  });
+});

@@ -1,0 +1,150 @@
+// Live streams over real HTTP: log stream replays then goes live, heartbeats, drops a client that stops reading,
+// keeps a client that reads; status stream; close() ends every stream.
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import net from "node:net";
+import { logEntry, startAdmin, type StartedAdmin } from "./fakes";
+
+interface OpenStream {
+  status: number;
+  contentType: string;
+  data: unknown[];
+  comments: string[];
+  ended: boolean;
+  close(): void;
+}
+
+function openStream(s: StartedAdmin, p: string, headers: Record<string, string> = {}): Promise<OpenStream> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(
+      { host: "127.0.0.1", port: s.port, path: p, headers: { host: s.host, authorization: `Bearer ${s.token}`, ...headers }, setHost: false },
+      (res) => {
+        const out: OpenStream = {
+          status: res.statusCode ?? 0,
+          contentType: String(res.headers["content-type"]),
+          data: [],
+          comments: [],
+          ended: false,
+          close: () => req.destroy(),
+        };
+        let buf = "";
+        let scanFrom = 0;
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          buf += chunk;
+          let i: number;
+          // Scan only new text (events can be megabytes).
+          while ((i = buf.indexOf("\n\n", scanFrom)) >= 0) {
+            const block = buf.slice(0, i);
+            buf = buf.slice(i + 2);
+            scanFrom = 0;
+            for (const line of block.split("\n")) {
+              if (line.startsWith("data: ")) out.data.push(JSON.parse(line.slice(6)));
+              else if (line.startsWith(":")) out.comments.push(line);
+            }
+          }
+          scanFrom = Math.max(0, buf.length - 1);
+        });
+        res.on("end", () => (out.ended = true));
+        res.on("error", () => (out.ended = true));
+        resolve(out);
+      },
+    );
+    req.on("error", reject);
+  });
+}
+
+async function waitFor(pred: () => boolean, ms = 3000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > until) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe("admin live streams", () => {
+  let s: StartedAdmin;
+  before(async () => {
+    s = await startAdmin({ options: { heartbeatMs: 40, slowClientMs: 300 } });
+  });
+  after(async () => {
+    await s.close();
+  });
+
+  test("log stream: auth required", async () => {
+    const res = await s.request("GET", "/admin/api/logs/stream", { auth: "none" });
+    assert.equal(res.status, 401);
+  });
+
+  test("log stream: replays recent entries, then live ones, with heartbeats", async () => {
+    const log = s.fakes.requestLog;
+    for (const id of ["a", "b", "c"]) log.append(logEntry({ id }));
+    const st = await openStream(s, "/admin/api/logs/stream?replay=2");
+    assert.equal(st.status, 200);
+    assert.match(st.contentType, /^text\/event-stream/);
+    await waitFor(() => st.data.length === 2);
+    assert.deepEqual(st.data.map((e) => (e as { id: string }).id), ["b", "c"]);
+    log.append(logEntry({ id: "live-1", app: "x", modelAsked: "mock/zeta" }));
+    await waitFor(() => st.data.length === 3);
+    const live = st.data[2] as { id: string; app: string; modelAsked: string; usage: unknown };
+    assert.equal(live.id, "live-1");
+    assert.equal(live.app, "x");
+    await waitFor(() => st.comments.filter((c) => c === ": heartbeat").length >= 2, 2000);
+    st.close();
+    await waitFor(() => log.listeners.size === 0);
+  });
+
+  test("status stream: current status first, then one per change", async () => {
+    const st = await openStream(s, "/admin/api/status/stream");
+    await waitFor(() => st.data.length === 1);
+    assert.equal((st.data[0] as { desktop: boolean }).desktop, false);
+    await waitFor(() => s.fakes.statusListeners.size === 1);
+    for (const l of s.fakes.statusListeners) l((st.data[0] as never));
+    await waitFor(() => st.data.length === 2);
+    st.close();
+    await waitFor(() => s.fakes.statusListeners.size === 0);
+  });
+
+  test("close() ends open streams", async () => {
+    const st = await openStream(s, "/admin/api/logs/stream");
+    await waitFor(() => s.fakes.requestLog.listeners.size === 1);
+    s.admin.close();
+    await waitFor(() => st.ended);
+    assert.equal(s.fakes.requestLog.listeners.size, 0);
+  });
+});
+
+describe("admin live streams: slow clients (default 1 s budget)", () => {
+  let s: StartedAdmin;
+  before(async () => {
+    s = await startAdmin();
+  });
+  after(async () => {
+    await s.close();
+  });
+
+  test("log stream: a client that stops reading is dropped; a reading client is kept", async () => {
+    const log = s.fakes.requestLog;
+    const reader = await openStream(s, "/admin/api/logs/stream?replay=0");
+    // A raw client that sends the request and then never reads.
+    const stalled = net.connect(s.port, "127.0.0.1");
+    await new Promise<void>((r) => stalled.once("connect", () => r()));
+    stalled.pause();
+    stalled.write(`GET /admin/api/logs/stream?replay=0 HTTP/1.1\r\nHost: ${s.host}\r\nAuthorization: Bearer ${s.token}\r\n\r\n`);
+    await waitFor(() => log.listeners.size === 2);
+    let stalledClosed = false;
+    stalled.on("close", () => (stalledClosed = true));
+    stalled.on("error", () => {});
+
+    const big = "x".repeat(1024 * 1024);
+    for (let i = 0; i < 40; i++) log.append(logEntry({ id: `big-${i}`, requestBody: big }));
+    await waitFor(() => log.listeners.size === 1, 5000);
+    await waitFor(() => reader.data.length === 40, 10000);
+    assert.equal(reader.ended, false, "the reading client stays connected");
+    stalled.resume();
+    await waitFor(() => stalledClosed, 4000);
+    reader.close();
+    await waitFor(() => log.listeners.size === 0);
+  });
+});

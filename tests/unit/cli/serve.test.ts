@@ -1,0 +1,184 @@
+// `patchbay serve` with a fake Patchbay: what it passes to createPatchbay, what it prints, how signals stop it,
+// and how startup failures end it. The real server is covered by tests/integration/cli.test.ts.
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import type { PatchbayStatus } from "../../../shared/status";
+import { main } from "../../../server/cli";
+import type { CliIO, CreatePatchbay } from "../../../server/cli/context";
+import type { Patchbay, PatchbayDeps, PatchbayUrls } from "../../../server/patchbay-types";
+
+function status(
+  over: Partial<PatchbayStatus["api"]> = {},
+  opencode: Partial<PatchbayStatus["opencode"]> = {},
+): PatchbayStatus {
+  return {
+    version: "9.9.9",
+    startedAt: 0,
+    uptimeMs: 0,
+    api: {
+      running: true,
+      host: "127.0.0.1",
+      port: 5555,
+      baseUrl: "http://127.0.0.1:5555/v1",
+      error: null,
+      lanExposure: false,
+      ...over,
+    },
+    opencode: { state: "starting", reason: null, version: null, url: null, pid: null, restarts: 0, ...opencode },
+    dataDir: "/data",
+    demo: true,
+    notices: ["settings.json was set aside"],
+    totals: { requests: 0, errors: 0, requestsToday: 0, errorsToday: 0 },
+    apps: [],
+  };
+}
+
+interface Harness {
+  io: CliIO;
+  out: () => string;
+  err: () => string;
+  exited: Promise<number>;
+  signal(name: "SIGINT" | "SIGTERM"): void;
+  waitForOut(pattern: RegExp): Promise<void>;
+}
+
+function harness(): Harness {
+  let out = "";
+  let err = "";
+  let resolveExit: (code: number) => void = () => undefined;
+  const exited = new Promise<number>((r) => (resolveExit = r));
+  const handlers = new Map<string, (() => void)[]>();
+  return {
+    io: {
+      out: (t) => void (out += t),
+      err: (t) => void (err += t),
+      env: { PATCHBAY_DATA_DIR: "/tmp/pb-serve-unit" },
+      stdoutIsTTY: false,
+      exit: (code) => resolveExit(code),
+      onSignal: (sig, h) => handlers.set(sig, [...(handlers.get(sig) ?? []), h]),
+    },
+    out: () => out,
+    err: () => err,
+    exited,
+    signal: (name) => handlers.get(name)?.forEach((h) => h()),
+    async waitForOut(pattern) {
+      for (let i = 0; i < 200 && !pattern.test(out); i++) await new Promise((r) => setTimeout(r, 10));
+      assert.match(out, pattern);
+    },
+  };
+}
+
+function fakePatchbay(
+  opts: { start?: () => Promise<PatchbayUrls>; status?: PatchbayStatus; stop?: () => Promise<void> } = {},
+) {
+  const calls = { deps: [] as PatchbayDeps[], stops: 0 };
+  let listener: ((s: PatchbayStatus) => void) | null = null;
+  const urls: PatchbayUrls = {
+    openaiUrl: "http://127.0.0.1:5555/v1",
+    adminUrl: "http://127.0.0.1:6666",
+    dashboardUrl: "http://127.0.0.1:6666/",
+    loginUrl: "http://127.0.0.1:6666/login?token=once",
+    adminToken: "t",
+  };
+  const create: CreatePatchbay = async (deps) => {
+    calls.deps.push(deps);
+    const pb: Patchbay = {
+      start: opts.start ?? (async () => urls),
+      async stop() {
+        calls.stops++;
+        await opts.stop?.();
+      },
+      startApi: async () => undefined,
+      stopApi: async () => undefined,
+      status: () => opts.status ?? status(),
+      onStatus(l) {
+        listener = l;
+        return () => (listener = null);
+      },
+      urls,
+    };
+    return pb;
+  };
+  return { create, calls, emit: (s: PatchbayStatus) => listener?.(s) };
+}
+
+describe("patchbay serve (fake Patchbay)", () => {
+  test("passes the options, prints both URLs on their own lines, stops on SIGTERM with exit 0", async () => {
+    const h = harness();
+    const fake = fakePatchbay();
+    void main(
+      ["node", "patchbay", "serve", "--port", "0", "--host", "127.0.0.2", "--demo", "--data-dir", "rel/data"],
+      h.io,
+      { createPatchbay: fake.create },
+    );
+    await h.waitForOut(/Press Ctrl\+C to stop\./);
+    const deps = fake.calls.deps[0];
+    assert.equal(deps?.dataDir, path.resolve("rel/data"));
+    assert.equal(deps?.port, 0);
+    assert.equal(deps?.host, "127.0.0.2");
+    assert.equal(deps?.demo, true);
+    assert.match(h.out(), /^OpenAI API: http:\/\/127\.0\.0\.1:5555\/v1$/m);
+    assert.match(h.out(), /^Dashboard: http:\/\/127\.0\.0\.1:6666\/login\?token=once$/m);
+    assert.match(h.out(), /^OpenCode: starting$/m);
+    assert.match(h.out(), /^Notice: settings\.json was set aside$/m);
+
+    fake.emit(status({}, { state: "ready", version: "1.18.33" }));
+    assert.match(h.out(), /^OpenCode: ready \(OpenCode 1\.18\.33\)$/m);
+
+    h.signal("SIGTERM");
+    assert.equal(await h.exited, 0);
+    assert.equal(fake.calls.stops, 1);
+    assert.match(h.out(), /Stopped\.\n$/);
+  });
+
+  test("without --data-dir, PATCHBAY_DATA_DIR is used; no --port/--host leaves the settings in charge", async () => {
+    const h = harness();
+    const fake = fakePatchbay();
+    void main(["node", "patchbay", "serve"], h.io, { createPatchbay: fake.create });
+    await h.waitForOut(/Press Ctrl\+C/);
+    assert.equal(fake.calls.deps[0]?.dataDir, "/tmp/pb-serve-unit");
+    assert.equal("port" in (fake.calls.deps[0] ?? {}), false);
+    assert.equal("host" in (fake.calls.deps[0] ?? {}), false);
+    assert.equal(fake.calls.deps[0]?.demo, false);
+    h.signal("SIGINT");
+    assert.equal(await h.exited, 0);
+  });
+
+  test("a second signal during a slow stop exits 1 at once", async () => {
+    const h = harness();
+    const fake = fakePatchbay({ stop: () => new Promise(() => undefined) });
+    void main(["node", "patchbay", "serve"], h.io, { createPatchbay: fake.create });
+    await h.waitForOut(/Press Ctrl\+C/);
+    h.signal("SIGINT");
+    h.signal("SIGINT");
+    assert.equal(await h.exited, 1);
+    assert.match(h.err(), /SIGINT again, exiting without a clean stop/);
+  });
+
+  test("a startup failure stops what started and exits 1 with a one-line message", async () => {
+    const h = harness();
+    const fake = fakePatchbay({
+      start: async () => {
+        throw new Error("Could not start the dashboard listener: EADDRINUSE");
+      },
+    });
+    void main(["node", "patchbay", "serve"], h.io, { createPatchbay: fake.create });
+    assert.equal(await h.exited, 1);
+    assert.equal(fake.calls.stops, 1);
+    assert.match(h.err(), /^patchbay: unexpected error: Could not start the dashboard listener: EADDRINUSE\n$/);
+  });
+
+  test("an API that cannot listen (port in use) is fatal headless: exit 1 naming the reason", async () => {
+    const h = harness();
+    const fake = fakePatchbay({
+      start: async () => ({ openaiUrl: null, adminUrl: "a", dashboardUrl: "d", loginUrl: "l", adminToken: "t" }),
+      status: status({ running: false, baseUrl: null, error: "port 4747 is in use" }),
+    });
+    void main(["node", "patchbay", "serve"], h.io, { createPatchbay: fake.create });
+    assert.equal(await h.exited, 1);
+    assert.equal(fake.calls.stops, 1);
+    assert.match(h.err(), /^patchbay: The OpenAI API could not start: port 4747 is in use\n$/);
+    assert.ok(!h.out().includes("OpenAI API: "), "no URL printed for an API that is not there");
+  });
+});

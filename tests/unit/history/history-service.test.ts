@@ -1,0 +1,166 @@
+// HistoryService over a fake OpenCode: ownership (404), running sessions (409 / skipped), bounded prune (budget,
+// deadline, failures), prune preview, and the message reader's fallback for unreadable messages.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { PatchbayError } from "../../../server/core/errors";
+import { HistoryService } from "../../../server/opencode/history/history-service";
+import { DAY_MS } from "../../../server/opencode/history/prune-plan";
+import { FakeOpenCode, assistantMessage, fakeDirectories, userMessage } from "./fake-opencode";
+
+const ROOT = "/data/apps";
+const NOW = Date.UTC(2030, 5, 1);
+const LIMIT_50 = { maxSessions: 50, maxAgeDays: null };
+
+function setup(opts: { a?: number; b?: number } = {}) {
+  const fake = new FakeOpenCode();
+  const a = Array.from({ length: opts.a ?? 0 }, (_, i) => fake.add(`${ROOT}/a/${i % 2 ? "t1" : "t2"}`, NOW - (opts.a! - i) * 1000));
+  const b = Array.from({ length: opts.b ?? 0 }, (_, i) => fake.add(`${ROOT}/b/t1`, NOW - (opts.b! - i) * 1000));
+  const h = new HistoryService({
+    port: fake,
+    appsDir: (app) => `${ROOT}/${app}`,
+    directories: fakeDirectories(ROOT, { a: ["t1", "t2"], b: ["t1"] }),
+    now: () => NOW,
+    hasApp: (app) => app === "a" || app === "b",
+  });
+  return { fake, h, a, b };
+}
+
+const isCode = (code: string, status: number) => (e: unknown) => e instanceof PatchbayError && e.code === code && e.status === status;
+
+describe("delete", () => {
+  test("deletes the app's sessions, reports running, missing and other apps' as such", async () => {
+    const { fake, h, a, b } = setup({ a: 4, b: 1 });
+    fake.busy.add(a[1]!.id);
+    const r = await h.delete("a", [a[0]!.id, a[1]!.id, b[0]!.id, "ses_unknown", a[0]!.id]);
+    assert.deepEqual(r.deleted, [a[0]!.id]);
+    assert.deepEqual(r.running, [a[1]!.id]);
+    assert.deepEqual(r.missing.sort(), [b[0]!.id, "ses_unknown"].sort());
+    assert.ok(fake.sessions.has(b[0]!.id), "another app's session is untouched");
+  });
+
+  test("deleteOne: 409 session_running with a clear message, 404 for unknown / other app's, 404 unknown app", async () => {
+    const { fake, h, a, b } = setup({ a: 2, b: 1 });
+    fake.busy.add(a[0]!.id);
+    await assert.rejects(h.deleteOne("a", a[0]!.id), (e: PatchbayError) => isCode("session_running", 409)(e) && /still running/.test(e.message));
+    assert.ok(fake.sessions.has(a[0]!.id));
+    await assert.rejects(h.deleteOne("a", b[0]!.id), isCode("session_not_found", 404));
+    await assert.rejects(h.deleteOne("a", "ses_nope"), isCode("session_not_found", 404));
+    await assert.rejects(h.deleteOne("zzz", a[1]!.id), isCode("app_not_found", 404));
+    await h.deleteOne("a", a[1]!.id);
+    assert.equal(fake.sessions.has(a[1]!.id), false);
+  });
+});
+
+describe("prune and preview", () => {
+  test("a limit of 50 deletes exactly the oldest of that app only; running ones survive", async () => {
+    const { fake, h, a, b } = setup({ a: 300, b: 20 });
+    fake.busy.add(a[3]!.id);
+    const preview = await h.previewPrune("a", LIMIT_50);
+    assert.equal(preview.scanned, 300);
+    assert.equal(preview.count, 249);
+    assert.equal(preview.skippedRunning, 1);
+    assert.equal(preview.oldest, a[0]!.updatedAt);
+    assert.equal(preview.newest, a[249]!.updatedAt);
+    assert.equal(preview.sample.length, 10);
+    assert.equal(preview.sample[0]!.id, a[249]!.id, "sample is newest first");
+    assert.equal(fake.calls.delete, 0, "preview deletes nothing");
+
+    const r = await h.prune("a", { limits: LIMIT_50, budget: 1000 });
+    assert.deepEqual(
+      { scanned: r.scanned, removed: r.removed, skippedRunning: r.skippedRunning, remaining: r.remaining, failed: r.failed },
+      { scanned: 300, removed: 249, skippedRunning: 1, remaining: 0, failed: 0 },
+    );
+    const left = new Set(fake.sessions.keys());
+    for (const s of a.slice(250)) assert.ok(left.has(s.id), "newest 50 kept");
+    assert.ok(left.has(a[3]!.id), "running session kept");
+    for (const s of b) assert.ok(left.has(s.id), "app b untouched");
+    assert.equal(left.size, 50 + 1 + 20);
+  });
+
+  test("dry run counts without deleting", async () => {
+    const { fake, h } = setup({ a: 60 });
+    const r = await h.prune("a", { limits: LIMIT_50, dryRun: true });
+    assert.equal(r.dryRun, true);
+    assert.equal(r.remaining, 10);
+    assert.equal(r.removed, 0);
+    assert.equal(fake.calls.delete, 0);
+  });
+
+  test("the budget bounds a sweep; the next one continues oldest first", async () => {
+    const { fake, h, a } = setup({ a: 200 });
+    const first = await h.prune("a", { limits: LIMIT_50, budget: 100, pauseMs: 0 });
+    assert.equal(first.removed, 100);
+    assert.equal(first.remaining, 50);
+    assert.ok(!fake.sessions.has(a[0]!.id) && !fake.sessions.has(a[99]!.id) && fake.sessions.has(a[100]!.id), "oldest first");
+    const second = await h.prune("a", { limits: LIMIT_50, budget: 100, pauseMs: 0 });
+    assert.equal(second.removed, 50);
+    assert.equal(second.remaining, 0);
+    assert.equal(fake.sessions.size, 50);
+  });
+
+  test("the deadline stops a sweep early", async () => {
+    const { fake, h } = setup({ a: 100 });
+    fake.latencyMs = 10;
+    const r = await h.prune("a", { limits: { maxSessions: 1, maxAgeDays: null }, budget: 1000, deadlineMs: 60, concurrency: 1, pauseMs: 0 });
+    assert.ok(r.removed > 0 && r.removed < 20, `removed ${r.removed}`);
+    assert.equal(r.remaining, 99 - r.removed);
+  });
+
+  test("a session that starts running during the sweep is skipped", async () => {
+    const { fake, h, a } = setup({ a: 20 });
+    fake.onDelete = (id) => {
+      if (id === a[0]!.id) fake.busy.add(a[15]!.id);
+    };
+    // Status is re-read at most once a second per directory; a[15] is reached ~1.5 s in.
+    const r = await h.prune("a", { limits: { maxSessions: 2, maxAgeDays: null }, concurrency: 1, pauseMs: 100 });
+    assert.ok(fake.sessions.has(a[15]!.id), "became running: kept");
+    assert.equal(r.skippedRunning, 1);
+    assert.equal(r.removed, 17);
+  });
+
+  test("age limits use session time relative to the service clock", async () => {
+    const { fake, h } = setup();
+    const old = fake.add(`${ROOT}/a/t1`, NOW - 40 * DAY_MS, { updatedAt: NOW - 31 * DAY_MS });
+    const revived = fake.add(`${ROOT}/a/t1`, NOW - 40 * DAY_MS, { updatedAt: NOW - 2 * DAY_MS });
+    const r = await h.prune("a", { limits: { maxSessions: null, maxAgeDays: 30 } });
+    assert.equal(r.removed, 1);
+    assert.ok(!fake.sessions.has(old.id) && fake.sessions.has(revived.id));
+  });
+
+  test("repeated failures stop the sweep with an error, counted as failed and remaining", async () => {
+    const { fake, h } = setup({ a: 60 });
+    fake.failDeletes = true;
+    const r = await h.prune("a", { limits: LIMIT_50, concurrency: 1, pauseMs: 0 });
+    assert.equal(r.failed, 5);
+    assert.equal(r.remaining, 10);
+    assert.match(r.error ?? "", /connection refused/);
+  });
+});
+
+describe("messages", () => {
+  test("pages back from the newest; 404 for another app's session", async () => {
+    const { fake, h, b } = setup({ b: 1 });
+    const s = fake.add(`${ROOT}/a/t1`, NOW);
+    for (let i = 0; i < 5; i++) s.messages.push(userMessage(`msg_u${i}`, `q${i}`), assistantMessage(`msg_a${i}`, `msg_u${i}`, `a${i}`));
+    const p1 = await h.messages("a", s.id, { limit: 4 });
+    assert.deepEqual(p1.messages.map((m) => m.id), ["msg_u3", "msg_a3", "msg_u4", "msg_a4"]);
+    assert.equal(p1.incomplete, null);
+    const p2 = await h.messages("a", s.id, { limit: 4, cursor: p1.nextCursor! });
+    assert.deepEqual(p2.messages.map((m) => m.id), ["msg_u1", "msg_a1", "msg_u2", "msg_a2"]);
+    await assert.rejects(h.messages("a", b[0]!.id), isCode("session_not_found", 404));
+  });
+
+  test("falls back to one-by-one reading with a placeholder for a message OpenCode cannot encode", async () => {
+    const { fake, h } = setup();
+    const s = fake.add(`${ROOT}/a/t1`, NOW);
+    s.messages.push(userMessage("msg_u0", "structured please"), assistantMessage("msg_a0", "msg_u0", '{"ok":true}'), assistantMessage("msg_a1", "msg_u0", "second step"));
+    s.unreadable.add("msg_u0");
+    const p = await h.messages("a", s.id, { limit: 50 });
+    assert.deepEqual(p.messages.map((m) => m.id), ["msg_u0", "msg_a0", "msg_a1"]);
+    assert.equal(p.messages[0]!.parts[0]!.type, "unreadable");
+    assert.equal(p.messages[1]!.parts[0]!.type === "text" && p.messages[1]!.parts[0]!.text, '{"ok":true}');
+    assert.match(p.incomplete ?? "", /structured-output/);
+    assert.equal(p.nextCursor, null);
+    assert.ok(fake.calls.message >= 1, "tried the single-message endpoint for the parent");
+  });
+});

@@ -1,0 +1,51 @@
+// Shared helpers of the store tests: temp data dirs, waiting for a condition, making a folder unwritable.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/** A fresh temp folder; remove it with {@link removeDir}. */
+export function tempDir(tag: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `pb-${tag}-`));
+}
+
+export function removeDir(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** Polls `check` every 25 ms until it returns true or `timeoutMs` passes; returns the last result. */
+export async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return check();
+}
+
+/**
+ * Makes `dir` unwritable for this process: chmod 0500, or for root (which ignores modes) `chattr +i`.
+ * Returns a function that undoes it, or null when this machine offers no way (the caller skips its test).
+ */
+export function makeUnwritable(dir: string): (() => void) | null {
+  const probe = () => {
+    try {
+      fs.writeFileSync(path.join(dir, ".probe"), "x");
+      fs.rmSync(path.join(dir, ".probe"));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  fs.chmodSync(dir, 0o500);
+  if (!probe()) return () => fs.chmodSync(dir, 0o700);
+  fs.chmodSync(dir, 0o700);
+  try {
+    execFileSync("chattr", ["+i", dir], { stdio: "ignore" });
+  } catch {
+    return null;
+  }
+  if (!probe()) return () => execFileSync("chattr", ["-i", dir], { stdio: "ignore" });
+  execFileSync("chattr", ["-i", dir], { stdio: "ignore" });
+  return null;
+}
