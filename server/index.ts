@@ -36,17 +36,16 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
 
   const settings = await createSettingsStore({ dataDir });
   const apps = await createAppsStore({ dataDir });
-  const keys = await createKeysStore({ dataDir });
+  const keys = await createKeysStore({ dataDir, apps });
   const requestLog = await createRequestLog({ dataDir, now });
 
   const demo = deps.demo ? await startDemoUpstream() : null;
   const sideChannel = new SideChannel();
-  await sideChannel.start();
   const supervisor = new OpenCodeSupervisor({
     dataDir,
     user: deps.userOpenCode ?? defaultUserOpenCodePaths(),
     extraProviders: demo ? { demo: demoProviderConfig(demo.url) } : {},
-    sideChannel: { url: sideChannel.url, token: sideChannel.token },
+    sideChannel,
     ...(deps.opencodeBinary ? { binaryPath: deps.opencodeBinary } : {}),
     log,
   });
@@ -115,6 +114,16 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     emit();
   });
   apps.onChange(emit);
+  // Host, port or LAN exposure changed while the API runs: rebind so the change takes effect at once.
+  let bound = { host: settings.get().host, port: settings.get().port, lan: settings.get().lanExposure };
+  settings.onChange((s) => {
+    const next = { host: s.host, port: s.port, lan: s.lanExposure };
+    const changed = next.host !== bound.host || next.port !== bound.port || next.lan !== bound.lan;
+    bound = next;
+    if (changed && api.current.running && deps.port === undefined) {
+      void api.stop().then(() => startApi());
+    }
+  });
 
   const startApi = async (): Promise<void> => {
     const st = await api.start(apiHost(), apiPort());
@@ -167,6 +176,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      adminApp.close();
       await Promise.allSettled([api.stop(500), admin?.stop(500)]);
       await backend.close();
       await supervisor.stop();
@@ -184,6 +194,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     get urls() {
       return urls;
     },
+    createLoginUrl: () => adminApp.createLoginUrl(),
   };
   return pb;
 }

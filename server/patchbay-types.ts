@@ -67,6 +67,8 @@ export interface Patchbay {
   status(): PatchbayStatus;
   /** Called on every status change (API start/stop, OpenCode state, apps changed). Returns unsubscribe. */
   onStatus(listener: (s: PatchbayStatus) => void): () => void;
-  /** Base URL of the OpenAI listener when running, else null. */
+  /** URLs once started, else null. */
   readonly urls: PatchbayUrls | null;
+  /** A fresh one-time dashboard login URL (each works once). */
+  createLoginUrl(): string;
 }

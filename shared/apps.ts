@@ -22,7 +22,7 @@ export const AliasName = z.string().regex(/^[A-Za-z0-9._:-]{1,80}$/, "Alias name
 
 /** Per-app request limits, without defaults (the base of both the stored shape and the patch shape: zod 4 applies
  *  `.default()` even inside `.partial()`, which would reset fields a patch did not name). Times in ms, sizes in bytes. */
-const AppLimitsFields = z.object({
+export const AppLimitsFields = z.object({
   /** Max simultaneous requests; over it the API answers 429 with Retry-After. */
   concurrency: z.number().int().min(1).max(64),
   /** Max tools a request may declare. */
@@ -54,7 +54,7 @@ export const DEFAULT_APP_LIMITS: z.infer<typeof AppLimitsFields> = {
 export const AppLimits = AppLimitsFields.partial().transform((v) => ({ ...DEFAULT_APP_LIMITS, ...stripUndefined(v) }));
 export type AppLimits = z.infer<typeof AppLimitsFields>;
 
-const HistoryLimitsFields = z.object({
+export const HistoryLimitsFields = z.object({
   maxSessions: z.number().int().min(1).max(1_000_000).nullable(),
   maxAgeDays: z.number().int().min(1).max(36_500).nullable(),
 });

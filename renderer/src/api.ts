@@ -9,8 +9,8 @@ export const api = createAdminClient((url, init) => fetch(url, init), "");
 /** Query keys, in one place so mutations invalidate the right data. */
 export const qk = {
   status: ["status"] as const,
-  apps: ["apps"] as const,
-  app: (name: string) => ["apps", name] as const,
+  apps: ["app-list"] as const,
+  app: (name: string) => ["app", name] as const,
   keys: (name: string) => ["keys", name] as const,
   usage: (name: string, days: number) => ["usage", name, days] as const,
   models: ["models"] as const,

@@ -64,15 +64,13 @@ export class OpenCodeEventHub {
     if (this.connected) return;
     this.ensureConnected();
     await new Promise<void>((resolve) => {
-      const t = setTimeout(done, timeoutMs);
-      const waiter = () => done();
-      this.connectWaiters.add(waiter);
-      const self = this;
-      function done() {
+      const done = () => {
         clearTimeout(t);
-        self.connectWaiters.delete(waiter);
+        this.connectWaiters.delete(done);
         resolve();
-      }
+      };
+      const t = setTimeout(done, timeoutMs);
+      this.connectWaiters.add(done);
     });
     if (!this.connected) throw new PatchbayError("backend_starting", "OpenCode's event stream is not connected yet; retry in a few seconds.", { retryAfter: 2 });
   }

@@ -22,7 +22,7 @@ export const SIDE_CHANNEL_TOKEN_HEADER = "x-patchbay-token";
  */
 export class SideChannel {
   private readonly specs = new Map<string, string>();
-  private readonly token = crypto.randomBytes(24).toString("hex");
+  private readonly secret = crypto.randomBytes(24).toString("hex");
   private server: http.Server | null = null;
   private starting: Promise<SideChannelEndpoint> | null = null;
   private endpointValue: SideChannelEndpoint | null = null;
@@ -38,7 +38,7 @@ export class SideChannel {
         server.listen(0, "127.0.0.1", () => {
           const { port } = server.address() as AddressInfo;
           this.server = server;
-          this.endpointValue = { url: `http://127.0.0.1:${port}`, token: this.token };
+          this.endpointValue = { url: `http://127.0.0.1:${port}`, token: this.secret };
           resolve(this.endpointValue);
         });
       }).finally(() => {
@@ -46,6 +46,16 @@ export class SideChannel {
       });
     }
     return this.starting;
+  }
+
+  /** `http://127.0.0.1:<port>`; "" before `start()` resolved. */
+  get url(): string {
+    return this.endpointValue?.url ?? "";
+  }
+
+  /** The random token the plugin must send (fixed for the lifetime of this object). */
+  get token(): string {
+    return this.secret;
   }
 
   /** The endpoint, or null before `start()` resolved. */
@@ -84,7 +94,7 @@ export class SideChannel {
       res.end(body);
     };
     const given = req.headers[SIDE_CHANNEL_TOKEN_HEADER];
-    if (typeof given !== "string" || !safeEqual(given, this.token)) return send(401, '{"error":"bad token"}');
+    if (typeof given !== "string" || !safeEqual(given, this.secret)) return send(401, '{"error":"bad token"}');
     const match = /^\/spec\/([^/?#]+)$/.exec(req.url ?? "");
     if (req.method !== "GET" || !match?.[1]) return send(404, '{"error":"not found"}');
     const spec = this.specs.get(decodeURIComponent(match[1]));

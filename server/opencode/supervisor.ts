@@ -23,8 +23,9 @@ export interface OpenCodeSupervisorOptions {
   user: { authFile: string | null; configFile: string | null };
   /** Provider blocks Patchbay adds (e.g. `demoProviderConfig(url)`). */
   extraProviders?: Record<string, unknown>;
-  /** The side channel the plugin reads specs from; started (idempotently) before each spawn. */
-  sideChannel: { start(): Promise<SideChannelEndpoint> };
+  /** Where the plugin reads specs: a started endpoint (`{url, token}`), or a SideChannel (started idempotently
+   *  before each spawn). */
+  sideChannel: SideChannelEndpoint | { start(): Promise<SideChannelEndpoint> };
   /** Path of the `opencode` binary (default: PATCHBAY_OPENCODE_BIN, then the pinned opencode-ai package). */
   binaryPath?: string;
   /** Diagnostic sink, one line per call (OpenCode's own output is forwarded prefixed `[opencode]`). */
@@ -236,7 +237,9 @@ export class OpenCodeSupervisor {
     try {
       this.home = prepareOpenCodeHome({ dataDir: this.opts.dataDir, user: this.opts.user, extraProviders: this.opts.extraProviders, pluginSource: this.opts.pluginSource });
       for (const n of this.home.notices) this.log(`[opencode] notice: ${n}`);
-      const sideChannel = await this.opts.sideChannel.start();
+      const sc = this.opts.sideChannel;
+      const sideChannel = "start" in sc ? await sc.start() : sc;
+      if (!sideChannel.url) throw new Error("the side channel is not started");
       port = await freePort();
       env = buildChildEnv({
         parent: this.opts.env ?? process.env,

@@ -66,17 +66,12 @@ export function readUserProviderSections(configFile: string | null, homeDir: str
   return { sections, notices };
 }
 
-/** The OS-standard locations of the current user's OpenCode files (OpenCode uses XDG dirs on every platform). */
-export function defaultUserOpenCodePaths(env: NodeJS.ProcessEnv = process.env, homeDir: string = os.homedir()): { authFile: string; configFile: string } {
-  const configHome = env.XDG_CONFIG_HOME || path.join(homeDir, ".config");
-  const dataHome = env.XDG_DATA_HOME || path.join(homeDir, ".local", "share");
-  const dir = path.join(configHome, "opencode");
-  const configFile = ["opencode.jsonc", "opencode.json", "config.json"].map((f) => path.join(dir, f)).find((f) => fs.existsSync(f)) ?? path.join(dir, "opencode.json");
-  return { authFile: path.join(dataHome, "opencode", "auth.json"), configFile };
+/** JSONC → JSON text: removes comments, then trailing commas, outside strings (OpenCode accepts both). */
+export function stripJsonc(text: string): string {
+  return scan(scan(text, "comments"), "commas");
 }
 
-/** JSONC → JSON text: removes comments and trailing commas outside strings (OpenCode accepts both). */
-export function stripJsonc(text: string): string {
+function scan(text: string, remove: "comments" | "commas"): string {
   let out = "";
   let i = 0;
   while (i < text.length) {
@@ -86,12 +81,12 @@ export function stripJsonc(text: string): string {
       while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
       out += text.slice(i, j + 1);
       i = j + 1;
-    } else if (c === "/" && text[i + 1] === "/") {
+    } else if (remove === "comments" && c === "/" && text[i + 1] === "/") {
       while (i < text.length && text[i] !== "\n") i++;
-    } else if (c === "/" && text[i + 1] === "*") {
+    } else if (remove === "comments" && c === "/" && text[i + 1] === "*") {
       const end = text.indexOf("*/", i + 2);
       i = end < 0 ? text.length : end + 2;
-    } else if (c === ",") {
+    } else if (remove === "commas" && c === ",") {
       let j = i + 1;
       while (j < text.length && /\s/.test(text[j] as string)) j++;
       if (text[j] !== "}" && text[j] !== "]") out += c;

@@ -1,7 +1,7 @@
 // Zod schemas of the admin API's inputs and outputs that are not plain shared records (apps, keys, settings, log
 // entries, status). Used by the endpoint table in shared/admin-api.ts. No Node, no DOM.
 import { z } from "zod";
-import { AliasName, AliasTarget, App, AppLimits, AppName, HistoryLimits, ModelPattern } from "../apps";
+import { AliasName, AliasTarget, App, AppLimitsFields, AppName, HistoryLimitsFields, ModelPattern } from "../apps";
 import { KeyInfo } from "../keys";
 import { RequestLogEntry } from "../log-entry";
 import { Settings } from "../settings";
@@ -28,27 +28,11 @@ export const KeyParams = z.strictObject({
   prefix: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Key prefixes use letters, digits, '_' and '-'"),
 });
 
-/** Limits patch: every field optional and, unlike `AppLimits.partial()`, no defaults filled in (a patch of one
- *  field must not reset the others). */
-export const AppLimitsPatch = z
-  .strictObject({
-    concurrency: AppLimits.shape.concurrency.unwrap(),
-    maxTools: AppLimits.shape.maxTools.unwrap(),
-    firstTokenTimeoutMs: AppLimits.shape.firstTokenTimeoutMs.unwrap(),
-    totalTimeoutMs: AppLimits.shape.totalTimeoutMs.unwrap(),
-    maxBodyBytes: AppLimits.shape.maxBodyBytes.unwrap(),
-    remoteImages: AppLimits.shape.remoteImages.unwrap(),
-    corsOrigins: AppLimits.shape.corsOrigins.unwrap(),
-  })
-  .partial();
+/** Limits patch: every field optional, no defaults filled in (a patch of one field must not reset the others). */
+export const AppLimitsPatch = AppLimitsFields.strict().partial();
 
 /** History-limits patch without defaults; `null` clears a limit (keep forever). */
-export const HistoryLimitsPatch = z
-  .strictObject({
-    maxSessions: HistoryLimits.shape.maxSessions.unwrap(),
-    maxAgeDays: HistoryLimits.shape.maxAgeDays.unwrap(),
-  })
-  .partial();
+export const HistoryLimitsPatch = HistoryLimitsFields.strict().partial();
 
 /** Fields of an app a user may change (allowlist, aliases, limits, history limits). Aliases replace the whole map. */
 export const AppUpdate = z

@@ -40,7 +40,10 @@ export function buildSnippets(o: SnippetOptions): Snippet[] {
   const m = lit(o.model);
   const u = lit(url);
   const who = o.app ? ` for the "${o.app}" app` : "";
-  const chatBody = JSON.stringify({ model: o.model, messages: [{ role: "user", content: "Hello!" }] }, null, 2);
+  const chatBody = `{
+    "model": ${m},
+    "messages": [{"role": "user", "content": "Hello!"}]
+  }`;
   return [
     {
       id: "curl",

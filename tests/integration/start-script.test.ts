@@ -106,11 +106,27 @@ test(
       /^Patchbay: (Electron binary not installed \(ELECTRON_SKIP_BINARY_DOWNLOAD\?\)|PATCHBAY_HEADLESS is set) — starting headless server instead\.$/,
     );
 
-    // OpenCode must really be running (so that "none left" below means something).
+    // OpenCode must really be running and ready (so that "none left" below means something).
     await waitFor("an opencode serve child", () => processesUnder(tmp).some(isOpencode), 60_000);
+    const apiUrl = /^OpenAI API: (http:\/\/\S+)\/v1$/m.exec(stdout)![1]!;
+    let health = "";
+    await waitFor(
+      "OpenCode ready in /healthz",
+      () => {
+        void fetch(`${apiUrl}/healthz`)
+          .then((r) => r.text())
+          .then((t) => (health = t))
+          .catch(() => {});
+        return /"ready"/.test(health);
+      },
+      60_000,
+    );
 
     child.kill("SIGTERM");
-    const result = await Promise.race([exited, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 30_000))]);
+    const result = await Promise.race([
+      exited,
+      new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 30_000).unref()),
+    ]);
     assert.notEqual(result, "timeout", `start.mjs did not exit after SIGTERM.\nstderr:\n${stderr}`);
     assert.ok(result.code === 0 || result.signal === "SIGTERM", `exit ${JSON.stringify(result)}\nstderr:\n${stderr}`);
 

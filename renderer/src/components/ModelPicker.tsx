@@ -30,6 +30,8 @@ export interface ModelPickerProps {
   options: PickerOption[];
   /** Enter with no highlighted option. */
   onEnter?: (value: string) => void;
+  /** Called instead of `onChange` when an option is picked (e.g. add it to a list right away). */
+  onPick?: (value: string) => void;
   placeholder?: string;
   error?: string | null;
   hint?: string;
@@ -37,7 +39,7 @@ export interface ModelPickerProps {
   limit?: number;
 }
 
-export function ModelPicker({ label, value, onChange, options, onEnter, placeholder, error, hint, limit = 80 }: ModelPickerProps) {
+export function ModelPicker({ label, value, onChange, options, onEnter, onPick, placeholder, error, hint, limit = 80 }: ModelPickerProps) {
   const id = useId();
   const listId = `${id}-list`;
   const [open, setOpen] = useState(false);
@@ -51,7 +53,8 @@ export function ModelPicker({ label, value, onChange, options, onEnter, placehol
   }, [options, value, limit]);
 
   const pick = (v: string) => {
-    onChange(v);
+    if (onPick) onPick(v);
+    else onChange(v);
     setOpen(false);
     setActive(-1);
   };

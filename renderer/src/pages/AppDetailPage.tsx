@@ -21,9 +21,12 @@ export function AppDetailPage() {
   const del = useMutation({
     mutationFn: () => api.deleteApp({ params: { name } }),
     onSuccess: async () => {
-      qc.removeQueries({ queryKey: qk.app(name) });
-      await qc.invalidateQueries({ queryKey: qk.apps });
-      void navigate("/apps");
+      await navigate("/apps");
+      // Mark stale without refetching (the app is gone; a refetch would only 404).
+      void qc.invalidateQueries({ queryKey: qk.app(name), refetchType: "none" });
+      void qc.invalidateQueries({ queryKey: qk.keys(name), refetchType: "none" });
+      void qc.invalidateQueries({ queryKey: qk.apps });
+      void qc.invalidateQueries({ queryKey: qk.status });
     },
   });
 
@@ -61,7 +64,7 @@ export function AppDetailPage() {
       </nav>
       <Outlet context={ctx} />
       {confirmDelete ? (
-        <ConfirmDialog title="Delete app" confirmLabel="Delete app" onConfirm={() => del.mutateAsync()} onClose={() => setConfirmDelete(false)}>
+        <ConfirmDialog title="Delete app" confirmLabel="Delete permanently" onConfirm={() => del.mutateAsync()} onClose={() => setConfirmDelete(false)}>
           <p>
             Delete <strong>{app.data.name}</strong>? All of its keys stop working immediately. Its request log entries are kept.
           </p>

@@ -23,9 +23,9 @@ export function LogDetailDrawer({ entry, onClose }: { entry: RequestLogEntry; on
       onClose={onClose}
       footer={
         <>
-          <CopyButton text={curl} label="Copy as curl" className="btn" />
+          <CopyButton text={curl} label="Copy as curl" visibleText="Copy as curl" className="btn" />
           <button type="button" className="btn primary" onClick={onClose}>
-            Close
+            Done
           </button>
         </>
       }

@@ -18,7 +18,12 @@ interface Filters {
   app: string;
   status: string;
   model: string;
+  /** Window name ("" = any time) and the epoch ms it started at when chosen. */
+  period: string;
+  since: number | undefined;
 }
+
+const PERIODS: Record<string, number> = { "15m": 15 * 60_000, "1h": 3_600_000, "24h": 86_400_000, "7d": 7 * 86_400_000 };
 
 const MAX_LIVE = 1000;
 
@@ -29,6 +34,7 @@ function matches(e: RequestLogEntry, f: Filters): boolean {
     const s = e.status;
     if (f.status === "error" ? s < 400 : f.status.endsWith("xx") ? Math.floor(s / 100) !== Number(f.status[0]) : String(s) !== f.status) return false;
   }
+  if (f.since !== undefined && e.time < f.since) return false;
   if (f.model) {
     const m = f.model.toLowerCase();
     if (!(e.modelAsked ?? "").toLowerCase().includes(m) && !(e.modelResolved ?? "").toLowerCase().includes(m)) return false;
@@ -43,9 +49,13 @@ function endpointLabel(e: RequestLogEntry): string {
 
 export function LogsPage() {
   const apps = useApps();
-  const [filters, setFilters] = useState<Filters>({ app: "", status: "", model: "" });
+  const [filters, setFilters] = useState<Filters>({ app: "", status: "", model: "", period: "", since: undefined });
   const deferredModel = useDeferredValue(filters.model.trim());
-  const serverFilters = useMemo(() => ({ app: filters.app, status: filters.status, model: deferredModel }), [filters.app, filters.status, deferredModel]);
+  const serverFilters = useMemo(
+    () => ({ app: filters.app, status: filters.status, model: deferredModel, since: filters.since }),
+    [filters.app, filters.status, deferredModel, filters.since],
+  );
+  const filtered = Boolean(filters.app || filters.status || filters.model || filters.period);
   const [paused, setPaused] = useState(false);
   const pausedRef = useRef(paused);
   useEffect(() => {
@@ -54,8 +64,12 @@ export function LogsPage() {
   const [live, setLive] = useState<RequestLogEntry[]>([]);
   const [held, setHeld] = useState<RequestLogEntry[]>([]);
   const [selected, setSelected] = useState<RequestLogEntry | null>(null);
+  // Highlight entries that arrive live, not the replay burst right after the page opens.
+  const [freshIds, setFreshIds] = useState<ReadonlySet<string>>(new Set());
+  const [mountedAt] = useState(() => Date.now());
 
   const streamState = useEventStream(adminApi.logStream.path, RequestLogEntry, (e) => {
+    if (Date.now() - mountedAt > 1500) setFreshIds((s) => new Set([...s, e.id].slice(-200)));
     if (pausedRef.current) setHeld((h) => [e, ...h.filter((x) => x.id !== e.id)].slice(0, MAX_LIVE));
     else setLive((l) => [e, ...l.filter((x) => x.id !== e.id)].slice(0, MAX_LIVE));
   });
@@ -69,6 +83,7 @@ export function LogsPage() {
           app: serverFilters.app || undefined,
           status: serverFilters.status || undefined,
           model: serverFilters.model || undefined,
+          since: serverFilters.since,
           limit: 100,
           cursor: pageParam,
         },
@@ -76,7 +91,6 @@ export function LogsPage() {
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 
-  const liveIds = useMemo(() => new Set(live.map((e) => e.id)), [live]);
   const rows = useMemo(() => {
     const seen = new Set<string>();
     const all = [...live.filter((e) => matches(e, filters)), ...(history.data?.pages.flatMap((p) => p.entries) ?? [])];
@@ -155,6 +169,18 @@ export function LogsPage() {
           ]}
         />
         <TextField label="Model" value={filters.model} onChange={(model) => setFilters((f) => ({ ...f, model }))} placeholder="Any model" mono />
+        <SelectField
+          label="Time"
+          value={filters.period}
+          onChange={(period) => setFilters((f) => ({ ...f, period, since: PERIODS[period] ? Date.now() - (PERIODS[period] ?? 0) : undefined }))}
+          options={[
+            { value: "", label: "Any time" },
+            { value: "15m", label: "Last 15 minutes" },
+            { value: "1h", label: "Last hour" },
+            { value: "24h", label: "Last 24 hours" },
+            { value: "7d", label: "Last 7 days" },
+          ]}
+        />
       </div>
 
       {history.isPending && rows.length === 0 ? (
@@ -163,8 +189,8 @@ export function LogsPage() {
         <ErrorState title="Could not load the request log" error={history.error} onRetry={() => void history.refetch()} />
       ) : rows.length === 0 ? (
         <div className="card">
-          <EmptyState icon={<ScrollText size={24} aria-hidden />} title={filters.app || filters.status || filters.model ? "No matching requests" : "No requests yet"}>
-            {filters.app || filters.status || filters.model ? (
+          <EmptyState icon={<ScrollText size={24} aria-hidden />} title={filtered ? "No matching requests" : "No requests yet"}>
+            {filtered ? (
               "Try other filters."
             ) : (
               <>
@@ -192,7 +218,7 @@ export function LogsPage() {
               {rows.map((e) => {
                 const time = formatTime(e.time);
                 return (
-                  <tr key={e.id} className={`${liveIds.has(e.id) ? "fresh" : ""}${selected?.id === e.id ? " selected" : ""}`} onClick={() => setSelected(e)}>
+                  <tr key={e.id} className={`${freshIds.has(e.id) ? "fresh" : ""}${selected?.id === e.id ? " selected" : ""}`} onClick={() => setSelected(e)}>
                     <td>
                       <button type="button" className="btn link num" aria-label={`Details ${time}`} onClick={(ev) => { ev.stopPropagation(); setSelected(e); }}>
                         {time}

@@ -51,6 +51,9 @@ export interface HistoryServiceOptions {
    *  request, e.g. the CLI with its own OpenCode next to a running Patchbay: pass the longest request deadline.
    *  Default 0 (off). */
   assumeRunningWithinMs?: number;
+  /** Patchbay requests in flight (all apps). While > 0, sweeps yield: at most one deletion (or scan window) per
+   *  `busyIntervalMs`, so OpenCode's single event loop stays free for requests. Default: never busy. */
+  activeRequests?: () => number;
 }
 
 /** Options of {@link HistoryService.prune}. */
@@ -64,9 +67,10 @@ export interface PruneOptions {
   deadlineMs?: number;
   /** Deletions in flight at once (default {@link DEFAULT_SWEEP_CONCURRENCY}). */
   concurrency?: number;
-  /** Pause after each deletion, per worker, ms (default {@link DEFAULT_SWEEP_PAUSE_MS}): leaves OpenCode's single
-   *  event loop room for requests. */
+  /** Pause after each deletion, per worker, ms (default {@link DEFAULT_SWEEP_PAUSE_MS}). */
   pauseMs?: number;
+  /** While requests are in flight, at most one deletion per this many ms (default {@link DEFAULT_BUSY_INTERVAL_MS}). */
+  busyIntervalMs?: number;
   trigger?: SweepResult["trigger"];
 }
 
@@ -79,11 +83,13 @@ export const DEFAULT_SWEEP_DEADLINE_MS = 10_000;
 export const DEFAULT_SWEEP_CONCURRENCY = 2;
 /** Pause after each deletion, per worker. */
 export const DEFAULT_SWEEP_PAUSE_MS = 5;
+/** While requests are in flight, one deletion per this many ms (≈ 10 ms of OpenCode time each: a ~4 % duty cycle). */
+export const DEFAULT_BUSY_INTERVAL_MS = 250;
 
 const DEFAULT_PAGE = 50;
 const DEFAULT_MESSAGES_PAGE = 50;
-/** Window size of full scans (one v2 list call per 1,000 sessions). */
-const SCAN_WINDOW = 1000;
+/** Window size of full scans: one v2 list call per 500 sessions (≈ 0.1–0.2 s of OpenCode time each). */
+const SCAN_WINDOW = 500;
 /** Re-read a directory's running sessions during a sweep at most this often, ms. */
 const STATUS_REFRESH_MS = 1000;
 /** A sweep gives up after this many failed deletions in a row (OpenCode down). */
@@ -107,6 +113,12 @@ async function mapLimit<T, R>(items: readonly T[], concurrency: number, fn: (ite
   return out;
 }
 
+/** Pacing state of one sweep: the next time an OpenCode call may start while requests are in flight. */
+interface YieldGate {
+  nextSlot: number;
+  intervalMs: number;
+}
+
 /** Every session of an app plus the ids running now (from one full scan). */
 interface AppScan {
   sessions: RawSession[];
@@ -126,6 +138,7 @@ export class HistoryService {
   private readonly viewLimits: ViewLimits;
   private readonly liveDirectories: (() => readonly string[]) | null;
   private readonly recentMs: number;
+  private readonly activeRequests: () => number;
 
   constructor(opts: HistoryServiceOptions) {
     if (!opts.port && !opts.opencode) throw new Error("HistoryService needs `opencode` or `port`");
@@ -136,6 +149,7 @@ export class HistoryService {
     this.viewLimits = opts.viewLimits ?? DEFAULT_VIEW_LIMITS;
     this.liveDirectories = opts.liveDirectories ?? null;
     this.recentMs = Math.max(0, opts.assumeRunningWithinMs ?? 0);
+    this.activeRequests = opts.activeRequests ?? (() => 0);
   }
 
   /**
@@ -252,7 +266,8 @@ export class HistoryService {
     const deadline = t0 + (opts.deadlineMs ?? DEFAULT_SWEEP_DEADLINE_MS);
     const budget = Math.max(0, opts.budget ?? DEFAULT_SWEEP_BUDGET);
     const pauseMs = opts.pauseMs ?? DEFAULT_SWEEP_PAUSE_MS;
-    const scan = await this.scan(app);
+    const gate: YieldGate = { nextSlot: 0, intervalMs: opts.busyIntervalMs ?? DEFAULT_BUSY_INTERVAL_MS };
+    const scan = await this.scan(app, gate);
     const plan = planPrune(scan.sessions, opts.limits, this.now(), scan.running);
     const result: SweepResult = {
       app,
@@ -285,7 +300,8 @@ export class HistoryService {
     let handled = 0;
     let consecutiveFailures = 0;
     const worker = async () => {
-      while (next < queue.length && performance.now() < deadline && consecutiveFailures < MAX_CONSECUTIVE_FAILURES) {
+      while (next < queue.length && consecutiveFailures < MAX_CONSECUTIVE_FAILURES) {
+        if (!(await this.yieldToRequests(gate, deadline)) || next >= queue.length) break;
         const s = queue[next++] as RawSession;
         try {
           if (await isRunning(s)) {
@@ -372,14 +388,34 @@ export class HistoryService {
     return fetch;
   }
 
-  /** Every session of the app (all directories, full pages of 1,000) and the running ones. */
-  private async scan(app: string): Promise<AppScan> {
+  /**
+   * Waits while Patchbay serves requests until this sweep's next slot (one OpenCode call per `gate.intervalMs`,
+   * shared by all workers); returns at once when no request is in flight. False when `deadline` passed.
+   */
+  private async yieldToRequests(gate: YieldGate, deadline: number): Promise<boolean> {
+    for (;;) {
+      const now = performance.now();
+      if (now >= deadline) return false;
+      if (this.activeRequests() <= 0) return true;
+      if (now >= gate.nextSlot) {
+        gate.nextSlot = now + gate.intervalMs;
+        return true;
+      }
+      // Re-check often: when the requests end, the sweep continues at full speed.
+      await sleep(Math.min(25, gate.nextSlot - now));
+    }
+  }
+
+  /** Every session of the app (all directories, windows of {@link SCAN_WINDOW}) and the running ones. Yields to
+   *  requests between windows. */
+  private async scan(app: string, gate: YieldGate = { nextSlot: 0, intervalMs: DEFAULT_BUSY_INTERVAL_MS }): Promise<AppScan> {
     const directories = await this.dirs.list(app);
     const perDir = await Promise.all(
       directories.map(async (d) => {
         const sessions: RawSession[] = [];
         let cursor: string | null = null;
         do {
+          await this.yieldToRequests(gate, Infinity);
           const w = await this.port.listSessions(d, { limit: SCAN_WINDOW, ...(cursor ? { cursor } : {}) });
           sessions.push(...w.items);
           cursor = w.next;

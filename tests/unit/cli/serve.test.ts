@@ -91,6 +91,7 @@ function fakePatchbay(
       },
       startApi: async () => undefined,
       stopApi: async () => undefined,
+      createLoginUrl: () => urls.loginUrl,
       status: () => opts.status ?? status(),
       onStatus(l) {
         listener = l;

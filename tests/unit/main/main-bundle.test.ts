@@ -168,7 +168,7 @@ describe("main bundle", () => {
         child.kill("SIGTERM");
         const code = await Promise.race([
           exited,
-          new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 30_000)),
+          new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 30_000).unref()),
         ]);
         assert.equal(code, 0, `exit: ${String(code)}\nstderr:\n${stderr}`);
         assert.ok(events.some((e) => e.type === "tray.destroy"));

@@ -153,7 +153,7 @@ export function KeysTab() {
       )}
       {creating ? <NewKeyDialog app={app.name} onClose={() => setCreating(false)} /> : null}
       {revoking ? (
-        <ConfirmDialog title="Revoke key" confirmLabel="Revoke key" onConfirm={() => revoke(revoking)} onClose={() => setRevoking(null)}>
+        <ConfirmDialog title="Revoke key" confirmLabel="Yes, revoke" onConfirm={() => revoke(revoking)} onClose={() => setRevoking(null)}>
           <p>
             Revoke <code>pb-{revoking.prefix}…</code>
             {revoking.label ? ` (${revoking.label})` : ""}? Programs using it get <code>401</code> from now on. This cannot be undone.

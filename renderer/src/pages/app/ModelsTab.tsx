@@ -57,6 +57,7 @@ export function ModelsTab() {
                 setPickError(null);
               }}
               onEnter={add}
+              onPick={add}
               options={options}
               placeholder={models.isPending ? "Loading models…" : "Search, or type provider/model or provider/*"}
               error={pickError}

@@ -1,0 +1,145 @@
+// The built-in demo upstream for `serve --demo`: a tiny OpenAI-compatible `/v1/chat/completions` server on 127.0.0.1
+// that answers with a friendly scripted reply, so a newcomer without any OpenCode login gets an answer end to end.
+// It never calls a real model and never listens beyond loopback.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { z } from "zod";
+
+/** A running demo upstream. `url` is the OpenAI base URL (`http://127.0.0.1:<port>/v1`). */
+export interface DemoUpstream {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Provider id Patchbay registers the demo under (`demo/echo`). */
+export const DEMO_PROVIDER_ID = "demo";
+
+/** The OpenCode provider block for the demo upstream at `baseURL` (register it as `provider.demo`). */
+export function demoProviderConfig(baseURL: string): Record<string, unknown> {
+  return {
+    npm: "@ai-sdk/openai-compatible",
+    name: "Patchbay demo",
+    options: { baseURL, apiKey: "patchbay-demo" },
+    models: {
+      echo: {
+        name: "Demo echo (no real AI)",
+        tool_call: true,
+        attachment: false,
+        reasoning: false,
+        temperature: true,
+        modalities: { input: ["text"], output: ["text"] },
+        limit: { context: 32000, output: 4096 },
+      },
+    },
+  };
+}
+
+const ContentPart = z.object({ type: z.string(), text: z.string().optional() }).passthrough();
+const Message = z
+  .object({
+    role: z.string(),
+    content: z.union([z.string(), z.array(ContentPart), z.null()]).optional(),
+    tool_call_id: z.string().optional(),
+  })
+  .passthrough();
+const Tool = z.object({ type: z.string(), function: z.object({ name: z.string() }).passthrough() }).passthrough();
+const ChatBody = z
+  .object({
+    model: z.string().default("echo"),
+    messages: z.array(Message).default([]),
+    tools: z.array(Tool).optional(),
+    stream: z.boolean().optional(),
+  })
+  .passthrough();
+type ChatBody = z.infer<typeof ChatBody>;
+
+/** Starts the demo upstream on a random loopback port (or `port`). */
+export async function startDemoUpstream(opts: { port?: number } = {}): Promise<DemoUpstream> {
+  const server = http.createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The scripted answer (pure): a tool call when the user names one of the tools, else a friendly echo. */
+export function demoReply(body: ChatBody): { text: string | null; toolCall: { name: string; arguments: string } | null } {
+  const last = body.messages.at(-1);
+  if (last?.role === "tool") {
+    return { text: `The tool answered: ${textOf(last.content).slice(0, 500)}. (I'm Patchbay's demo model, so that's all I can do with it.)`, toolCall: null };
+  }
+  const lastUser = [...body.messages].reverse().find((m) => m.role === "user");
+  const said = textOf(lastUser?.content).trim();
+  const tool = (body.tools ?? []).map((t) => t.function.name).find((name) => said.toLowerCase().includes(name.toLowerCase()));
+  if (tool) return { text: null, toolCall: { name: tool, arguments: "{}" } };
+  const echo = said ? `You said: "${said.slice(0, 500)}".` : "You did not say anything yet.";
+  return {
+    text: `Hi! I'm Patchbay's demo model: no real AI is involved. ${echo} Log in to a provider in OpenCode (opencode auth login) and restart Patchbay to use real models.`,
+    toolCall: null,
+  };
+}
+
+async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const path = new URL(req.url ?? "/", "http://x").pathname;
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const send = (status: number, body: unknown) => {
+    res.writeHead(status, { "content-type": "application/json" });
+    res.end(JSON.stringify(body));
+  };
+  if (req.method === "GET" && path.endsWith("/models")) return send(200, { object: "list", data: [{ id: "echo", object: "model", owned_by: "patchbay" }] });
+  if (req.method !== "POST" || !path.endsWith("/chat/completions")) return send(404, { error: { message: `No route ${path}`, type: "invalid_request_error" } });
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    return send(400, { error: { message: "Body is not JSON", type: "invalid_request_error" } });
+  }
+  const parsed = ChatBody.safeParse(json);
+  if (!parsed.success) return send(400, { error: { message: parsed.error.message, type: "invalid_request_error" } });
+  const body = parsed.data;
+  const reply = demoReply(body);
+  const id = `chatcmpl-demo-${Date.now().toString(36)}`;
+  const created = Math.floor(Date.now() / 1000);
+  const promptTokens = Math.ceil(JSON.stringify(body.messages).length / 4);
+  const completionTokens = Math.ceil((reply.text ?? reply.toolCall?.arguments ?? "").length / 4);
+  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  const toolCalls = reply.toolCall ? [{ id: `call_demo_${created}`, type: "function", function: reply.toolCall }] : undefined;
+  const finish = toolCalls ? "tool_calls" : "stop";
+  if (!body.stream) {
+    return send(200, {
+      id,
+      object: "chat.completion",
+      created,
+      model: body.model,
+      choices: [{ index: 0, message: { role: "assistant", content: reply.text, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: finish }],
+      usage,
+    });
+  }
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  const chunk = (delta: Record<string, unknown>, finish_reason: string | null = null) =>
+    res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices: [{ index: 0, delta, finish_reason }] })}\n\n`);
+  chunk({ role: "assistant", content: "" });
+  for (const word of (reply.text ?? "").match(/\S+\s*/g) ?? []) {
+    chunk({ content: word });
+    await new Promise((r) => setTimeout(r, 15)); // a visible stream, still well under a second
+  }
+  if (toolCalls) chunk({ tool_calls: toolCalls.map((c, index) => ({ index, ...c })) });
+  chunk({}, finish);
+  res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices: [], usage })}\n\n`);
+  res.end("data: [DONE]\n\n");
+}
+
+function textOf(content: z.infer<typeof Message>["content"]): string {
+  if (typeof content === "string") return content;
+  return (content ?? []).map((p) => p.text ?? "").join("");
+}

@@ -1,0 +1,256 @@
+// The OpenCode ModelBackend: runs one NeutralRequest through a fresh session of the supervised `opencode serve`
+// (instance directory per app and tool set, spec over the side channel, one prompt, events mapped to ModelEvents).
+// Owns session lifecycle per request; never decodes wire formats and never starts/stops OpenCode itself.
+//
+// Usage (composition root):
+//   const sideChannel = new SideChannel();
+//   const supervisor = new OpenCodeSupervisor({ dataDir, user: { authFile, configFile }, sideChannel, extraProviders });
+//   void supervisor.start();                                   // in the background; requests wait for ready
+//   const backend = createOpenCodeBackend({ supervisor, dataDir, sideChannel });
+//   for await (const ev of backend.stream({ app, target: { providerID, modelID }, request }, signal)) { … }
+//   // shutdown: await backend.close(); await supervisor.stop(); await sideChannel.stop();
+import crypto from "node:crypto";
+import type { OpencodeClient } from "@opencode-ai/sdk/v2";
+import type { BackendRequest, ModelBackend, ModelEvent, ModelInfo } from "../core/contract";
+import { PatchbayError } from "../core/errors";
+import { AsyncQueue } from "./async-queue";
+import { createMapperState, mapOpenCodeEvent } from "./event-mapper";
+import { OpenCodeEventHub, type HubMessage, type OpenCodeEvent } from "./event-hub";
+import { InstancePool } from "./instance-pool";
+import { mapProviders } from "./models";
+import { BRIDGE_AGENT } from "./opencode-config";
+import type { SideChannel } from "./side-channel";
+import { planBridgeRequest, promptToolsMap, type ModelFacts } from "./spec";
+import type { OpenCodeSupervisor } from "./supervisor";
+
+/** Dependencies of {@link createOpenCodeBackend}. */
+export interface OpenCodeBackendDeps {
+  supervisor: OpenCodeSupervisor;
+  /** Patchbay's data folder (instance directories go to `<dataDir>/apps/<app>/<toolsetHash>/`). */
+  dataDir: string;
+  sideChannel: SideChannel;
+  /** Live OpenCode instances (tool-set directories) kept before the least recently used idle one is disposed. */
+  maxLiveInstances?: number;
+  /** How long a request waits for OpenCode to be ready before `backend_starting` (ms, default 15 000). */
+  readyTimeoutMs?: number;
+  /** How long the provider list is cached (ms, default 10 000; an unknown model always refreshes once). */
+  modelsCacheMs?: number;
+  log?: (line: string) => void;
+  /** Clock (epoch ms). */
+  now?: () => number;
+}
+
+/** The backend plus what the composition root and diagnostics need. */
+export interface OpenCodeBackend extends ModelBackend {
+  /** Closes the event subscription and forgets instances. Does not stop OpenCode (the supervisor does). */
+  close(): Promise<void>;
+  /** Live instance directories, least recently used first. */
+  liveInstances(): string[];
+  /** Sees every raw OpenCode event (fixture recording, diagnostics). Returns the unsubscribe function. */
+  tapEvents(listener: (event: OpenCodeEvent, directory: string | undefined) => void): () => void;
+}
+
+const SESSION_TITLE_PREFIX = "patchbay";
+const CALL_TIMEOUT_MS = 30_000; // first call into a new directory boots an instance (seconds on a busy machine)
+const ABORT_TIMEOUT_MS = 5_000;
+
+/** Creates the OpenCode backend. Cheap: nothing happens until the first call. */
+export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBackend {
+  const log = deps.log ?? (() => {});
+  const now = deps.now ?? Date.now;
+  const { supervisor, sideChannel } = deps;
+  const readyTimeoutMs = deps.readyTimeoutMs ?? 15_000;
+  const hub = new OpenCodeEventHub(supervisor, log);
+  const pool = new InstancePool({
+    dataDir: deps.dataDir,
+    maxLive: deps.maxLiveInstances ?? 6,
+    log,
+    dispose: async (directory) => {
+      await supervisor.client(directory).instance.dispose({}, { signal: AbortSignal.timeout(ABORT_TIMEOUT_MS) });
+    },
+  });
+
+  // Per OpenCode run (keyed by its URL): provider list and built-in tool ids.
+  let runUrl: string | null = null;
+  let models: { at: number; list: ModelInfo[] } | null = null;
+  let builtins: Promise<string[]> | null = null;
+  const offStatus = supervisor.onStatus((s) => {
+    if (s.url !== runUrl) {
+      runUrl = s.url;
+      models = null;
+      builtins = null;
+      pool.reset(); // a new OpenCode process has no instances
+    }
+  });
+
+  function defaultClient(): OpencodeClient {
+    const dir = supervisor.defaultDirectory();
+    return dir ? supervisor.client(dir) : supervisor.client();
+  }
+
+  async function loadModels(fresh: boolean): Promise<ModelInfo[]> {
+    if (!fresh && models && now() - models.at < (deps.modelsCacheMs ?? 10_000)) return models.list;
+    const res = await callOpenCode("list the providers", () =>
+      defaultClient().config.providers({}, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) }),
+    );
+    const list = mapProviders(res.providers);
+    models = { at: now(), list };
+    return list;
+  }
+
+  function builtinToolIds(): Promise<string[]> {
+    // The default instance has no client tools: its tool ids are exactly OpenCode's built-ins.
+    builtins ??= callOpenCode("list the built-in tools", () =>
+      defaultClient().tool.ids({}, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) }),
+    ).catch((err: unknown) => {
+      builtins = null;
+      throw err;
+    });
+    return builtins;
+  }
+
+  async function findModel(req: BackendRequest): Promise<ModelInfo> {
+    const { providerID, modelID } = req.target;
+    const match = (list: ModelInfo[]) => list.find((m) => m.providerID === providerID && m.modelID === modelID);
+    const found = match(await loadModels(false)) ?? match(await loadModels(true));
+    if (!found) {
+      throw new PatchbayError("model_not_found", `The model "${providerID}/${modelID}" does not exist or its provider is not connected in OpenCode.`, { param: "model" });
+    }
+    if (req.target.variant && !found.variants.includes(req.target.variant)) {
+      throw new PatchbayError("model_not_found", `The model "${providerID}/${modelID}" has no variant "${req.target.variant}" (it has: ${found.variants.join(", ") || "none"}).`, { param: "model" });
+    }
+    return found;
+  }
+
+  async function* stream(req: BackendRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
+    if (signal.aborted) return;
+    await supervisor.whenReady(readyTimeoutMs);
+    const model = await findModel(req);
+    const facts: ModelFacts = { providerID: model.providerID, modelID: model.modelID, npm: model.npm, variants: model.variants };
+    const plan = planBridgeRequest(req, facts, { now: now(), idPrefix: crypto.randomBytes(4).toString("hex") });
+    const builtinIds = await builtinToolIds();
+    await hub.ready(5_000);
+    if (signal.aborted) return;
+
+    const lease = await pool.acquire(req.app, plan.toolset, plan.toolsetHash);
+    const client = supervisor.client(lease.directory);
+    const queue = new AsyncQueue<HubMessage>();
+    let sessionID: string | null = null;
+    let settled = false; // the session ended idle, or we already asked OpenCode to abort it
+    let unsubscribe = () => {};
+    const abortSession = () => {
+      if (!sessionID || settled) return;
+      settled = true;
+      const id = sessionID;
+      void client.session
+        .abort({ sessionID: id }, { signal: AbortSignal.timeout(ABORT_TIMEOUT_MS) })
+        .catch((err: unknown) => log(`[opencode] abort of ${id} failed: ${String(err)}`));
+    };
+    signal.addEventListener("abort", abortSession);
+    try {
+      const created = await callOpenCode("create a session", () =>
+        client.session.create(
+          { title: `${SESSION_TITLE_PREFIX}: ${plan.triggerText.replace(/\s+/g, " ").slice(0, 60)}`, permission: plan.permission, metadata: { patchbay: { app: req.app } } },
+          { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) },
+        ),
+      );
+      sessionID = created.id;
+      sideChannel.register(sessionID, plan.spec);
+      unsubscribe = hub.subscribe(sessionID, (m) => queue.push(m));
+      if (signal.aborted) {
+        abortSession();
+        return;
+      }
+      yield { type: "start", sessionId: sessionID, warnings: plan.warnings };
+
+      // From here on failures are events, never throws (ModelBackend contract).
+      const prompted = await client.session
+        .promptAsync(
+          {
+            sessionID,
+            agent: BRIDGE_AGENT,
+            model: { providerID: model.providerID, modelID: model.modelID },
+            parts: [{ type: "text", text: plan.triggerText }],
+            tools: promptToolsMap(plan, builtinIds),
+            ...(plan.format ? { format: plan.format } : {}),
+            ...(plan.variant ? { variant: plan.variant } : {}),
+          },
+          { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) },
+        )
+        .catch((err: unknown) => ({ error: err }));
+      if ("error" in prompted && prompted.error !== undefined) {
+        yield { type: "error", error: { code: "backend_unavailable", status: 503, message: `OpenCode did not accept the prompt: ${describe(prompted.error)}` } };
+        return;
+      }
+
+      const state = createMapperState({ sessionID, toolNames: plan.toolNames, structured: plan.structured });
+      for (;;) {
+        const next = await queue.next(signal);
+        if ("aborted" in next) {
+          abortSession();
+          return;
+        }
+        const m = next.item;
+        if (m.kind === "down") {
+          yield { type: "error", error: { code: "backend_unavailable", status: 503, message: `Lost the connection to OpenCode mid-request (${m.reason}).` } };
+          return;
+        }
+        for (const ev of mapOpenCodeEvent(m.event, state, now())) {
+          if (ev.type === "finish") settled = true; // session.idle: nothing left to stop
+          yield ev;
+          if (signal.aborted) {
+            abortSession();
+            return;
+          }
+        }
+        if (state.done) return; // an error leaves `settled` false: finally stops OpenCode's retries/loop
+      }
+    } finally {
+      signal.removeEventListener("abort", abortSession);
+      unsubscribe();
+      abortSession();
+      if (sessionID) sideChannel.unregister(sessionID);
+      lease.release();
+    }
+  }
+
+  return {
+    listModels: async () => {
+      await supervisor.whenReady(readyTimeoutMs);
+      return loadModels(false);
+    },
+    stream,
+    close: async () => {
+      offStatus();
+      hub.close();
+      pool.reset();
+    },
+    liveInstances: () => pool.liveDirectories(),
+    tapEvents: (listener) => hub.tap(listener),
+  };
+}
+
+/** Runs an SDK call; returns its data or throws PatchbayError `backend_unavailable` naming what failed. */
+async function callOpenCode<T>(what: string, call: () => Promise<{ data?: T; error?: unknown }>): Promise<T> {
+  let res: { data?: T; error?: unknown };
+  try {
+    res = await call();
+  } catch (err) {
+    throw new PatchbayError("backend_unavailable", `OpenCode could not ${what}: ${describe(err)}`, { cause: err });
+  }
+  if (res.error !== undefined || res.data === undefined) {
+    throw new PatchbayError("backend_unavailable", `OpenCode could not ${what}: ${describe(res.error)}`);
+  }
+  return res.data;
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) return err.name === "TimeoutError" ? "timed out" : err.message;
+  if (typeof err === "object" && err !== null) {
+    const e = err as { data?: { message?: unknown }; message?: unknown; name?: unknown };
+    if (typeof e.data?.message === "string") return e.data.message;
+    if (typeof e.message === "string") return e.message;
+    if (typeof e.name === "string") return e.name;
+  }
+  return String(err);
+}

@@ -1,0 +1,174 @@
+// Starts the whole OpenCode bridge for an integration test file: mock upstream, isolated "user" OpenCode setup, temp
+// data dir, side channel, supervised `opencode serve` and the backend; `stop()` tears everything down (no process left).
+// Also small helpers to build neutral requests and drain a backend stream. Test-only.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { BackendRequest, ModelEvent, NeutralRequest, ToolDefinition, Usage } from "../../server/core/contract";
+import { createOpenCodeBackend, type OpenCodeBackend } from "../../server/opencode/backend";
+import { SideChannel } from "../../server/opencode/side-channel";
+import { OpenCodeSupervisor, type OpenCodeSupervisorOptions } from "../../server/opencode/supervisor";
+import { MockUpstream } from "./mock-upstream";
+import { createOpenCodeUser, type OpenCodeUser } from "./opencode-user";
+
+/** A running stack. */
+export interface BridgeStack {
+  mock: MockUpstream;
+  user: OpenCodeUser;
+  dataDir: string;
+  sideChannel: SideChannel;
+  supervisor: OpenCodeSupervisor;
+  backend: OpenCodeBackend;
+  /** Diagnostic lines (OpenCode output included); printed by `stop()` when PB_TEST_VERBOSE is set. */
+  logs: string[];
+  /** Milliseconds from `start()` to `ready`. */
+  startupMs: number;
+  stop(): Promise<void>;
+}
+
+/** Options of {@link startBridgeStack}. */
+export interface BridgeStackOptions {
+  supervisor?: Partial<OpenCodeSupervisorOptions>;
+  maxLiveInstances?: number;
+  /** Extra keys for the user's opencode.json (must not leak into requests). */
+  userConfig?: Record<string, unknown>;
+}
+
+/** Starts the stack and waits until OpenCode is ready (throws if it fails). */
+export async function startBridgeStack(opts: BridgeStackOptions = {}): Promise<BridgeStack> {
+  const logs: string[] = [];
+  const log = (line: string) => {
+    logs.push(line);
+    if (logs.length > 2000) logs.shift();
+  };
+  const mock = await new MockUpstream().start();
+  const user = createOpenCodeUser({ mockBaseURL: mock.baseURL, extraConfig: opts.userConfig });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-data-"));
+  const sideChannel = new SideChannel();
+  const supervisor = new OpenCodeSupervisor({ dataDir, user: { authFile: user.authFile, configFile: user.configFile }, sideChannel, log, ...opts.supervisor });
+  const t0 = Date.now();
+  await supervisor.start();
+  const startupMs = Date.now() - t0;
+  const backend = createOpenCodeBackend({ supervisor, dataDir, sideChannel, log, ...(opts.maxLiveInstances ? { maxLiveInstances: opts.maxLiveInstances } : {}) });
+  const stack: BridgeStack = {
+    mock,
+    user,
+    dataDir,
+    sideChannel,
+    supervisor,
+    backend,
+    logs,
+    startupMs,
+    async stop() {
+      await backend.close();
+      await supervisor.stop();
+      await sideChannel.stop();
+      await mock.stop();
+      user.cleanup();
+      if (process.env.PB_TEST_VERBOSE) process.stderr.write(logs.join("\n") + "\n");
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  if (supervisor.status().state !== "ready") {
+    const reason = supervisor.status().reason;
+    await stack.stop();
+    throw new Error(`OpenCode did not start: ${reason}\n${logs.slice(-30).join("\n")}`);
+  }
+  return stack;
+}
+
+/** A neutral request with sensible defaults (`mock/mock-model`, one user message, streaming). */
+export function neutralRequest(p: Partial<NeutralRequest> = {}): NeutralRequest {
+  return {
+    model: "mock/mock-model",
+    system: [],
+    messages: [{ role: "user", content: [{ type: "text", text: "Hello" }] }],
+    tools: [],
+    toolChoice: "auto",
+    generation: {},
+    responseFormat: { type: "text" },
+    stream: true,
+    includeUsage: true,
+    warnings: [],
+    ...p,
+  };
+}
+
+/** `{app, target, request}` for `mock/<modelID>`. */
+export function backendRequest(request: NeutralRequest, modelID = "mock-model", app = "test-app", variant?: string): BackendRequest {
+  return { app, target: { providerID: "mock", modelID, ...(variant ? { variant } : {}) }, request };
+}
+
+/** Everything one stream produced, plus arrival times (ms since the call). */
+export interface StreamResult {
+  events: ModelEvent[];
+  times: number[];
+  sessionId: string | null;
+  warnings: string[];
+  text: string;
+  reasoning: string;
+  toolCalls: Array<{ id: string; name: string; arguments: string }>;
+  finish: { reason: string; usage: Usage } | null;
+  error: { code: string; status: number; message: string; retryAfter?: number } | null;
+  durationMs: number;
+}
+
+/** Drains `backend.stream(req)`; `onEvent` may abort via the controller. Throws what the backend throws before start. */
+export async function runStream(
+  backend: OpenCodeBackend,
+  req: BackendRequest,
+  opts: { controller?: AbortController; onEvent?: (e: ModelEvent, r: StreamResult) => void; timeoutMs?: number } = {},
+): Promise<StreamResult> {
+  const controller = opts.controller ?? new AbortController();
+  const timer = setTimeout(() => controller.abort(), opts.timeoutMs ?? 30_000);
+  const t0 = Date.now();
+  const r: StreamResult = { events: [], times: [], sessionId: null, warnings: [], text: "", reasoning: "", toolCalls: [], finish: null, error: null, durationMs: 0 };
+  try {
+    for await (const e of backend.stream(req, controller.signal)) {
+      r.events.push(e);
+      r.times.push(Date.now() - t0);
+      if (e.type === "start") {
+        r.sessionId = e.sessionId;
+        r.warnings = e.warnings;
+      } else if (e.type === "text-delta") r.text += e.delta;
+      else if (e.type === "reasoning-delta") r.reasoning += e.delta;
+      else if (e.type === "tool-call") r.toolCalls.push({ id: e.id, name: e.name, arguments: e.arguments });
+      else if (e.type === "finish") r.finish = { reason: e.reason, usage: e.usage };
+      else if (e.type === "error") r.error = e.error;
+      opts.onEvent?.(e, r);
+    }
+  } finally {
+    clearTimeout(timer);
+    r.durationMs = Date.now() - t0;
+  }
+  return r;
+}
+
+/** A JSON-schema tool definition. */
+export function tool(name: string, properties: Record<string, unknown> = {}, description = `The ${name} tool`): ToolDefinition {
+  return { name, description, parameters: { type: "object", properties, required: Object.keys(properties) } };
+}
+
+/** True while a process with `pid` exists and is not a zombie (an unreaped zombie has already exited). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return process.platform !== "linux";
+  }
+}
+
+/** Polls `check` every 50 ms until true; throws after `timeoutMs` with `what`. */
+export async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

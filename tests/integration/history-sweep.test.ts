@@ -1,0 +1,137 @@
+// Bounded sweeps against the real OpenCode (one `opencode serve` + mock upstream for this file): with 2,000 sessions
+// over the limit one sweep stops at its budget and the next continues oldest first; requests served during sweeps do
+// not slow by more than 20 % (medians, printed); and the measurements of issue 6 (list 1,000, prune 500).
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { performance } from "node:perf_hooks";
+import {
+  DEFAULT_SWEEP_BUDGET,
+  DEFAULT_SWEEP_CONCURRENCY,
+  DEFAULT_SWEEP_DEADLINE_MS,
+  DEFAULT_SWEEP_PAUSE_MS,
+  HistoryService,
+} from "../../server/opencode/history/history-service";
+import { compareNewestFirst } from "../../server/opencode/history/session-pager";
+import type { SweepResult } from "../../shared/admin/history";
+import { createSessions, median, startHistoryEnv, timed, type Created, type HistoryEnv } from "./history-support";
+
+const MODEL = { providerID: "mock", modelID: "mock-model" };
+const LIMIT_50 = { maxSessions: 50, maxAgeDays: null };
+
+let env: HistoryEnv;
+let history: HistoryService;
+let s: Created[];
+
+before(async () => {
+  env = await startHistoryEnv();
+  history = new HistoryService({ opencode: env.supervisor, appsDir: env.appsDir });
+  const dirs = ["t1", "t2"].map((t) => env.toolSetDir("s", t));
+  const made = await timed(async () => (s = await createSessions(env, 2050, (i) => dirs[i % 2] as string, (i) => `S-${i}`)));
+  console.log(`# created 2,050 sessions in ${Math.round(made.ms)} ms`);
+});
+
+after(async () => {
+  await env?.stop();
+});
+
+/** One client request as the backend makes it: a new session, one prompt, answer complete. Returns its latency. */
+async function request(dir: string, n: number): Promise<number> {
+  const client = env.supervisor.client();
+  const t0 = performance.now();
+  const created = await client.session.create({ directory: dir, title: `req-${n}` });
+  const r = await client.session.prompt({ sessionID: created.data!.id, directory: dir, model: MODEL, parts: [{ type: "text", text: `question ${n}` }] });
+  assert.ok(r.data, `request ${n} failed: ${JSON.stringify(r.error)}`);
+  return performance.now() - t0;
+}
+
+describe("bounded sweeps with the real OpenCode", () => {
+  test("measure: listing 1,000 sessions", async () => {
+    for (const limit of [100, 200]) {
+      const r = await timed(async () => {
+        let cursor: string | undefined;
+        let n = 0;
+        while (n < 1000) {
+          const page = await history.list("s", { limit, ...(cursor ? { cursor } : {}) });
+          n += page.sessions.length;
+          cursor = page.nextCursor ?? undefined;
+        }
+        return n;
+      });
+      assert.equal(r.value, 1000);
+      console.log(`# list 1,000 of 2,050 sessions (2 tool sets) in pages of ${limit}: ${Math.round(r.ms)} ms`);
+    }
+  });
+
+  test("with 2,000 over the limit one sweep stops at its budget and the next continues, oldest first", async () => {
+    const oldestFirst = [...s].sort(compareNewestFirst).reverse();
+    const client = env.supervisor.client();
+    const exists = async (c: Created) => (await client.session.get({ sessionID: c.id })).response.status === 200;
+
+    const first = await timed(() => history.prune("s", { limits: LIMIT_50 }));
+    console.log(`# sweep 1: ${JSON.stringify(pick(first.value))} in ${Math.round(first.ms)} ms`);
+    assert.equal(first.value.scanned, 2050);
+    assert.equal(first.value.removed, DEFAULT_SWEEP_BUDGET);
+    assert.equal(first.value.remaining, 2000 - DEFAULT_SWEEP_BUDGET);
+    assert.equal(await exists(oldestFirst[0]!), false);
+    assert.equal(await exists(oldestFirst[DEFAULT_SWEEP_BUDGET - 1]!), false);
+    assert.equal(await exists(oldestFirst[DEFAULT_SWEEP_BUDGET]!), true, "the budget stops it");
+
+    const second = await timed(() => history.prune("s", { limits: LIMIT_50 }));
+    console.log(`# sweep 2: ${JSON.stringify(pick(second.value))} in ${Math.round(second.ms)} ms`);
+    assert.equal(second.value.removed, DEFAULT_SWEEP_BUDGET);
+    assert.equal(second.value.remaining, 2000 - 2 * DEFAULT_SWEEP_BUDGET);
+    assert.equal(await exists(oldestFirst[2 * DEFAULT_SWEEP_BUDGET - 1]!), false);
+    assert.equal(await exists(oldestFirst[2 * DEFAULT_SWEEP_BUDGET]!), true);
+    assert.equal(await exists(oldestFirst.at(-1)!), true, "the newest stay");
+  });
+
+  test("requests served during sweeps do not slow by more than 20 % (medians)", async () => {
+    const dir = env.toolSetDir("r", "t1");
+    let n = 0;
+    // Warm the request path (instance boot, first prompt) before measuring.
+    for (let i = 0; i < 4; i++) await request(dir, n++);
+
+    const ROUNDS = 4;
+    const PER_BLOCK = 8;
+    const base: number[] = [];
+    const during: number[] = [];
+    const sweeps: SweepResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // A: no sweep.
+      for (let i = 0; i < PER_BLOCK; i++) base.push(await request(dir, n++));
+      // B: the same requests while sweeps run back to back (each bounded by the default budget and deadline).
+      let sweeping = true;
+      const loop = (async () => {
+        while (sweeping) sweeps.push(await history.prune("s", { limits: LIMIT_50 }));
+      })();
+      for (let i = 0; i < PER_BLOCK; i++) during.push(await request(dir, n++));
+      sweeping = false;
+      await loop;
+    }
+    const mBase = median(base);
+    const mDuring = median(during);
+    const ratio = mDuring / mBase;
+    const removed = sweeps.reduce((t, x) => t + x.removed, 0);
+    console.log(
+      `# request latency (create + prompt, mock upstream), ${base.length} samples each: ` +
+        `median without sweep ${mBase.toFixed(0)} ms, during sweeps ${mDuring.toFixed(0)} ms, ratio ${ratio.toFixed(3)} ` +
+        `(sweeps: ${sweeps.length}, removed ${removed}; budget ${DEFAULT_SWEEP_BUDGET}, deadline ${DEFAULT_SWEEP_DEADLINE_MS} ms, ` +
+        `concurrency ${DEFAULT_SWEEP_CONCURRENCY}, pause ${DEFAULT_SWEEP_PAUSE_MS} ms)`,
+    );
+    assert.ok(removed > 0, "sweeps actually deleted sessions while requests ran");
+    assert.ok(ratio <= 1.2, `requests slowed by ${((ratio - 1) * 100).toFixed(1)} % during sweeps`);
+  });
+
+  test("measure: pruning 500 sessions", async () => {
+    const dirs = ["t1", "t2"].map((t) => env.toolSetDir("p", t));
+    await createSessions(env, 550, (i) => dirs[i % 2] as string, (i) => `P-${i}`);
+    const r = await timed(() => history.prune("p", { limits: LIMIT_50, budget: 500, deadlineMs: 60_000 }));
+    console.log(`# prune 500 of 550 sessions (scan included, concurrency ${DEFAULT_SWEEP_CONCURRENCY}, pause ${DEFAULT_SWEEP_PAUSE_MS} ms): ${Math.round(r.ms)} ms`);
+    assert.equal(r.value.removed, 500);
+    assert.equal(r.value.remaining, 0);
+  });
+});
+
+function pick(r: SweepResult) {
+  return { scanned: r.scanned, removed: r.removed, remaining: r.remaining, failed: r.failed, skippedRunning: r.skippedRunning };
+}

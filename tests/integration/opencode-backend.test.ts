@@ -1,0 +1,368 @@
+// The OpenCode backend for real: one `opencode serve` for this file (companion plugin, side channel) and a scripted
+// mock upstream. Asserts what the backend yields AND what the upstream model received, field by field.
+import { test, describe, before, after, beforeEach } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PatchbayError } from "../../server/core/errors";
+import type { NeutralMessage } from "../../server/core/contract";
+import { backendRequest, neutralRequest, runStream, startBridgeStack, tool, type BridgeStack } from "../harness/opencode-stack";
+
+const STREAM_OPTIONS = { stream: true, stream_options: { include_usage: true } };
+const weather = tool("get_weather", { city: { type: "string", description: "City name" } }, "Get the weather for a city");
+const time = tool("get_time", { tz: { type: "string" } }, "Get the time in a zone");
+const fnTool = (t: { name: string; description?: string; parameters: Record<string, unknown> }) => ({
+  type: "function",
+  function: { name: t.name, description: t.description, parameters: t.parameters },
+});
+
+let stack: BridgeStack;
+
+describe("OpenCode backend (real opencode serve + mock upstream)", () => {
+  before(async () => {
+    stack = await startBridgeStack();
+  });
+  after(async () => {
+    await stack?.stop();
+  });
+  beforeEach(() => stack.mock.reset());
+
+  test("plain text: the upstream sees exactly the client's system and message, nothing else", async () => {
+    stack.mock.script({ text: "Hello from the mock" });
+    const r = await runStream(stack.backend, backendRequest(neutralRequest({ system: ["You are terse."] })));
+    assert.equal(r.error, null);
+    assert.equal(r.events[0]?.type, "start");
+    assert.match(r.sessionId ?? "", /^ses_/);
+    assert.equal(r.text, "Hello from the mock");
+    assert.equal(r.finish?.reason, "stop");
+    const [up, ...more] = stack.mock.chatRequests();
+    assert.equal(more.length, 0, "exactly one upstream call");
+    // Field by field: absent generation params are absent upstream (OpenCode's per-model defaults cleared).
+    assert.deepEqual(up?.body, {
+      model: "mock-model",
+      messages: [
+        { role: "system", content: "You are terse." },
+        { role: "user", content: "Hello" },
+      ],
+      ...STREAM_OPTIONS,
+    });
+  });
+
+  test("streaming: deltas arrive while the upstream is still streaming", async () => {
+    stack.mock.script({ text: "one two three four five six", chunks: 6, paceMs: 120 });
+    const r = await runStream(stack.backend, backendRequest(neutralRequest()));
+    const deltas = r.events.filter((e) => e.type === "text-delta");
+    assert.ok(deltas.length >= 3, `expected several deltas, got ${deltas.length}`);
+    assert.equal(r.text, "one two three four five six");
+    const up = stack.mock.chatRequests()[0]!;
+    const firstDeltaAt = r.times[r.events.findIndex((e) => e.type === "text-delta")]!;
+    assert.ok(up.finishedAt !== null);
+    assert.ok(firstDeltaAt < r.durationMs - 300, `first delta at ${firstDeltaAt} ms of ${r.durationMs} ms: not streamed`);
+  });
+
+  test("system and developer texts stay separate system messages, in order", async () => {
+    const r = await runStream(stack.backend, backendRequest(neutralRequest({ system: ["System A.", "Developer B."] })));
+    assert.equal(r.error, null);
+    assert.deepEqual(stack.mock.chatRequests()[0]?.body.messages, [
+      { role: "system", content: "System A." },
+      { role: "system", content: "Developer B." },
+      { role: "user", content: "Hello" },
+    ]);
+  });
+
+  test("multi-turn with tool call → result → answer: history reaches the upstream as the client sent it", async () => {
+    stack.mock.script({ text: "It is 21°C in Paris and 12°C in Berlin." });
+    const messages: NeutralMessage[] = [
+      { role: "user", content: [{ type: "text", text: "Weather in Paris?" }] },
+      { role: "assistant", content: [], toolCalls: [{ id: "call_abc123", name: "get_weather", arguments: '{"city":"Paris"}' }] },
+      { role: "tool", toolCallId: "call_abc123", content: '{"temp":21}' },
+      { role: "assistant", content: [{ type: "text", text: "It is 21°C in Paris." }], toolCalls: [] },
+      { role: "user", content: [{ type: "text", text: "And Berlin?" }] },
+    ];
+    const r = await runStream(stack.backend, backendRequest(neutralRequest({ system: ["You are WeatherBot."], messages, tools: [weather] })));
+    assert.equal(r.error, null);
+    assert.equal(r.text, "It is 21°C in Paris and 12°C in Berlin.");
+    assert.deepEqual(stack.mock.chatRequests()[0]?.body, {
+      model: "mock-model",
+      messages: [
+        { role: "system", content: "You are WeatherBot." },
+        { role: "user", content: "Weather in Paris?" },
+        { role: "assistant", content: "", tool_calls: [{ id: "call_abc123", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+        { role: "tool", tool_call_id: "call_abc123", content: '{"temp":21}' },
+        { role: "assistant", content: "It is 21°C in Paris." },
+        { role: "user", content: "And Berlin?" },
+      ],
+      tools: [fnTool(weather)],
+      tool_choice: "auto",
+      ...STREAM_OPTIONS,
+    });
+  });
+
+  test("3 parallel tool calls come back unexecuted, with exactly one upstream call (a client `bash` writes no file)", async () => {
+    const marker = path.join(os.tmpdir(), `pb-pwned-${process.pid}-${Date.now()}.txt`);
+    const bash = tool("bash", { command: { type: "string" } }, "Run a shell command");
+    stack.mock.script({
+      text: "Let me check.",
+      toolCalls: [
+        { id: "call_1", name: "get_weather", arguments: { city: "Paris" } },
+        { id: "call_2", name: "get_time", arguments: { tz: "Europe/Paris" } },
+        { id: "call_3", name: "bash", arguments: { command: `touch ${marker}` } },
+      ],
+    });
+    const r = await runStream(stack.backend, backendRequest(neutralRequest({ tools: [weather, time, bash] })));
+    assert.equal(r.error, null);
+    assert.equal(r.text, "Let me check.");
+    assert.deepEqual(
+      [...r.toolCalls].sort((a, b) => a.id.localeCompare(b.id)),
+      [
+        { id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}' },
+        { id: "call_2", name: "get_time", arguments: '{"tz":"Europe/Paris"}' },
+        { id: "call_3", name: "bash", arguments: JSON.stringify({ command: `touch ${marker}` }) },
+      ],
+    );
+    assert.equal(r.finish?.reason, "tool_calls");
+    await new Promise((res) => setTimeout(res, 500)); // give a (wrong) second step or execution time to show up
+    assert.equal(stack.mock.chatRequests().length, 1, "exactly one upstream call");
+    assert.equal(fs.existsSync(marker), false, "the client tool must never be executed");
+    const body = stack.mock.chatRequests()[0]!.body;
+    assert.deepEqual(body.tools, [fnTool(bash), fnTool(time), fnTool(weather)]);
+  });
+
+  test("a tool call with empty arguments comes back as \"{}\"", async () => {
+    stack.mock.script({ toolCalls: [{ id: "call_e", name: "get_time", arguments: "" }] });
+    const r = await runStream(stack.backend, backendRequest(neutralRequest({ tools: [time] })));
+    assert.deepEqual(r.toolCalls, [{ id: "call_e", name: "get_time", arguments: "{}" }]);
+    assert.equal(stack.mock.chatRequests().length, 1);
+  });
+
+  test("malformed tool arguments come back raw, still one upstream call", async () => {
+    stack.mock.script({ toolCalls: [{ id: "call_m", name: "get_weather", arguments: "{city: Paris" }] });
+    const r = await runStream(stack.backend, backendRequest(neutralRequest({ tools: [weather] })));
+    assert.equal(r.error, null);
+    assert.deepEqual(r.toolCalls, [{ id: "call_m", name: "get_weather", arguments: "{city: Paris" }]);
+    assert.equal(r.finish?.reason, "tool_calls");
+    await new Promise((res) => setTimeout(res, 300));
+    assert.equal(stack.mock.chatRequests().length, 1);
+  });
+
+  test("clashing names (edit) are renamed for OpenCode and restored for the client", async () => {
+    const edit = tool("edit", { path: { type: "string" } }, "Edit a file");
+    stack.mock.script({ toolCalls: [{ id: "call_x", name: "client_edit", arguments: { path: "a.txt" } }] });
+    const r = await runStream(stack.backend, backendRequest(neutralRequest({ tools: [edit] })));
+    assert.deepEqual(r.toolCalls, [{ id: "call_x", name: "edit", arguments: '{"path":"a.txt"}' }]);
+    const body = stack.mock.chatRequests()[0]!.body;
+    assert.deepEqual(body.tools, [fnTool({ ...edit, name: "client_edit" })]);
+  });
+
+  test("tool_choice required is exact; named and none are approximated with a warning", async () => {
+    stack.mock.script({ toolCalls: [{ name: "get_time", arguments: { tz: "UTC" } }] });
+    const req = await runStream(stack.backend, backendRequest(neutralRequest({ tools: [weather, time], toolChoice: "required" })));
+    assert.deepEqual(req.warnings, []);
+    let body = stack.mock.chatRequests()[0]!.body;
+    assert.equal(body.tool_choice, "required");
+    assert.deepEqual(body.tools, [fnTool(time), fnTool(weather)]);
+
+    stack.mock.reset();
+    stack.mock.script({ toolCalls: [{ name: "get_time", arguments: { tz: "UTC" } }] });
+    const named = await runStream(stack.backend, backendRequest(neutralRequest({ tools: [weather, time], toolChoice: { type: "function", name: "get_time" } })));
+    assert.match(named.warnings.join(" "), /approximated/);
+    body = stack.mock.chatRequests()[0]!.body;
+    assert.equal(body.tool_choice, "required");
+    assert.deepEqual(body.tools, [fnTool(time)]);
+
+    stack.mock.reset();
+    const none = await runStream(stack.backend, backendRequest(neutralRequest({ tools: [weather, time], toolChoice: "none" })));
+    assert.match(none.warnings.join(" "), /approximated/);
+    body = stack.mock.chatRequests()[0]!.body;
+    assert.equal("tools" in body, false);
+    assert.equal("tool_choice" in body, false);
+  });
+
+  test("response_format json_schema passes through unchanged (OpenAI-compatible provider)", async () => {
+    const schema = { type: "object", properties: { city: { type: "string" }, temp_c: { type: "number" } }, required: ["city", "temp_c"], additionalProperties: false };
+    stack.mock.script({ text: '{"city":"Paris","temp_c":21}' });
+    const r = await runStream(stack.backend, backendRequest(neutralRequest({ responseFormat: { type: "json_schema", name: "weather_report", schema, strict: true } })));
+    assert.equal(r.text, '{"city":"Paris","temp_c":21}');
+    assert.deepEqual(stack.mock.chatRequests()[0]?.body, {
+      model: "mock-model",
+      response_format: { type: "json_schema", json_schema: { name: "weather_report", schema, strict: true } },
+      messages: [{ role: "user", content: "Hello" }],
+      ...STREAM_OPTIONS,
+    });
+  });
+
+  test("an image data URL arrives byte-identical", async () => {
+    const png = fs.readFileSync(new URL("../fixtures/red16.b64", import.meta.url), "utf8").trim();
+    const url = png.startsWith("data:") ? png : `data:image/png;base64,${png}`;
+    const r = await runStream(
+      stack.backend,
+      backendRequest(
+        neutralRequest({ messages: [{ role: "user", content: [{ type: "text", text: "What color?" }, { type: "media", mediaType: "image/png", url }] }] }),
+        "mock-vision",
+      ),
+    );
+    assert.equal(r.error, null);
+    assert.deepEqual(stack.mock.chatRequests()[0]?.body.messages, [
+      { role: "user", content: [{ type: "text", text: "What color?" }, { type: "image_url", image_url: { url } }] },
+    ]);
+  });
+
+  test("generation parameters arrive verbatim", async () => {
+    const r = await runStream(
+      stack.backend,
+      backendRequest(
+        neutralRequest({
+          tools: [weather],
+          generation: { temperature: 0.2, topP: 0.9, maxOutputTokens: 123, stop: ["END"], seed: 42, presencePenalty: 0.5, frequencyPenalty: 0.1, parallelToolCalls: false },
+        }),
+      ),
+    );
+    assert.equal(r.error, null);
+    assert.deepEqual(r.warnings, []);
+    assert.deepEqual(stack.mock.chatRequests()[0]?.body, {
+      model: "mock-model",
+      max_tokens: 123,
+      temperature: 0.2,
+      top_p: 0.9,
+      stop: ["END"],
+      seed: 42,
+      presence_penalty: 0.5,
+      frequency_penalty: 0.1,
+      parallel_tool_calls: false,
+      messages: [{ role: "user", content: "Hello" }],
+      tools: [fnTool(weather)],
+      tool_choice: "auto",
+      ...STREAM_OPTIONS,
+    });
+  });
+
+  test("reasoning_effort selects the model variant; reasoning deltas and recombined usage come back", async () => {
+    stack.mock.script({ reasoning: "Thinking hard", text: "42", usage: { prompt_tokens: 1000, completion_tokens: 50, cached_tokens: 400, reasoning_tokens: 20 } });
+    const r = await runStream(stack.backend, backendRequest(neutralRequest({ generation: { reasoningEffort: "high" } }), "mock-reasoner"));
+    assert.equal(r.error, null);
+    assert.equal(r.reasoning, "Thinking hard");
+    assert.equal(r.text, "42");
+    assert.deepEqual(r.finish, { reason: "stop", usage: { inputTokens: 1000, outputTokens: 50, cachedInputTokens: 400, reasoningTokens: 20 } });
+    assert.equal(stack.mock.chatRequests()[0]?.body.reasoning_effort, "high");
+  });
+
+  test("finish_reason length is reported", async () => {
+    stack.mock.script({ text: "Trunc", finishReason: "length" });
+    const r = await runStream(stack.backend, backendRequest(neutralRequest({ generation: { maxOutputTokens: 2 } })));
+    assert.equal(r.finish?.reason, "length");
+  });
+
+  test("upstream 429 surfaces promptly as 429 with Retry-After (no hidden retries)", async () => {
+    stack.mock.script({ error: { status: 429, message: "Rate limit reached for requests", headers: { "retry-after": "7" } } });
+    const r = await runStream(stack.backend, backendRequest(neutralRequest()));
+    assert.equal(r.error?.status, 429);
+    assert.equal(r.error?.code, "upstream_rate_limited");
+    assert.ok(r.error?.retryAfter !== undefined && r.error.retryAfter >= 5 && r.error.retryAfter <= 8, `retryAfter ${r.error?.retryAfter}`);
+    assert.ok(r.durationMs < 3000, `took ${r.durationMs} ms`);
+    await new Promise((res) => setTimeout(res, 300));
+    assert.equal(stack.mock.chatRequests().length, 1, "the session was aborted instead of retried");
+  });
+
+  test("upstream 401 becomes 502 upstream_auth_error without leaking the key", async () => {
+    stack.mock.script({ error: { status: 401, message: "Incorrect API key provided: sk-mock-key-000000000000. You can find your key at …" } });
+    const r = await runStream(stack.backend, backendRequest(neutralRequest()));
+    assert.equal(r.error?.status, 502);
+    assert.equal(r.error?.code, "upstream_auth_error");
+    assert.doesNotMatch(r.error?.message ?? "", /sk-mock-key/);
+    assert.ok(r.durationMs < 3000);
+  });
+
+  test("upstream 400 becomes 400 upstream_bad_request with the upstream's message", async () => {
+    stack.mock.script({ error: { status: 400, message: "Unsupported value: temperature" } });
+    const r = await runStream(stack.backend, backendRequest(neutralRequest()));
+    assert.equal(r.error?.status, 400);
+    assert.equal(r.error?.code, "upstream_bad_request");
+    assert.match(r.error?.message ?? "", /Unsupported value: temperature/);
+  });
+
+  test("upstream 500 surfaces promptly as 502", async () => {
+    stack.mock.script({ error: { status: 500, message: "boom" } });
+    const r = await runStream(stack.backend, backendRequest(neutralRequest()));
+    assert.equal(r.error?.status, 502);
+    assert.equal(r.error?.code, "upstream_error");
+    assert.match(r.error?.message ?? "", /boom/);
+    assert.ok(r.durationMs < 3000, `took ${r.durationMs} ms`);
+    await new Promise((res) => setTimeout(res, 300));
+    assert.equal(stack.mock.chatRequests().length, 1);
+  });
+
+  test("abort interrupts the upstream within 1 s", async () => {
+    stack.mock.script({ text: "partial answer", chunks: 2, hold: true });
+    const controller = new AbortController();
+    let abortedAt = 0;
+    const r = await runStream(stack.backend, backendRequest(neutralRequest()), {
+      controller,
+      onEvent: (e) => {
+        if (e.type === "text-delta" && !abortedAt) {
+          abortedAt = Date.now();
+          controller.abort();
+        }
+      },
+    });
+    assert.ok(abortedAt > 0, "saw output before aborting");
+    assert.equal(r.finish, null);
+    const up = stack.mock.chatRequests()[0]!;
+    const deadline = Date.now() + 2000;
+    while (up.closedEarlyAt === null && Date.now() < deadline) await new Promise((res) => setTimeout(res, 20));
+    assert.ok(up.closedEarlyAt !== null, "the upstream connection was closed");
+    assert.ok(up.closedEarlyAt - abortedAt < 1000, `upstream closed ${up.closedEarlyAt - abortedAt} ms after abort`);
+    stack.mock.release();
+  });
+
+  test("8 concurrent requests across 3 tool sets each see only their own system, messages and tools", async () => {
+    stack.mock.setResponder((rec) => {
+      const msgs = rec.body.messages as Array<{ role: string; content: unknown }>;
+      const sys = msgs.filter((m) => m.role === "system").map((m) => m.content).join("|");
+      const usr = msgs.filter((m) => m.role === "user").map((m) => m.content).join("|");
+      const tools = ((rec.body.tools ?? []) as Array<{ function: { name: string } }>).map((t) => t.function.name).join(",");
+      return { text: `${sys}#${usr}#${tools}`, paceMs: 5 };
+    });
+    const sets = [[weather], [time], [weather, time, tool("lookup", { q: { type: "string" } })]];
+    const runs = Array.from({ length: 8 }, (_, i) => {
+      const tools = sets[i % 3]!;
+      const req = neutralRequest({ system: [`SYS-${i}`], messages: [{ role: "user", content: [{ type: "text", text: `USER-${i}` }] }], tools });
+      return runStream(stack.backend, backendRequest(req, "mock-model", `app-${i % 2}`)).then((r) => ({ i, r, tools }));
+    });
+    const results = await Promise.all(runs);
+    for (const { i, r, tools } of results) {
+      assert.equal(r.error, null, `request ${i}: ${r.error?.message}`);
+      const names = tools.map((t) => t.name).sort().join(",");
+      assert.equal(r.text, `SYS-${i}#USER-${i}#${names}`, `request ${i} saw someone else's conversation or tools`);
+    }
+    assert.equal(stack.mock.chatRequests().length, 8);
+  });
+
+  test("an unknown model is rejected before any session is created", async () => {
+    await assert.rejects(
+      async () => runStream(stack.backend, backendRequest(neutralRequest(), "does-not-exist")),
+      (err: unknown) => err instanceof PatchbayError && err.code === "model_not_found" && err.status === 404,
+    );
+    assert.equal(stack.mock.chatRequests().length, 0);
+  });
+
+  test("listModels maps the connected providers", async () => {
+    const models = await stack.backend.listModels();
+    assert.deepEqual(
+      models.map((m) => m.id),
+      ["mock/mock-model", "mock/mock-reasoner", "mock/mock-vision"],
+    );
+    const reasoner = models.find((m) => m.id === "mock/mock-reasoner")!;
+    assert.deepEqual(reasoner.variants.sort(), ["high", "low", "medium"]);
+    assert.equal(reasoner.npm, "@ai-sdk/openai-compatible");
+    assert.equal(models.find((m) => m.id === "mock/mock-vision")?.capabilities.attachment, true);
+  });
+
+  test("sessions end idle and the side channel forgets every spec", async () => {
+    const r = await runStream(stack.backend, backendRequest(neutralRequest()));
+    assert.equal(r.error, null);
+    assert.equal(stack.sideChannel.size(), 0);
+    const status = await stack.supervisor.client(stack.backend.liveInstances().at(-1)).session.status({});
+    assert.equal((status.data as Record<string, unknown>)[r.sessionId!], undefined, "no session left busy");
+  });
+});

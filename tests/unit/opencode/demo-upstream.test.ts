@@ -1,0 +1,41 @@
+// The built-in demo upstream: OpenAI-compatible answers (JSON and SSE), tool calls when asked, provider block.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { demoProviderConfig, startDemoUpstream } from "../../../server/demo/upstream";
+
+test("answers JSON and SSE chat completions on loopback and echoes the user", async () => {
+  const demo = await startDemoUpstream();
+  try {
+    assert.match(demo.url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    const post = (body: unknown) => fetch(`${demo.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const json = (await (await post({ model: "echo", messages: [{ role: "user", content: "ping 42" }] })).json()) as {
+      choices: Array<{ message: { content: string }; finish_reason: string }>;
+      usage: { total_tokens: number };
+    };
+    assert.match(json.choices[0]!.message.content, /demo model.*ping 42/s);
+    assert.equal(json.choices[0]!.finish_reason, "stop");
+    assert.ok(json.usage.total_tokens > 0);
+
+    const sse = await (await post({ model: "echo", stream: true, messages: [{ role: "user", content: [{ type: "text", text: "hello" }] }] })).text();
+    const chunks = sse.split("\n\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6));
+    assert.equal(chunks.at(-1), "[DONE]");
+    const text = chunks.slice(0, -1).map((c) => JSON.parse(c) as { choices: Array<{ delta: { content?: string } }> }).map((c) => c.choices[0]?.delta.content ?? "").join("");
+    assert.match(text, /hello/);
+
+    const tool = (await (await post({ model: "echo", messages: [{ role: "user", content: "please use get_time" }], tools: [{ type: "function", function: { name: "get_time", parameters: {} } }] })).json()) as {
+      choices: Array<{ message: { tool_calls?: Array<{ function: { name: string; arguments: string } }> }; finish_reason: string }>;
+    };
+    assert.equal(tool.choices[0]!.finish_reason, "tool_calls");
+    assert.equal(tool.choices[0]!.message.tool_calls?.[0]?.function.name, "get_time");
+    assert.equal((await post("nope")).status, 400);
+  } finally {
+    await demo.stop();
+  }
+});
+
+test("demoProviderConfig is an openai-compatible provider block with a tool-calling model", () => {
+  const block = demoProviderConfig("http://127.0.0.1:1/v1") as { npm: string; options: { baseURL: string }; models: Record<string, { tool_call: boolean }> };
+  assert.equal(block.npm, "@ai-sdk/openai-compatible");
+  assert.equal(block.options.baseURL, "http://127.0.0.1:1/v1");
+  assert.equal(block.models.echo?.tool_call, true);
+});

@@ -1,0 +1,100 @@
+// Golden tests for the OpenCode event mapper: recorded real event streams (tests/fixtures/opencode-events/*.jsonl,
+// see tests/harness/record-opencode-events.ts) replayed through mapOpenCodeEvent, compared with <name>.golden.json.
+// UPDATE_GOLDEN=1 rewrites the golden files after a deliberate change. Plus focused cases the recordings cannot show.
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ModelEvent } from "../../../server/core/contract";
+import type { OpenCodeEvent } from "../../../server/opencode/event-hub";
+import { createMapperState, finishNow, mapOpenCodeEvent, type MapperInit } from "../../../server/opencode/event-mapper";
+
+const DIR = fileURLToPath(new URL("../../fixtures/opencode-events/", import.meta.url));
+
+function replay(file: string): ModelEvent[] {
+  const [head, ...rest] = fs.readFileSync(file, "utf8").trim().split("\n");
+  const meta = (JSON.parse(head!) as { meta: MapperInit }).meta;
+  const state = createMapperState({ sessionID: meta.sessionID, toolNames: meta.toolNames, structured: meta.structured });
+  const out: ModelEvent[] = [];
+  for (const line of rest) {
+    const { receivedAt, event } = JSON.parse(line) as { receivedAt: number; event: OpenCodeEvent };
+    out.push(...mapOpenCodeEvent(event, state, receivedAt));
+  }
+  return out;
+}
+
+describe("event mapper: recorded OpenCode streams vs golden output", () => {
+  const fixtures = fs.readdirSync(DIR).filter((f) => f.endsWith(".jsonl")).sort();
+  test("there are recordings to replay", () => assert.ok(fixtures.length >= 10, `only ${fixtures.length} fixtures`));
+  for (const f of fixtures) {
+    const name = f.replace(/\.jsonl$/, "");
+    test(name, () => {
+      const actual = replay(path.join(DIR, f));
+      const golden = path.join(DIR, `${name}.golden.json`);
+      if (process.env.UPDATE_GOLDEN || !fs.existsSync(golden)) fs.writeFileSync(golden, JSON.stringify(actual, null, 2) + "\n");
+      assert.deepEqual(actual, JSON.parse(fs.readFileSync(golden, "utf8")));
+      const terminal = actual.filter((e) => e.type === "finish" || e.type === "error");
+      assert.equal(terminal.length, 1, "exactly one finish or error");
+      assert.equal(actual.at(-1), terminal[0], "nothing after the terminal event");
+    });
+  }
+});
+
+describe("event mapper: focused cases", () => {
+  const init: MapperInit = { sessionID: "ses_1", toolNames: { get_time: "get_time", client_write: "write" }, structured: null };
+  const ev = (type: string, properties: Record<string, unknown>): OpenCodeEvent => ({ type, properties });
+  const assistant = (extra: Record<string, unknown> = {}) => ev("message.updated", { sessionID: "ses_1", info: { id: "msg_a", role: "assistant", ...extra } });
+
+  test("user message parts are never emitted as output", () => {
+    const s = createMapperState(init);
+    mapOpenCodeEvent(ev("message.updated", { sessionID: "ses_1", info: { id: "msg_u", role: "user" } }), s);
+    const out = mapOpenCodeEvent(ev("message.part.updated", { sessionID: "ses_1", part: { id: "p_u", messageID: "msg_u", sessionID: "ses_1", type: "text", text: "Hello" } }), s);
+    assert.deepEqual(out, []);
+  });
+
+  test("full text ahead of the deltas is caught up once, never duplicated", () => {
+    const s = createMapperState(init);
+    mapOpenCodeEvent(assistant(), s);
+    const part = (text: string) => ev("message.part.updated", { sessionID: "ses_1", part: { id: "p1", messageID: "msg_a", sessionID: "ses_1", type: "text", text } });
+    assert.deepEqual(mapOpenCodeEvent(part(""), s), []);
+    assert.deepEqual(mapOpenCodeEvent(ev("message.part.delta", { sessionID: "ses_1", messageID: "msg_a", partID: "p1", field: "text", delta: "Hel" }), s), [{ type: "text-delta", delta: "Hel" }]);
+    assert.deepEqual(mapOpenCodeEvent(part("Hello"), s), [{ type: "text-delta", delta: "lo" }]);
+    assert.deepEqual(mapOpenCodeEvent(part("Hello"), s), []);
+  });
+
+  test("renamed tool names map back; pending parts without input are not flushed as calls", () => {
+    const s = createMapperState(init);
+    mapOpenCodeEvent(assistant(), s);
+    const tp = (callID: string, tool: string, state: Record<string, unknown>) =>
+      ev("message.part.updated", { sessionID: "ses_1", part: { id: `p_${callID}`, messageID: "msg_a", sessionID: "ses_1", type: "tool", callID, tool, state } });
+    mapOpenCodeEvent(tp("c1", "client_write", { status: "running", input: { path: "x" } }), s);
+    mapOpenCodeEvent(tp("c2", "get_time", { status: "pending", input: {}, raw: "" }), s);
+    const out = finishNow(s);
+    assert.deepEqual(out[0], { type: "tool-call", id: "c1", name: "write", arguments: '{"path":"x"}' });
+    assert.equal(out.length, 2);
+    assert.equal(out[1]?.type === "finish" && out[1].reason, "tool_calls");
+  });
+
+  test("the plugin's single-step refusal is not an error; later events are ignored after finish", () => {
+    const s = createMapperState(init);
+    const refusal = ev("session.error", { sessionID: "ses_1", error: { name: "UnknownError", data: { message: "Error: patchbay: refusing a second model call for a single-step request\n at x" } } });
+    assert.deepEqual(mapOpenCodeEvent(refusal, s), []);
+    assert.equal(mapOpenCodeEvent(ev("session.idle", { sessionID: "ses_1" }), s)[0]?.type, "finish");
+    assert.deepEqual(mapOpenCodeEvent(ev("session.error", { sessionID: "ses_1", error: { name: "APIError", data: { message: "x", statusCode: 500, isRetryable: true } } }), s), []);
+  });
+
+  test("content-filter finishes as content_filter, not as an error", () => {
+    const s = createMapperState(init);
+    mapOpenCodeEvent(assistant({ finish: "content-filter", tokens: { input: 1, output: 1, reasoning: 0, cache: { read: 0, write: 0 } } }), s);
+    assert.deepEqual(mapOpenCodeEvent(ev("session.error", { sessionID: "ses_1", error: { name: "ContentFilterError", data: { message: "blocked" } } }), s), []);
+    const out = mapOpenCodeEvent(ev("session.status", { sessionID: "ses_1", status: { type: "idle" } }), s);
+    assert.deepEqual(out, [{ type: "finish", reason: "content_filter", usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 } }]);
+  });
+
+  test("fail-closed error from the plugin becomes 503 backend_unavailable", () => {
+    const s = createMapperState(init);
+    const out = mapOpenCodeEvent(ev("session.error", { sessionID: "ses_1", error: { name: "UnknownError", data: { message: "Error: patchbay: no request data for this session (side channel unavailable)" } } }), s);
+    assert.equal(out[0]?.type === "error" && out[0].error.code, "backend_unavailable");
+  });
+});

@@ -1,0 +1,179 @@
+// planBridgeRequest / promptToolsMap: NeutralRequest → companion spec, tool set, permissions, params and warnings.
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import type { BackendRequest, NeutralRequest } from "../../../server/core/contract";
+import { PatchbayError } from "../../../server/core/errors";
+import { planBridgeRequest, promptToolsMap, toolsetHash, type ModelFacts } from "../../../server/opencode/spec";
+
+const ctx = { now: 1_700_000_000_000, idPrefix: "t" };
+const compat: ModelFacts = { providerID: "mock", modelID: "m", npm: "@ai-sdk/openai-compatible", variants: ["low", "high"] };
+const anthropic: ModelFacts = { providerID: "anthropic", modelID: "claude", npm: "@ai-sdk/anthropic", variants: ["high"] };
+const openai: ModelFacts = { providerID: "openai", modelID: "gpt-5", npm: "@ai-sdk/openai", variants: [] };
+const weather = { name: "get_weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } } } };
+const time = { name: "get_time", parameters: { type: "object", properties: {} } };
+
+function req(p: Partial<NeutralRequest> = {}, variant?: string): BackendRequest {
+  return {
+    app: "a",
+    target: { providerID: "mock", modelID: "m", ...(variant ? { variant } : {}) },
+    request: {
+      model: "mock/m",
+      system: ["S1", "S2"],
+      messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }],
+      tools: [],
+      toolChoice: "auto",
+      generation: {},
+      responseFormat: { type: "text" },
+      stream: true,
+      includeUsage: true,
+      warnings: [],
+      ...p,
+    },
+  };
+}
+
+describe("planBridgeRequest", () => {
+  test("system texts pass as given; a plain request clears OpenCode's defaults and has no warnings", () => {
+    const plan = planBridgeRequest(req(), compat, ctx);
+    assert.deepEqual(plan.spec.system, ["S1", "S2"]);
+    assert.deepEqual(plan.spec.params, { temperature: null, topP: null, topK: null, maxOutputTokens: null, options: {}, dropOptions: [] });
+    assert.equal(plan.spec.singleStep, true);
+    assert.deepEqual(plan.warnings, []);
+    assert.equal(plan.triggerText, "Hi");
+    assert.equal(plan.format, undefined);
+  });
+
+  test("history becomes OpenCode-internal messages: user text/media, assistant text + tool parts with results", () => {
+    const plan = planBridgeRequest(
+      req({
+        messages: [
+          { role: "user", content: [{ type: "text", text: "Look" }, { type: "media", mediaType: "image/png", url: "data:image/png;base64,AAA" }] },
+          { role: "assistant", content: [{ type: "text", text: "Calling" }], toolCalls: [{ id: "c1", name: "write", arguments: '{"a":1}' }, { id: "c2", name: "get_time", arguments: "" }] },
+          { role: "tool", toolCallId: "c1", content: "done" },
+          { role: "tool", toolCallId: "zzz", content: "orphan" },
+          { role: "user", content: [{ type: "text", text: "Next" }] },
+        ],
+      }),
+      compat,
+      ctx,
+    );
+    const [u1, a1, u2] = plan.spec.messages;
+    assert.equal(plan.spec.messages.length, 3);
+    assert.deepEqual(u1?.info, { id: u1?.info.id, role: "user", time: { created: ctx.now }, agent: "bridge", model: { providerID: "mock", modelID: "m" } });
+    assert.deepEqual(u1?.parts.map((p) => p.type), ["text", "file"]);
+    assert.deepEqual(u1?.parts[1], { id: u1?.parts[1]?.id, type: "file", mime: "image/png", url: "data:image/png;base64,AAA", filename: "file" });
+    assert.equal(a1?.info.parentID, u1?.info.id);
+    assert.equal(a1?.info.finish, "tool-calls");
+    const [text, t1, t2] = a1!.parts;
+    assert.deepEqual(text, { id: text!.id, type: "text", text: "Calling" });
+    assert.equal(t1?.tool, "client_write", "clashing name renamed in history too");
+    assert.deepEqual((t1?.state as Record<string, unknown>).status, "completed");
+    assert.deepEqual((t1?.state as Record<string, unknown>).output, "done");
+    assert.deepEqual((t2?.state as Record<string, unknown>).status, "error");
+    assert.deepEqual((t2?.state as Record<string, unknown>).input, {});
+    assert.equal(u2?.parts[0]?.text, "Next");
+    assert.match(plan.warnings.join("|"), /unknown tool_call_id "zzz"/);
+    assert.equal(new Set(plan.spec.messages.flatMap((m) => [m.info.id, ...m.parts.map((p) => p.id)])).size, 9, "ids are unique");
+  });
+
+  test("tools: renamed, sorted, hashed independent of order; every client tool allowed under auto", () => {
+    const a = planBridgeRequest(req({ tools: [weather, time, { name: "task", parameters: {} }] }), compat, ctx);
+    assert.deepEqual(a.toolset.map((t) => t.name), ["client_task", "get_time", "get_weather"]);
+    assert.deepEqual(a.toolNames, { get_weather: "get_weather", get_time: "get_time", client_task: "task" });
+    assert.equal(a.toolset[1]?.description, "");
+    const b = planBridgeRequest(req({ tools: [{ name: "task", parameters: {} }, time, weather] }), compat, ctx);
+    assert.equal(a.toolsetHash, b.toolsetHash);
+    assert.notEqual(a.toolsetHash, toolsetHash([]));
+    assert.deepEqual(a.permission, [
+      { permission: "client_task", pattern: "*", action: "allow" },
+      { permission: "get_time", pattern: "*", action: "allow" },
+      { permission: "get_weather", pattern: "*", action: "allow" },
+    ]);
+  });
+
+  test("two tools mapping to one OpenCode name, or a named tool_choice not in tools, are 400s", () => {
+    assert.throws(() => planBridgeRequest(req({ tools: [{ name: "edit", parameters: {} }, { name: "client_edit", parameters: {} }] }), compat, ctx), (e: unknown) => e instanceof PatchbayError && e.param === "tools");
+    assert.throws(() => planBridgeRequest(req({ tools: [weather], toolChoice: { type: "function", name: "nope" } }), compat, ctx), (e: unknown) => e instanceof PatchbayError && e.param === "tool_choice");
+  });
+
+  test("tool_choice: required forces via format and hides StructuredOutput; named/none approximate with warnings", () => {
+    const required = planBridgeRequest(req({ tools: [weather, time], toolChoice: "required" }), compat, ctx);
+    assert.deepEqual(required.format, { type: "json_schema", schema: { type: "object", properties: {} } });
+    assert.deepEqual(required.permission.at(-1), { permission: "StructuredOutput", pattern: "*", action: "deny" });
+    assert.deepEqual(required.warnings, []);
+
+    const named = planBridgeRequest(req({ tools: [weather, time], toolChoice: { type: "function", name: "get_time" } }), compat, ctx);
+    assert.deepEqual(named.permission.filter((r) => r.action === "allow").map((r) => r.permission), ["get_time"]);
+    assert.ok(named.format);
+    assert.match(named.warnings.join(), /approximated/);
+
+    const none = planBridgeRequest(req({ tools: [weather], toolChoice: "none" }), compat, ctx);
+    assert.deepEqual(none.permission, [{ permission: "get_weather", pattern: "*", action: "deny" }]);
+    assert.equal(none.format, undefined);
+    assert.match(none.warnings.join(), /approximated/);
+  });
+
+  test("structured output: passthrough for OpenAI-compatible, native format (StructuredOutput allowed) otherwise", () => {
+    const schema = { type: "object", properties: { a: { type: "number" } } };
+    const rf = { type: "json_schema" as const, name: "ans", schema, strict: true };
+    const pass = planBridgeRequest(req({ responseFormat: rf }), compat, ctx);
+    assert.equal(pass.structured, "passthrough");
+    assert.deepEqual(pass.spec.params.options.response_format, { type: "json_schema", json_schema: { name: "ans", schema, strict: true } });
+    assert.equal(pass.format, undefined);
+    const native = planBridgeRequest(req({ responseFormat: rf }), anthropic, ctx);
+    assert.equal(native.structured, "native");
+    assert.deepEqual(native.format, { type: "json_schema", schema });
+    assert.deepEqual(native.permission, [{ permission: "StructuredOutput", pattern: "*", action: "allow" }]);
+    assert.match(native.warnings.join(), /structured-output tool/);
+    const jsonObject = planBridgeRequest(req({ responseFormat: { type: "json_object" } }), compat, ctx);
+    assert.deepEqual(jsonObject.spec.params.options.response_format, { type: "json_object" });
+  });
+
+  test("generation params: verbatim for OpenAI-compatible, dropped with warnings elsewhere; Anthropic keeps a max_tokens", () => {
+    const g = { temperature: 0.2, topP: 0.9, maxOutputTokens: 10, stop: ["X"], seed: 1, presencePenalty: 0.1, frequencyPenalty: 0.2, parallelToolCalls: false };
+    const c = planBridgeRequest(req({ generation: g }), compat, ctx);
+    assert.deepEqual(c.spec.params, {
+      temperature: 0.2,
+      topP: 0.9,
+      topK: null,
+      maxOutputTokens: 10,
+      options: { stop: ["X"], seed: 1, presence_penalty: 0.1, frequency_penalty: 0.2, parallel_tool_calls: false },
+      dropOptions: [],
+    });
+    const a = planBridgeRequest(req({ generation: { stop: ["X"], seed: 1 } }), anthropic, ctx);
+    assert.equal("maxOutputTokens" in a.spec.params, false, "OpenCode's default max_tokens stays for Anthropic");
+    assert.deepEqual(a.spec.params.options, {});
+    assert.equal(a.warnings.length, 2);
+    assert.match(a.warnings[0]!, /^stop is not supported .*anthropic/);
+    const o = planBridgeRequest(req({ generation: { parallelToolCalls: true } }), openai, ctx);
+    assert.equal(o.spec.params.options.parallelToolCalls, true);
+    assert.deepEqual(o.spec.params.dropOptions, ["textVerbosity", "reasoningSummary", "reasoningEffort"]);
+    assert.equal(typeof o.spec.params.options.promptCacheKey, "string");
+  });
+
+  test("reasoning_effort: a matching variant, else a provider option, else a warning; alias variant wins", () => {
+    assert.equal(planBridgeRequest(req({ generation: { reasoningEffort: "high" } }), compat, ctx).variant, "high");
+    const opt = planBridgeRequest(req({ generation: { reasoningEffort: "medium" } }), compat, ctx);
+    assert.equal(opt.variant, undefined);
+    assert.equal(opt.spec.params.options.reasoningEffort, "medium");
+    const dropped = planBridgeRequest(req({ generation: { reasoningEffort: "low" } }), anthropic, ctx);
+    assert.match(dropped.warnings.join(), /reasoning_effort "low" dropped/);
+    const alias = planBridgeRequest(req({ generation: { reasoningEffort: "low" } }, "high"), compat, ctx);
+    assert.equal(alias.variant, "high");
+    assert.match(alias.warnings.join(), /ignored/);
+  });
+
+  test("the request's own warnings come first", () => {
+    assert.deepEqual(planBridgeRequest(req({ warnings: ["from decoder"] }), compat, ctx).warnings, ["from decoder"]);
+  });
+});
+
+describe("promptToolsMap", () => {
+  test("built-ins off, client tools per plan, a client tool overriding a built-in stays on, and never a wildcard", () => {
+    const plan = planBridgeRequest(req({ tools: [{ name: "bash", parameters: {} }, weather], toolChoice: { type: "function", name: "bash" } }), compat, ctx);
+    const map = promptToolsMap(plan, ["bash", "read", "edit", "StructuredOutput"]);
+    assert.deepEqual(map, { read: false, edit: false, StructuredOutput: false, bash: true, get_weather: false });
+    assert.equal("*" in map, false);
+    assert.equal("patchbay_client_tool" in map, false, "the client-tool permission must stay `ask`");
+  });
+});

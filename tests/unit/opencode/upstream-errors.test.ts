@@ -1,0 +1,72 @@
+// mapOpenCodeError / mapRetryStatus / redactSecrets: the status table for upstream failures and key redaction.
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import { mapOpenCodeError, mapRetryStatus, redactSecrets } from "../../../server/opencode/upstream-errors";
+
+const api = (statusCode: number | undefined, message: string, extra: Record<string, unknown> = {}) => ({
+  name: "APIError",
+  data: { message, isRetryable: false, ...(statusCode !== undefined ? { statusCode } : {}), ...extra },
+});
+
+describe("mapOpenCodeError", () => {
+  test("401/403 → 502 upstream_auth_error, the key redacted", () => {
+    const e = mapOpenCodeError(api(401, "Incorrect API key provided: sk-proj-AbCdEf123456. Bearer abc.def"));
+    assert.equal(e?.status, 502);
+    assert.equal(e?.code, "upstream_auth_error");
+    assert.doesNotMatch(e!.message, /AbCdEf123456|abc\.def/);
+    assert.equal(mapOpenCodeError(api(403, "forbidden"))?.code, "upstream_auth_error");
+  });
+  test("429 → 429 with Retry-After from the upstream headers (seconds or ms)", () => {
+    assert.deepEqual(mapOpenCodeError(api(429, "slow down", { responseHeaders: { "Retry-After": "12" } })), {
+      code: "upstream_rate_limited",
+      status: 429,
+      message: "The provider is rate limiting requests: slow down",
+      retryAfter: 12,
+    });
+    assert.equal(mapOpenCodeError(api(429, "x", { responseHeaders: { "retry-after-ms": "1500" } }))?.retryAfter, 2);
+    assert.equal(mapOpenCodeError(api(429, "x"))?.retryAfter, undefined);
+  });
+  test("400 → 400 upstream_bad_request with the upstream's own message from the body", () => {
+    const e = mapOpenCodeError(api(400, "Bad Request", { responseBody: JSON.stringify({ error: { message: "max_tokens is too large" } }) }));
+    assert.deepEqual(e, { code: "upstream_bad_request", status: 400, message: "max_tokens is too large" });
+  });
+  test("5xx and unreachable → 502 upstream_error", () => {
+    assert.equal(mapOpenCodeError(api(503, "unavailable"))?.status, 502);
+    assert.match(mapOpenCodeError(api(undefined, "Cannot connect to API"))!.message, /Could not reach/);
+  });
+  test("not errors for the client: single-step refusal, content filter, output length", () => {
+    assert.equal(mapOpenCodeError({ name: "UnknownError", data: { message: "Error: patchbay: refusing a second model call for a single-step request" } }), null);
+    assert.equal(mapOpenCodeError({ name: "ContentFilterError", data: { message: "x" } }), null);
+    assert.equal(mapOpenCodeError({ name: "MessageOutputLengthError", data: {} }), null);
+  });
+  test("other OpenCode errors: auth, context overflow, model not found, unknown (stack trimmed)", () => {
+    assert.equal(mapOpenCodeError({ name: "ProviderAuthError", data: { providerID: "x", message: "expired" } })?.code, "upstream_auth_error");
+    assert.equal(mapOpenCodeError({ name: "ContextOverflowError", data: { message: "too long" } })?.status, 400);
+    assert.equal(mapOpenCodeError({ name: "UnknownError", data: { message: "Model not found: a/b." } })?.code, "model_not_found");
+    assert.equal(mapOpenCodeError({ name: "UnknownError", data: { message: "Error: kaputt\n    at foo (x.ts:1)" } })?.message, "OpenCode failed: kaputt");
+  });
+});
+
+describe("mapRetryStatus", () => {
+  test("rate-limit text → 429 with retryAfter from the next attempt time", () => {
+    assert.deepEqual(mapRetryStatus("Rate limit reached", 10_000 + 7_000, 10_000), {
+      code: "upstream_rate_limited",
+      status: 429,
+      message: "The provider is rate limiting requests: Rate limit reached",
+      retryAfter: 7,
+    });
+    assert.equal(mapRetryStatus("Too Many Requests", undefined, 0).status, 429);
+  });
+  test("anything else → 502", () => {
+    assert.equal(mapRetryStatus("Internal server error", 5, 1).status, 502);
+    assert.match(mapRetryStatus("Cannot connect to API: socket closed", 5, 1).message, /Could not reach the provider/);
+  });
+});
+
+describe("redactSecrets", () => {
+  test("keys, bearer tokens and long opaque tokens go; ordinary text stays", () => {
+    assert.equal(redactSecrets("key sk-ant-api03-abcdefgh and Bearer xyz"), "key [redacted] and Bearer [redacted]");
+    assert.equal(redactSecrets("token " + "a".repeat(40)), "token [redacted]");
+    assert.equal(redactSecrets("The model is overloaded, try again later"), "The model is overloaded, try again later");
+  });
+});
