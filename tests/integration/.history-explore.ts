@@ -18,10 +18,10 @@ test("explore", async () => {
   const configs = (process.env.CFGS ?? "2:5").split(",").map((c) => c.split(":").map(Number));
   for (const [conc, pause] of configs) {
     const base: number[] = [], during: number[] = []; let removed = 0; let sweepsMs = 0; let nsweeps = 0;
-    for (let round = 0; round < 2; round++) {
-      const tA = performance.now(); while (performance.now() - tA < 3000) base.push(await request(dir, n++));
+    for (let round = 0; round < 6; round++) {
+      const tA = performance.now(); while (performance.now() - tA < 2000) base.push(await request(dir, n++));
       let on = true; const t = performance.now();
-      const sweep = history.prune("s", { limits: { maxSessions: 50, maxAgeDays: null }, budget: 300, concurrency: conc, pauseMs: pause, busyIntervalMs: Number(process.env.BI ?? 250) }).then((r) => { on = false; removed += r.removed; sweepsMs += performance.now() - t; nsweeps++; });
+      const sweep = history.prune("s", { limits: { maxSessions: 50, maxAgeDays: null }, budget: 300, deadlineMs: 3000, concurrency: conc, pauseMs: pause, busyIntervalMs: Number(process.env.BI ?? 250) }).then((r) => { on = false; removed += r.removed; sweepsMs += performance.now() - t; nsweeps++; });
       while (on) during.push(await request(dir, n++));
       await sweep;
     }

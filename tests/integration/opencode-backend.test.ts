@@ -365,4 +365,54 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
     const status = await stack.supervisor.client(stack.backend.liveInstances().at(-1)).session.status({});
     assert.equal((status.data as Record<string, unknown>)[r.sessionId!], undefined, "no session left busy");
   });
+
+  test("fail closed: a bridge session without request data never reaches the model", async () => {
+    const directory = stack.supervisor.defaultDirectory()!;
+    const client = stack.supervisor.client(directory);
+    const session = (await client.session.create({ title: "patchbay: no spec" }, { throwOnError: true })).data;
+    const errors: string[] = [];
+    let idle = false;
+    const off = stack.backend.tapEvents((e) => {
+      if (e.properties.sessionID !== session.id) return;
+      if (e.type === "session.error") errors.push(JSON.stringify(e.properties.error));
+      if (e.type === "session.idle") idle = true;
+    });
+    await client.session.promptAsync(
+      { sessionID: session.id, agent: "bridge", model: { providerID: "mock", modelID: "mock-model" }, parts: [{ type: "text", text: "hi" }] },
+      { throwOnError: true },
+    );
+    const deadline = Date.now() + 10_000;
+    while (!(idle && errors.length) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 50));
+    off();
+    assert.match(errors.join(" "), /patchbay: no request data/);
+    assert.equal(stack.mock.chatRequests().length, 0, "nothing was sent upstream");
+  });
+
+  test("sessions Patchbay did not create are left alone by the plugin", async () => {
+    const client = stack.supervisor.client(stack.supervisor.defaultDirectory()!);
+    const session = (await client.session.create({ title: "someone else" }, { throwOnError: true })).data;
+    stack.mock.script({ text: "plain OpenCode" });
+    await client.session.promptAsync(
+      { sessionID: session.id, agent: "build", model: { providerID: "mock", modelID: "mock-model" }, parts: [{ type: "text", text: "hi there" }], tools: { bash: false, read: false } },
+      { throwOnError: true },
+    );
+    const [up] = await stack.mock.waitForRequests(1, 15_000);
+    const msgs = up!.body.messages as Array<{ role: string; content: unknown }>;
+    assert.equal(msgs[0]?.role, "system");
+    assert.ok(String(msgs[0]?.content).length > 200, "OpenCode's own system prompt was kept");
+    assert.deepEqual(msgs.at(-1), { role: "user", content: "hi there" });
+    await client.session.abort({ sessionID: session.id }).catch(() => {});
+  });
+
+  test("latency: first request on a new tool set vs a warm one (measured)", async (t) => {
+    const fresh = tool(`probe_${process.pid}_${Date.now()}`, { q: { type: "string" } });
+    const run = () => runStream(stack.backend, backendRequest(neutralRequest({ tools: [fresh] }), "mock-model", "latency-app"));
+    const firstDelta = (r: Awaited<ReturnType<typeof run>>) => r.times[r.events.findIndex((e) => e.type === "text-delta")];
+    const cold = await run();
+    const warm1 = await run();
+    const warm2 = await run();
+    for (const r of [cold, warm1, warm2]) assert.equal(r.error, null);
+    t.diagnostic(`new tool set: ${cold.durationMs} ms total (first delta ${firstDelta(cold)} ms); warm: ${warm1.durationMs} / ${warm2.durationMs} ms (first delta ${firstDelta(warm1)} / ${firstDelta(warm2)} ms)`);
+    assert.ok(Math.min(warm1.durationMs, warm2.durationMs) < 2000, "a warm request completes well within 2 s");
+  });
 });

@@ -52,7 +52,7 @@ describe("OpenCode supervisor (real opencode serve)", () => {
     assert.ok(fs.statSync(path.join(configDir, "node_modules")).isDirectory());
     const plugin = (config.plugin as string[])[0]!;
     assert.ok(fs.existsSync(new URL(plugin)), "the plugin copy exists");
-    assert.deepEqual((config.agent as Record<string, { permission: unknown }>).bridge.permission, { "*": "deny", patchbay_client_tool: "ask" });
+    assert.deepEqual((config.agent as Record<string, { permission: unknown }>).bridge!.permission, { "*": "deny", patchbay_client_tool: "ask" });
   });
 
   test("kill -9 of the child → restarting → ready again, and requests work afterwards", async () => {

@@ -414,6 +414,9 @@ export class FakePatchbay implements Patchbay {
   status(): PatchbayStatus {
     return this.current;
   }
+  createLoginUrl(): string {
+    return "http://127.0.0.1:53111/login?token=once";
+  }
   onStatus(listener: (s: PatchbayStatus) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -64,7 +64,7 @@ describe("buildOpenCodeConfig", () => {
     assert.deepEqual(c.enabled_providers, ["mine", "demo"]);
     assert.deepEqual(Object.keys(c.provider as object), ["mine", "demo"]);
     assert.deepEqual(c.plugin, ["file:///p/companion.ts"]);
-    const bridge = (c.agent as Record<string, { permission: unknown; prompt: string }>).bridge;
+    const bridge = (c.agent as Record<string, { permission: unknown; prompt: string }>).bridge!;
     assert.deepEqual(bridge.permission, { "*": "deny", patchbay_client_tool: "ask" });
     assert.ok(bridge.prompt.length > 0);
   });
