@@ -85,7 +85,7 @@ export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: P
     toolset.push({ name, description: t.description ?? "", parameters: t.parameters ?? EMPTY_OBJECT_SCHEMA });
   }
   toolset.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  if (r.tools.some((t) => t.strict !== undefined)) warnings.push("tools[].strict is not forwarded by OpenCode; tools are sent without it");
+  if (r.tools.some((t) => t.strict === true)) warnings.push("tools[].strict is not forwarded by OpenCode; tools are sent without it");
 
   let allowed = toolset.map((t) => t.name);
   let forceToolUse = false;

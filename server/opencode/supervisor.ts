@@ -362,6 +362,7 @@ export class OpenCodeSupervisor {
     const { initialMs, maxMs } = this.opts.backoff ?? { initialMs: 500, maxMs: 30_000 };
     const delay = Math.min(maxMs, initialMs * 2 ** this.crashes);
     this.crashes++;
+    if (this.state.state === "ready") this.settle = this.untilSettled(); // start() callers wait for the next outcome
     this.setState({ state: "restarting", reason, url: null, pid: null, restarts: this.state.restarts + 1 });
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;

@@ -1,0 +1,38 @@
+// Page object of Overview: the OpenAI API region (state badge, base URL, Start/Stop) and today's numbers.
+import type { Page } from "playwright-core";
+
+export class OverviewPage {
+  constructor(readonly page: Page) {}
+
+  readonly heading = () => this.page.getByRole("heading", { name: "Overview", level: 1 });
+  readonly apiRegion = () => this.page.getByRole("region", { name: "OpenAI API" });
+  readonly openCodeRegion = () => this.page.getByRole("region", { name: "OpenCode" });
+
+  async ready(): Promise<this> {
+    await this.heading().waitFor();
+    await this.apiRegion().waitFor();
+    return this;
+  }
+
+  /** The base URL shown while the API runs (`http://127.0.0.1:<port>/v1`). */
+  async baseUrl(): Promise<string> {
+    const code = this.apiRegion().locator("code").first();
+    await code.waitFor();
+    return (await code.innerText()).trim();
+  }
+
+  /** Clicks "Stop API" and waits until the page shows the stopped state ("Start API"). */
+  async stopApi(): Promise<this> {
+    await this.apiRegion().getByRole("button", { name: "Stop API" }).click();
+    await this.apiRegion().getByRole("button", { name: "Start API" }).waitFor();
+    return this;
+  }
+
+  /** Clicks "Start API" and waits until the page shows the running state ("Stop API" and a base URL). */
+  async startApi(): Promise<this> {
+    await this.apiRegion().getByRole("button", { name: "Start API" }).click();
+    await this.apiRegion().getByRole("button", { name: "Stop API" }).waitFor();
+    await this.apiRegion().getByRole("button", { name: "Copy base URL" }).waitFor();
+    return this;
+  }
+}

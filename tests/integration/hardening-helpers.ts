@@ -1,0 +1,113 @@
+// Shared helpers of the hardening and fault tests (issue 8): the OpenAI error envelope schema, an SSE reader that
+// timestamps every frame, and small waits. Test-only; no fixture of its own.
+import assert from "node:assert/strict";
+import { createParser } from "eventsource-parser";
+import { z } from "zod";
+
+/** The OpenAI error envelope `{error:{message,type,param,code}}` exactly as Patchbay must send it. */
+export const OpenAiErrorEnvelope = z
+  .object({
+    error: z
+      .object({
+        message: z.string().min(1),
+        type: z.string().min(1),
+        param: z.string().nullable(),
+        code: z.string().nullable(),
+      })
+      .strict(),
+  })
+  .strict();
+export type OpenAiErrorEnvelope = z.infer<typeof OpenAiErrorEnvelope>;
+
+/** Asserts `res` is an OpenAI error envelope with `status` (and `code` when given); returns the parsed `error`. */
+export async function expectEnvelope(res: Response, status: number, code?: string): Promise<OpenAiErrorEnvelope["error"]> {
+  const text = await res.text();
+  assert.equal(res.status, status, `status of ${res.url}: ${text.slice(0, 300)}`);
+  assert.match(res.headers.get("content-type") ?? "", /^application\/json/, `content-type of ${res.url}`);
+  const parsed = OpenAiErrorEnvelope.safeParse(JSON.parse(text));
+  assert.ok(parsed.success, `not an OpenAI envelope: ${text.slice(0, 300)}`);
+  if (code) assert.equal(parsed.data.error.code, code, parsed.data.error.message);
+  return parsed.data.error;
+}
+
+/** One received SSE frame with its arrival time (epoch ms). `json` is the parsed data, or null (`[DONE]`). */
+export interface TimedFrame {
+  event: string | undefined;
+  data: string;
+  json: Record<string, unknown> | null;
+  at: number;
+}
+
+/**
+ * Reads an SSE response frame by frame. `onFrame` may return true to stop reading (the body is then cancelled).
+ * Resolves with every frame read; stops after `timeoutMs` at the latest (rejects then).
+ */
+export async function readSse(res: Response, onFrame: (f: TimedFrame) => boolean | void = () => {}, timeoutMs = 30_000): Promise<TimedFrame[]> {
+  assert.ok(res.body, "response has no body");
+  const frames: TimedFrame[] = [];
+  let stop = false;
+  const parser = createParser({
+    onEvent: (ev) => {
+      if (stop) return;
+      let json: Record<string, unknown> | null = null;
+      try {
+        json = JSON.parse(ev.data) as Record<string, unknown>;
+      } catch {}
+      const f: TimedFrame = { event: ev.event, data: ev.data, json, at: Date.now() };
+      frames.push(f);
+      if (onFrame(f) === true) stop = true;
+    },
+  });
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  const timer = setTimeout(() => void reader.cancel(new Error("readSse timeout")).catch(() => {}), timeoutMs);
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      parser.feed(decoder.decode(value, { stream: true }));
+      if (stop) {
+        await reader.cancel().catch(() => {});
+        break;
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  return frames;
+}
+
+/** The in-band error of a stream (chat: a `{error:{…}}` frame; Responses: `response.failed`), or null. */
+export function inBandError(frames: readonly TimedFrame[]): { message: string; code: string | null; at: number } | null {
+  for (const f of frames) {
+    const j = f.json;
+    if (!j) continue;
+    if (typeof j.error === "object" && j.error !== null) {
+      const e = OpenAiErrorEnvelope.parse(j).error;
+      return { message: e.message, code: e.code, at: f.at };
+    }
+    if (j.type === "response.failed") {
+      const e = (j.response as { error?: { message: string; code: string } }).error;
+      return { message: e?.message ?? "", code: e?.code ?? null, at: f.at };
+    }
+  }
+  return null;
+}
+
+/** Polls `cond` every 50 ms until true; rejects with `what` after `timeoutMs`. */
+export async function waitFor(what: string, cond: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** A chat completions body for `model` with one user message. */
+export function chatBody(model: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ model, messages: [{ role: "user", content: "hello" }], ...extra });
+}
