@@ -26,8 +26,23 @@ import {
   UsageQuery,
   UsageReport,
 } from "./admin/schemas";
+import {
+  DeleteSessionsBody,
+  DeleteSessionsResult,
+  LastSweep,
+  MessageListQuery,
+  MessagePage,
+  PruneBody,
+  PrunePreview,
+  PrunePreviewQuery,
+  SessionListQuery,
+  SessionPage,
+  SessionParams,
+  SweepResult,
+} from "./admin/history";
 
 export * from "./admin/schemas";
+export * from "./admin/history";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -100,6 +115,62 @@ export const adminApi = {
     query: UsageQuery,
     output: UsageReport,
     summary: "Requests and tokens per day (default 30 days)",
+  },
+
+  // Session history (issue 6): 404 `app_not_found` / `session_not_found`, 409 `session_running`, 503 while OpenCode is down.
+  listSessions: {
+    method: "GET",
+    path: "/admin/api/apps/:name/sessions",
+    params: AppParams,
+    query: SessionListQuery,
+    output: SessionPage,
+    summary: "The app's OpenCode sessions, newest first (cursor pages, title search)",
+  },
+  getSessionMessages: {
+    method: "GET",
+    path: "/admin/api/apps/:name/sessions/:id/messages",
+    params: SessionParams,
+    query: MessageListQuery,
+    output: MessagePage,
+    summary: "A session's messages, newest page first (cursor pages to older ones)",
+  },
+  deleteSession: {
+    method: "DELETE",
+    path: "/admin/api/apps/:name/sessions/:id",
+    params: SessionParams,
+    output: Ok,
+    summary: "Delete one session (409 while it runs)",
+  },
+  deleteSessions: {
+    method: "POST",
+    path: "/admin/api/apps/:name/sessions/delete",
+    params: AppParams,
+    body: DeleteSessionsBody,
+    output: DeleteSessionsResult,
+    summary: "Delete a selection of sessions (running ones are kept and reported)",
+  },
+  previewPrune: {
+    method: "GET",
+    path: "/admin/api/apps/:name/history/preview",
+    params: AppParams,
+    query: PrunePreviewQuery,
+    output: PrunePreview,
+    summary: "What a prune would delete now, for the given (or saved) history limits",
+  },
+  pruneNow: {
+    method: "POST",
+    path: "/admin/api/apps/:name/history/prune",
+    params: AppParams,
+    body: PruneBody,
+    output: SweepResult,
+    summary: "Run one bounded sweep with the saved limits now",
+  },
+  getLastSweep: {
+    method: "GET",
+    path: "/admin/api/apps/:name/history/last-sweep",
+    params: AppParams,
+    output: LastSweep,
+    summary: "The app's last sweep result and whether one is running",
   },
 
   getModels: { method: "GET", path: "/admin/api/models", output: ModelCatalog, summary: "Model catalog from OpenCode" },

@@ -1,8 +1,10 @@
 // A restartable HTTP listener around an express app: start/stop with a clear error when the port is taken,
 // and a bounded graceful close (in-flight streams get a grace period, then connections are closed).
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import type { RequestListener } from "node:http";
+import { PatchbayError } from "../core/errors";
+import { toOpenAiErrorBody } from "../openai/error-envelope";
 
 /** State of a listener. `error` explains why it is not running (e.g. "port 4747 is in use"). */
 export interface ListenerState {
@@ -32,11 +34,14 @@ export class Listener {
   /** Listens on `host:port` (`port` 0 = a free port). Never throws for a busy port: the state says why. */
   async start(host = this.state.host, port = this.state.port): Promise<ListenerState> {
     if (this.server) return this.current;
-    const server = http.createServer(this.handler);
+    // requireHostHeader off: Node would answer a Host-less HTTP/1.1 request with a bare 400; the app's own guards
+    // (host guard, auth) answer it with a JSON error instead.
+    const server = http.createServer({ requireHostHeader: false }, this.handler);
     // Long reasoning answers: never let Node's own timeouts cut a request (the app's deadlines apply instead).
     server.requestTimeout = 0;
     server.headersTimeout = 60_000;
     server.keepAliveTimeout = 5_000;
+    server.on("clientError", answerClientError);
     const err = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
       server.once("error", resolve);
       server.listen(port, host, () => resolve(null));
@@ -70,4 +75,27 @@ function describeListenError(err: NodeJS.ErrnoException, host: string, port: num
   if (err.code === "EACCES") return `no permission to listen on ${host}:${port}`;
   if (err.code === "EADDRNOTAVAIL") return `the address ${host} is not available on this machine`;
   return `could not listen on ${host}:${port}: ${err.message}`;
+}
+
+/**
+ * Requests Node's HTTP parser rejects (bad method, bad header bytes, oversized headers, broken chunked encoding) never
+ * reach express; Node's default answer is a bare `400` without a body. Answer with a JSON error instead: the OpenAI
+ * envelope, whose `{error:{code,message}}` also satisfies admin API clients.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message] =
+    err.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "Request Header Fields Too Large", "The request headers are too large."]
+      : err.code === "ERR_HTTP_REQUEST_TIMEOUT" || err.code === "ERR_HTTP_HEADERS_TIMEOUT"
+        ? [408, "Request Timeout", "The request headers did not arrive in time."]
+        : [400, "Bad Request", "Malformed HTTP request (the request line, a header or the body framing is invalid)."];
+  const body = JSON.stringify(toOpenAiErrorBody(new PatchbayError("invalid_request_error", message, { status })));
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -40,8 +40,10 @@ export function createOpenAiApp(deps: OpenAiAppDeps): express.Express {
     const h = deps.health();
     res.status(h.ok ? 200 : 503).json({ status: h.ok ? "ok" : "degraded", opencode: h.opencode });
   };
-  // On loopback /healthz is open; with LAN exposure every route needs a key.
-  app.get("/healthz", (req, res, next) => (deps.lanExposure() ? auth(req, res, () => health(req, res, next)) : health(req, res, next)));
+  // With LAN exposure every route needs a key (/healthz and unknown routes too; CORS preflights stay open above).
+  // On loopback /healthz is open.
+  app.use((req, res, next) => (deps.lanExposure() ? auth(req, res, next) : next()));
+  app.get("/healthz", health);
 
   const catalog = (): Promise<ModelInfo[]> => deps.catalog();
   const json = perAppJsonBody();

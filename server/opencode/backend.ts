@@ -11,6 +11,7 @@
 //   // shutdown: await backend.close(); await supervisor.stop(); await sideChannel.stop();
 import crypto from "node:crypto";
 import type { OpencodeClient } from "@opencode-ai/sdk/v2";
+import type { OpenCodeStatus } from "../../shared/status";
 import type { BackendRequest, ModelBackend, ModelEvent, ModelInfo } from "../core/contract";
 import { PatchbayError } from "../core/errors";
 import { AsyncQueue } from "./async-queue";
@@ -53,6 +54,7 @@ export interface OpenCodeBackend extends ModelBackend {
 const SESSION_TITLE_PREFIX = "patchbay";
 const CALL_TIMEOUT_MS = 30_000; // first call into a new directory boots an instance (seconds on a busy machine)
 const ABORT_TIMEOUT_MS = 5_000;
+const PLUGIN_ANNOUNCE_GRACE_MS = 2_000;
 
 /** Creates the OpenCode backend. Cheap: nothing happens until the first call. */
 export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBackend {
@@ -74,14 +76,18 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
   let runUrl: string | null = null;
   let models: { at: number; list: ModelInfo[] } | null = null;
   let builtins: Promise<string[]> | null = null;
-  const offStatus = supervisor.onStatus((s) => {
+  const onSupervisorStatus = (s: OpenCodeStatus) => {
     if (s.url !== runUrl) {
       runUrl = s.url;
       models = null;
       builtins = null;
       pool.reset(); // a new OpenCode process has no instances
+      // Warm the default instance (model list, built-in tool ids) so the first request does not pay for it.
+      if (s.state === "ready") void loadModels(true).then(builtinToolIds).catch((err: unknown) => log(`[opencode] warm-up failed: ${describe(err)}`));
     }
-  });
+  };
+  const offStatus = supervisor.onStatus(onSupervisorStatus);
+  onSupervisorStatus(supervisor.status());
 
   function defaultClient(): OpencodeClient {
     const dir = supervisor.defaultDirectory();
@@ -122,6 +128,20 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     return found;
   }
 
+  /** Never prompt in an instance whose companion plugin did not announce itself (it would run OpenCode's own
+   *  prompt and history). The instance loads its plugins before it answers its first request. */
+  async function requirePlugin(directory: string): Promise<void> {
+    const deadline = now() + PLUGIN_ANNOUNCE_GRACE_MS;
+    for (;;) {
+      const pid = supervisor.status().pid;
+      if (pid !== null && sideChannel.pluginLoaded(directory, pid)) return;
+      if (now() >= deadline) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    log(`[opencode] the companion plugin did not announce itself for ${directory}`);
+    throw new PatchbayError("backend_unavailable", "Patchbay's companion plugin is not loaded in OpenCode, so the request was not sent (see the Patchbay log).");
+  }
+
   async function* stream(req: BackendRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
     if (signal.aborted) return;
     await supervisor.whenReady(readyTimeoutMs);
@@ -155,6 +175,11 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
         ),
       );
       sessionID = created.id;
+      await requirePlugin(lease.directory).catch((err: unknown) => {
+        settled = true; // nothing runs in it; drop the empty session
+        void client.session.delete({ sessionID: created.id }, { signal: AbortSignal.timeout(ABORT_TIMEOUT_MS) }).catch(() => {});
+        throw err;
+      });
       sideChannel.register(sessionID, plan.spec);
       unsubscribe = hub.subscribe(sessionID, (m) => queue.push(m));
       if (signal.aborted) {

@@ -22,6 +22,9 @@ export interface EventSource {
   onStatus(listener: (s: OpenCodeStatus) => void): () => void;
 }
 
+/** OpenCode sends `server.heartbeat` every 10 s; silence this long means the connection is dead. */
+const SILENCE_LIMIT_MS = 30_000;
+
 const Envelope = z.object({
   directory: z.string().optional(),
   payload: z.object({ type: z.string(), properties: z.record(z.string(), z.unknown()).optional() }),
@@ -43,6 +46,8 @@ export class OpenCodeEventHub {
   private failures = 0;
   private closed = false;
   private offStatus: (() => void) | null = null;
+  private lastEventAt = 0;
+  private watchdog: NodeJS.Timeout | null = null;
 
   constructor(source: EventSource, log: (line: string) => void = () => {}) {
     this.source = source;
@@ -115,13 +120,20 @@ export class OpenCodeEventHub {
         return;
       }
       res.setEncoding("utf8");
-      const parser = createParser({ onEvent: (ev) => this.dispatch(ev.data) });
+      this.lastEventAt = Date.now();
+      const parser = createParser({
+        onEvent: (ev) => {
+          this.lastEventAt = Date.now();
+          this.dispatch(ev.data);
+        },
+      });
       res.on("data", (chunk: string) => parser.feed(chunk));
       res.on("end", () => this.lost(req, "event stream ended"));
       res.on("error", (err) => this.lost(req, `event stream failed: ${err.message}`));
       res.on("close", () => this.lost(req, "event stream closed"));
       this.connectedTo = conn.url;
       this.failures = 0;
+      this.startWatchdog(req);
       for (const w of [...this.connectWaiters]) w();
     });
     req.on("error", (err) => this.lost(req, `event stream failed: ${err.message}`));
@@ -150,10 +162,25 @@ export class OpenCodeEventHub {
     for (const h of [...set]) h({ kind: "event", event });
   }
 
+  private startWatchdog(req: http.ClientRequest): void {
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = setInterval(() => {
+      if (this.req !== req) return;
+      if (Date.now() - this.lastEventAt > SILENCE_LIMIT_MS) this.lost(req, `no event or heartbeat for ${SILENCE_LIMIT_MS / 1000} s`);
+    }, 5_000);
+    this.watchdog.unref();
+  }
+
+  private stopWatchdog(): void {
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = null;
+  }
+
   /** The stream of `req` is gone: tell every subscriber (their events may be lost), then reconnect. */
   private lost(req: http.ClientRequest, reason: string): void {
     if (this.req !== req) return;
     this.req = null;
+    this.stopWatchdog();
     const wasConnected = this.connectedTo !== null;
     this.connectedTo = null;
     req.destroy();
@@ -170,6 +197,7 @@ export class OpenCodeEventHub {
   }
 
   private drop(reason: string): void {
+    this.stopWatchdog();
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
     const req = this.req;

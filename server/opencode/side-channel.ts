@@ -1,8 +1,10 @@
 // Loopback side channel that serves each Patchbay session's request data (the companion spec) to the plugin.
 // Owns only the registry and its HTTP listener; it never builds specs and never talks to OpenCode.
+import fs from "node:fs";
 import http from "node:http";
 import crypto from "node:crypto";
 import type { AddressInfo } from "node:net";
+import { z } from "zod";
 import type { CompanionSpec } from "./plugin/companion";
 
 /** Where the plugin reaches the side channel (passed to `opencode serve` as env, never on a command line). */
@@ -22,6 +24,8 @@ export const SIDE_CHANNEL_TOKEN_HEADER = "x-patchbay-token";
  */
 export class SideChannel {
   private readonly specs = new Map<string, string>();
+  /** Instance directory → pid of the OpenCode process whose companion plugin announced itself there. */
+  private readonly announced = new Map<string, number>();
   private readonly secret = crypto.randomBytes(24).toString("hex");
   private server: http.Server | null = null;
   private starting: Promise<SideChannelEndpoint> | null = null;
@@ -73,6 +77,11 @@ export class SideChannel {
     this.specs.delete(sessionID);
   }
 
+  /** True when the companion plugin of OpenCode process `pid` announced itself for instance `directory`. */
+  pluginLoaded(directory: string, pid: number): boolean {
+    return this.announced.get(realpath(directory)) === pid;
+  }
+
   /** Number of registered sessions (diagnostics, leak tests). */
   size(): number {
     return this.specs.size;
@@ -95,11 +104,45 @@ export class SideChannel {
     };
     const given = req.headers[SIDE_CHANNEL_TOKEN_HEADER];
     if (typeof given !== "string" || !safeEqual(given, this.secret)) return send(401, '{"error":"bad token"}');
+    if (req.method === "POST" && req.url === "/hello") return this.hello(req, send);
     const match = /^\/spec\/([^/?#]+)$/.exec(req.url ?? "");
     if (req.method !== "GET" || !match?.[1]) return send(404, '{"error":"not found"}');
     const spec = this.specs.get(decodeURIComponent(match[1]));
     if (spec === undefined) return send(404, '{"error":"unknown session"}');
     send(200, spec);
+  }
+
+  private hello(req: http.IncomingMessage, send: (status: number, body: string) => void): void {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size <= 64 * 1024) chunks.push(c);
+    });
+    req.on("end", () => {
+      const hello = Hello.safeParse(safeJson(Buffer.concat(chunks).toString("utf8")));
+      if (!hello.success) return send(400, '{"error":"bad hello"}');
+      this.announced.set(realpath(hello.data.directory), hello.data.pid);
+      send(200, '{"ok":true}');
+    });
+  }
+}
+
+const Hello = z.object({ v: z.literal(1), directory: z.string().min(1), pid: z.number().int() });
+
+function realpath(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
   }
 }
 

@@ -158,7 +158,7 @@ describe("OpenCode dies mid-stream", () => {
     assert.equal(err.code, "backend_unavailable");
     assert.ok(!frames.some((f) => f.data === "[DONE]"), "a failed stream must not end with [DONE]");
 
-    await waitFor("OpenCode to restart", () => fx.pb.status().opencode.state === "ready", 60_000);
+    await waitFor("OpenCode to restart", () => fx.pb.status().opencode.state === "ready" && fx.pb.status().opencode.pid !== pid, 60_000);
     const st = fx.pb.status().opencode;
     assert.notEqual(st.pid, pid);
     assert.ok(st.restarts > restartsBefore);

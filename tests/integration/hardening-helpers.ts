@@ -1,6 +1,7 @@
 // Shared helpers of the hardening and fault tests (issue 8): the OpenAI error envelope schema, an SSE reader that
 // timestamps every frame, and small waits. Test-only; no fixture of its own.
 import assert from "node:assert/strict";
+import net from "node:net";
 import { createParser } from "eventsource-parser";
 import { z } from "zod";
 
@@ -110,4 +111,92 @@ export function sleep(ms: number): Promise<void> {
 /** A chat completions body for `model` with one user message. */
 export function chatBody(model: string, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ model, messages: [{ role: "user", content: "hello" }], ...extra });
+}
+
+/** A raw HTTP/1.1 exchange's result. `status` 0 when the server closed without answering. */
+export interface RawHttpResult {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Sends `request` bytes as-is to 127.0.0.1:`port` (so malformed request lines, headers and framing reach the server)
+ * and reads until the server closes the connection or one full response (Content-Length or chunked) arrived.
+ * `halfClose` ends our side after writing (a body shorter than its Content-Length then ends early).
+ */
+export function rawHttp(port: number, request: Buffer | string, opts: { timeoutMs?: number; halfClose?: boolean } = {}): Promise<RawHttpResult> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1");
+    const chunks: Buffer[] = [];
+    let settled = false;
+    const finish = (err?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      if (err) return reject(err);
+      resolve(parseRawResponse(Buffer.concat(chunks)));
+    };
+    const timer = setTimeout(() => finish(new Error(`no complete answer within ${opts.timeoutMs ?? 10_000} ms`)), opts.timeoutMs ?? 10_000);
+    socket.on("connect", () => {
+      socket.write(request);
+      if (opts.halfClose) socket.end();
+    });
+    socket.on("data", (c: Buffer) => {
+      chunks.push(c);
+      if (responseComplete(Buffer.concat(chunks))) finish();
+    });
+    socket.on("end", () => finish());
+    socket.on("close", () => finish());
+    socket.on("error", (err: NodeJS.ErrnoException) => {
+      // The server may reset after answering (e.g. an unread body); keep what arrived.
+      if (chunks.length || err.code === "ECONNRESET" || err.code === "EPIPE") finish();
+      else finish(err);
+    });
+  });
+}
+
+function splitHead(buf: Buffer): { head: string; body: Buffer } | null {
+  const i = buf.indexOf("\r\n\r\n");
+  if (i < 0) return null;
+  return { head: buf.subarray(0, i).toString("latin1"), body: buf.subarray(i + 4) };
+}
+
+function responseComplete(buf: Buffer): boolean {
+  const parts = splitHead(buf);
+  if (!parts) return false;
+  const r = parseRawResponse(buf);
+  if (r.headers["content-length"] !== undefined) return parts.body.length >= Number(r.headers["content-length"]);
+  if (/chunked/i.test(r.headers["transfer-encoding"] ?? "")) return parts.body.includes("\r\n0\r\n\r\n") || parts.body.subarray(0, 5).toString() === "0\r\n\r\n";
+  return false;
+}
+
+function parseRawResponse(buf: Buffer): RawHttpResult {
+  const parts = splitHead(buf);
+  if (!parts) return { status: 0, headers: {}, body: buf.toString("utf8") };
+  const [statusLine = "", ...lines] = parts.head.split("\r\n");
+  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0);
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const c = line.indexOf(":");
+    if (c > 0) headers[line.slice(0, c).trim().toLowerCase()] = line.slice(c + 1).trim();
+  }
+  let body = parts.body;
+  if (/chunked/i.test(headers["transfer-encoding"] ?? "")) body = dechunk(body);
+  return { status, headers, body: body.toString("utf8") };
+}
+
+function dechunk(buf: Buffer): Buffer {
+  const out: Buffer[] = [];
+  let i = 0;
+  while (i < buf.length) {
+    const eol = buf.indexOf("\r\n", i);
+    if (eol < 0) break;
+    const size = Number.parseInt(buf.subarray(i, eol).toString("latin1"), 16);
+    if (!Number.isFinite(size) || size === 0) break;
+    out.push(buf.subarray(eol + 2, eol + 2 + size));
+    i = eol + 2 + size + 2;
+  }
+  return Buffer.concat(out);
 }

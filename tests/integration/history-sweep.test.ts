@@ -5,9 +5,9 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { performance } from "node:perf_hooks";
 import {
+  DEFAULT_BUSY_INTERVAL_MS,
   DEFAULT_SWEEP_BUDGET,
   DEFAULT_SWEEP_CONCURRENCY,
-  DEFAULT_SWEEP_DEADLINE_MS,
   DEFAULT_SWEEP_PAUSE_MS,
   HistoryService,
 } from "../../server/opencode/history/history-service";
@@ -21,10 +21,12 @@ const LIMIT_50 = { maxSessions: 50, maxAgeDays: null };
 let env: HistoryEnv;
 let history: HistoryService;
 let s: Created[];
+/** Requests in flight, as the request service would report them to the history service. */
+let inFlight = 0;
 
 before(async () => {
   env = await startHistoryEnv();
-  history = new HistoryService({ opencode: env.supervisor, appsDir: env.appsDir });
+  history = new HistoryService({ opencode: env.supervisor, appsDir: env.appsDir, activeRequests: () => inFlight });
   const dirs = ["t1", "t2"].map((t) => env.toolSetDir("s", t));
   const made = await timed(async () => (s = await createSessions(env, 2050, (i) => dirs[i % 2] as string, (i) => `S-${i}`)));
   console.log(`# created 2,050 sessions in ${Math.round(made.ms)} ms`);
@@ -38,10 +40,15 @@ after(async () => {
 async function request(dir: string, n: number): Promise<number> {
   const client = env.supervisor.client();
   const t0 = performance.now();
-  const created = await client.session.create({ directory: dir, title: `req-${n}` });
-  const r = await client.session.prompt({ sessionID: created.data!.id, directory: dir, model: MODEL, parts: [{ type: "text", text: `question ${n}` }] });
-  assert.ok(r.data, `request ${n} failed: ${JSON.stringify(r.error)}`);
-  return performance.now() - t0;
+  inFlight++;
+  try {
+    const created = await client.session.create({ directory: dir, title: `req-${n}` });
+    const r = await client.session.prompt({ sessionID: created.data!.id, directory: dir, model: MODEL, parts: [{ type: "text", text: `question ${n}` }] });
+    assert.ok(r.data, `request ${n} failed: ${JSON.stringify(r.error)}`);
+    return performance.now() - t0;
+  } finally {
+    inFlight--;
+  }
 }
 
 describe("bounded sweeps with the real OpenCode", () => {
@@ -69,9 +76,9 @@ describe("bounded sweeps with the real OpenCode", () => {
 
     const first = await timed(() => history.prune("s", { limits: LIMIT_50 }));
     console.log(`# sweep 1: ${JSON.stringify(pick(first.value))} in ${Math.round(first.ms)} ms`);
-    assert.equal(first.value.scanned, 2050);
     assert.equal(first.value.removed, DEFAULT_SWEEP_BUDGET);
-    assert.equal(first.value.remaining, 2000 - DEFAULT_SWEEP_BUDGET);
+    assert.ok(first.value.remaining > 0, "it knows more is left");
+    assert.ok(first.value.scanned < 1000, `a bounded sweep does not read all 2,050 sessions (read ${first.value.scanned})`);
     assert.equal(await exists(oldestFirst[0]!), false);
     assert.equal(await exists(oldestFirst[DEFAULT_SWEEP_BUDGET - 1]!), false);
     assert.equal(await exists(oldestFirst[DEFAULT_SWEEP_BUDGET]!), true, "the budget stops it");
@@ -79,7 +86,7 @@ describe("bounded sweeps with the real OpenCode", () => {
     const second = await timed(() => history.prune("s", { limits: LIMIT_50 }));
     console.log(`# sweep 2: ${JSON.stringify(pick(second.value))} in ${Math.round(second.ms)} ms`);
     assert.equal(second.value.removed, DEFAULT_SWEEP_BUDGET);
-    assert.equal(second.value.remaining, 2000 - 2 * DEFAULT_SWEEP_BUDGET);
+    assert.ok(second.value.remaining > 0);
     assert.equal(await exists(oldestFirst[2 * DEFAULT_SWEEP_BUDGET - 1]!), false);
     assert.equal(await exists(oldestFirst[2 * DEFAULT_SWEEP_BUDGET]!), true);
     assert.equal(await exists(oldestFirst.at(-1)!), true, "the newest stay");
@@ -88,37 +95,37 @@ describe("bounded sweeps with the real OpenCode", () => {
   test("requests served during sweeps do not slow by more than 20 % (medians)", async () => {
     const dir = env.toolSetDir("r", "t1");
     let n = 0;
-    // Warm the request path (instance boot, first prompt) before measuring.
-    for (let i = 0; i < 4; i++) await request(dir, n++);
+    // Warm the request path (instance boot, first prompts) before measuring.
+    for (let i = 0; i < 6; i++) await request(dir, n++);
 
-    const ROUNDS = 4;
-    const PER_BLOCK = 8;
+    // Alternating blocks (A: no sweep, B: requests for as long as one sweep runs) cancel slow drifts of a shared
+    // machine. Sweeps in B use the default budget, concurrency and pacing; a short deadline keeps blocks short.
+    const ROUNDS = 6;
     const base: number[] = [];
     const during: number[] = [];
     const sweeps: SweepResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      // A: no sweep.
-      for (let i = 0; i < PER_BLOCK; i++) base.push(await request(dir, n++));
-      // B: the same requests while sweeps run back to back (each bounded by the default budget and deadline).
+      const tA = performance.now();
+      while (performance.now() - tA < 2000) base.push(await request(dir, n++));
       let sweeping = true;
-      const loop = (async () => {
-        while (sweeping) sweeps.push(await history.prune("s", { limits: LIMIT_50 }));
-      })();
-      for (let i = 0; i < PER_BLOCK; i++) during.push(await request(dir, n++));
-      sweeping = false;
-      await loop;
+      const sweep = history.prune("s", { limits: LIMIT_50, deadlineMs: 2500 }).then((r) => {
+        sweeping = false;
+        sweeps.push(r);
+      });
+      while (sweeping) during.push(await request(dir, n++));
+      await sweep;
     }
     const mBase = median(base);
     const mDuring = median(during);
     const ratio = mDuring / mBase;
     const removed = sweeps.reduce((t, x) => t + x.removed, 0);
     console.log(
-      `# request latency (create + prompt, mock upstream), ${base.length} samples each: ` +
-        `median without sweep ${mBase.toFixed(0)} ms, during sweeps ${mDuring.toFixed(0)} ms, ratio ${ratio.toFixed(3)} ` +
-        `(sweeps: ${sweeps.length}, removed ${removed}; budget ${DEFAULT_SWEEP_BUDGET}, deadline ${DEFAULT_SWEEP_DEADLINE_MS} ms, ` +
-        `concurrency ${DEFAULT_SWEEP_CONCURRENCY}, pause ${DEFAULT_SWEEP_PAUSE_MS} ms)`,
+      `# request latency (create + prompt, mock upstream): median without sweep ${mBase.toFixed(1)} ms (${base.length} requests), ` +
+        `during sweeps ${mDuring.toFixed(1)} ms (${during.length}), ratio ${ratio.toFixed(3)}; ${sweeps.length} sweeps removed ${removed} ` +
+        `(budget ${DEFAULT_SWEEP_BUDGET}, concurrency ${DEFAULT_SWEEP_CONCURRENCY}, pause ${DEFAULT_SWEEP_PAUSE_MS} ms, ` +
+        `one call per ${DEFAULT_BUSY_INTERVAL_MS} ms while requests run)`,
     );
-    assert.ok(removed > 0, "sweeps actually deleted sessions while requests ran");
+    assert.ok(removed > 0, "sweeps deleted sessions while requests ran");
     assert.ok(ratio <= 1.2, `requests slowed by ${((ratio - 1) * 100).toFixed(1)} % during sweeps`);
   });
 

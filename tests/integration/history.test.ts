@@ -6,7 +6,7 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { readFileSync } from "node:fs";
-import { PatchbayError } from "../../server/core/errors";
+import type { PatchbayError } from "../../server/core/errors";
 import { HistoryService } from "../../server/opencode/history/history-service";
 import { DAY_MS } from "../../server/opencode/history/prune-plan";
 import { compareNewestFirst } from "../../server/opencode/history/session-pager";

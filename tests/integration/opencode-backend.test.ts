@@ -129,6 +129,26 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
     assert.deepEqual(body.tools, [fnTool(bash), fnTool(time), fnTool(weather)]);
   });
 
+  test("tool schemas reach the upstream exactly, not OpenCode's reconstruction of them", async () => {
+    const search = {
+      name: "search",
+      description: "Search the catalogue",
+      parameters: {
+        type: "object",
+        properties: { query: { type: "string", minLength: 1 }, limit: { type: "integer", default: 10 }, filters: { type: "object", additionalProperties: { type: "string" } } },
+        required: ["query"],
+        additionalProperties: false,
+      },
+    };
+    const noDescription = { name: "ping", parameters: { type: "object", properties: {} } };
+    const r = await runStream(stack.backend, backendRequest(neutralRequest({ tools: [search, noDescription] })));
+    assert.equal(r.error, null);
+    assert.deepEqual(stack.mock.chatRequests()[0]?.body.tools, [
+      { type: "function", function: { name: "ping", description: "", parameters: noDescription.parameters } },
+      fnTool(search),
+    ]);
+  });
+
   test("a tool call with empty arguments comes back as \"{}\"", async () => {
     stack.mock.script({ toolCalls: [{ id: "call_e", name: "get_time", arguments: "" }] });
     const r = await runStream(stack.backend, backendRequest(neutralRequest({ tools: [time] })));

@@ -4,10 +4,12 @@ import type { CommandRegistrar } from "../context";
 import { registerAppCommands } from "./app";
 import { registerKeyCommands } from "./key";
 import { registerServeCommand } from "./serve";
+import { registerSessionsCommands } from "./sessions";
 
 /** Every command group of `patchbay`. */
 export const COMMAND_GROUPS: readonly CommandRegistrar[] = [
   registerServeCommand,
   registerAppCommands,
   registerKeyCommands,
+  registerSessionsCommands,
 ];

@@ -1,6 +1,7 @@
 // What the admin listener needs from the rest of Patchbay, as interfaces only (the lead builds it in createPatchbay).
 // Must not construct anything: stores, backend and listeners are injected.
 import type { ModelInfo } from "../../core/contract";
+import type { AdminHistory } from "../../opencode/history";
 import type { DesktopHost } from "../../patchbay-types";
 import type { AppsStore, KeysStore, RequestLog, SettingsStore } from "../../stores/types";
 import type { PatchbayStatus } from "../../../shared/status";
@@ -32,6 +33,9 @@ export interface AdminServices {
   staticDir: string;
   /** Diagnostic log sink, one line per call (unexpected errors); default: stderr. */
   log?: (line: string) => void;
+  /** Per-app session history (list, read, delete, prune; server/opencode/history). Absent → the history endpoints
+   *  answer 503 `backend_unavailable`. */
+  history?: AdminHistory;
 }
 
 /** Tunables, for tests. */

@@ -21,6 +21,7 @@ export function presentedKey(req: Request): string | null {
 /** Authenticates the request or fails with 401 `missing_api_key` / `invalid_api_key`. */
 export function apiAuth(keys: KeysStore, apps: AppsStore): RequestHandler {
   return (req, res, next) => {
+    if (res.locals.auth) return next(); // already authenticated (LAN mode checks every route up front)
     const key = presentedKey(req);
     if (!key) {
       return next(

@@ -3,10 +3,15 @@ import type { ErrorRequestHandler, RequestHandler } from "express";
 import { PatchbayError, toPatchbayError } from "../../core/errors";
 import { toOpenAiErrorBody } from "../../openai/error-envelope";
 
-/** Maps body-parser failures (which carry `type` and `status`) to PatchbayErrors; others pass through. */
+/** Maps body-parser failures (http-errors with `status`, most with a `type`) and the router's bad percent-encoding
+ *  (a URIError with status 400) to PatchbayErrors; others pass through. A 4xx without a known `type` (e.g. a corrupt
+ *  gzip/deflate/br body) is still the client's fault: 400, never 500. */
 export function fromBodyParserError(err: unknown): unknown {
-  if (!err || typeof err !== "object" || !("type" in err)) return err;
-  const { type, limit } = err as { type?: string; limit?: number };
+  if (!err || typeof err !== "object" || err instanceof PatchbayError) return err;
+  if (err instanceof URIError && (err as { status?: unknown }).status === 400) {
+    return new PatchbayError("invalid_request_error", "The URL path has invalid percent-encoding (e.g. '%ff'). Encode it as UTF-8.");
+  }
+  const { type, limit, status, expose } = err as { type?: unknown; limit?: number; status?: unknown; expose?: unknown };
   switch (type) {
     case "entity.parse.failed":
       return new PatchbayError(
@@ -21,7 +26,16 @@ export function fromBodyParserError(err: unknown): unknown {
     case "encoding.unsupported":
     case "charset.unsupported":
       return new PatchbayError("unsupported_media_type", "Unsupported request body encoding. Send UTF-8 JSON.");
+    case "request.aborted":
+    case "request.size.invalid":
+      return new PatchbayError("invalid_request_error", "The request body ended before its announced length (Content-Length).");
     default:
+      if (expose === true && typeof status === "number" && status >= 400 && status < 500) {
+        return new PatchbayError(
+          "invalid_request_error",
+          "We could not read the request body (a corrupt compressed body, or a bad Content-Encoding). Send plain UTF-8 JSON.",
+        );
+      }
       return err;
   }
 }

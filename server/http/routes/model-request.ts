@@ -37,8 +37,9 @@ export interface ModelRequestDeps {
   gate: ConcurrencyGate;
   requestLog: RequestLog;
   logBodies: () => boolean;
-  /** Inlines http(s) images (SSRF-guarded) or refuses them when the app does not allow remote images. */
-  inlineImages: (request: NeutralRequest, allowed: boolean) => Promise<NeutralRequest>;
+  /** Inlines http(s) images (SSRF-guarded) or refuses them when the app does not allow remote images; `signal`
+   *  aborts pending fetches when the client leaves. */
+  inlineImages: (request: NeutralRequest, allowed: boolean, signal?: AbortSignal) => Promise<NeutralRequest>;
   now: () => number;
   /** After a request used a session of `app` (history sweeps hook in here). */
   afterRequest?: (app: string) => void;
@@ -83,8 +84,24 @@ export async function runModelRequest(
   if (deps.logBodies()) entry.requestBody = req.body;
 
   let release: (() => void) | null = null;
+  // The backend's stream; always closed in `finally` so its own cleanup (lease, subscription, session abort) runs
+  // even when we stop reading at `finish`/`error` (a suspended generator never reaches its `finally` otherwise).
+  let iterator: AsyncIterator<ModelEvent> | null = null;
   const timers: NodeJS.Timeout[] = [];
   const sse = new SseWriter(res, deps.keepaliveMs ?? 15_000);
+  // Registered first: a client that leaves while we wait for OpenCode or fetch images must not start a run.
+  const ac = new AbortController();
+  let abortError: ModelError | null = null;
+  const abort = (error: ModelError) => {
+    if (ac.signal.aborted) return;
+    abortError = error;
+    ac.abort();
+  };
+  const clientClosed = () => abort({ code: "client_closed", status: CLIENT_CLOSED, message: "The client closed the connection." });
+  res.on("close", () => {
+    if (!res.writableEnded) clientClosed();
+  });
+  if (res.destroyed || req.socket.destroyed) clientClosed();
   try {
     const decoded = decode(req.body);
     let request = decoded.request;
@@ -96,23 +113,20 @@ export async function runModelRequest(
         { param: "tools" },
       );
     }
+    // Over the limit → 429 before any work (model list, image fetches).
+    release = deps.gate.acquire(app.name, app.limits.concurrency);
     const resolved = resolveModel(app, request.model, await deps.catalog());
     entry.modelResolved = resolved.target.variant ? `${resolved.id}#${resolved.target.variant}` : resolved.id;
-    request = await deps.inlineImages(request, app.limits.remoteImages);
-    release = deps.gate.acquire(app.name, app.limits.concurrency);
+    request = await deps.inlineImages(request, app.limits.remoteImages, ac.signal);
+    if (ac.signal.aborted) {
+      entry.status = CLIENT_CLOSED;
+      entry.errorCode = "client_closed";
+      entry.errorMessage = "The client closed the connection before the model was asked.";
+      return;
+    }
 
     const encoder = decoded.createEncoder(request.model);
     const warnings = [...request.warnings];
-    const ac = new AbortController();
-    let abortError: ModelError | null = null;
-    const abort = (error: ModelError) => {
-      if (ac.signal.aborted) return;
-      abortError = error;
-      ac.abort();
-    };
-    res.on("close", () => {
-      if (!res.writableEnded) abort({ code: "client_closed", status: CLIENT_CLOSED, message: "The client closed the connection." });
-    });
     const ttftTimer = setTimeout(
       () => abort(timeoutError(`No token arrived within ${Math.round(app.limits.firstTokenTimeoutMs / 1000)} s (the app's first-token timeout).`)),
       app.limits.firstTokenTimeoutMs,
@@ -137,11 +151,11 @@ export async function runModelRequest(
     let finished = false;
     let errorPushed = false;
     const aborted = new Promise<"aborted">((resolve) => ac.signal.addEventListener("abort", () => resolve("aborted"), { once: true }));
-    const iterator = deps.backend.stream({ app: app.name, target: resolved.target, request }, ac.signal)[Symbol.asyncIterator]();
+    const events = deps.backend.stream({ app: app.name, target: resolved.target, request }, ac.signal)[Symbol.asyncIterator]();
+    iterator = events;
     for (;;) {
-      const step = await Promise.race([iterator.next(), aborted]);
+      const step = await Promise.race([events.next(), aborted]);
       if (step === "aborted") {
-        void iterator.return?.().catch(() => undefined);
         failure = abortError;
         break;
       }
@@ -149,7 +163,8 @@ export async function runModelRequest(
       const event = step.value;
       if (event.type === "start") {
         entry.sessionId = event.sessionId;
-        warnings.push(...event.warnings);
+        // The backend's list already includes the decoder's warnings; keep each once.
+        for (const w of event.warnings) if (!warnings.includes(w)) warnings.push(w);
         continue;
       }
       if (event.type === "error") {
@@ -223,6 +238,7 @@ export async function runModelRequest(
     throw e;
   } finally {
     for (const t of timers) clearTimeout(t);
+    void iterator?.return?.(undefined).catch(() => undefined);
     release?.();
     entry.totalMs = deps.now() - started;
     deps.requestLog.append(entry);

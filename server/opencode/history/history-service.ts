@@ -25,8 +25,18 @@ import {
   type RawMessage,
   type RawSession,
 } from "./opencode-port";
-import { planPrune, spreadSample } from "./prune-plan";
-import { decodeListCursor, encodeListCursor, mergePage, needsMore, type DirFetch, type ListCursor, type SessionKey } from "./session-pager";
+import { hasLimits, isOverLimits, planPrune, pruneRule, spreadSample, walkEnd, type PruneRule } from "./prune-plan";
+import {
+  compareNewestFirst,
+  decodeListCursor,
+  encodeListCursor,
+  mergePage,
+  needsMore,
+  type DirFetch,
+  type ListCursor,
+  type MergedPage,
+  type SessionKey,
+} from "./session-pager";
 
 /** Dependencies of {@link HistoryService}. */
 export interface HistoryServiceOptions {
@@ -47,10 +57,10 @@ export interface HistoryServiceOptions {
   /** Directories whose OpenCode instance is live (the instance pool's). Sessions only run in live instances, so
    *  status is asked there only and other calls avoid booting cold instances. Default: every directory is live. */
   liveDirectories?: () => readonly string[];
-  /** Sessions active (updated) within this many ms count as running. For callers that cannot see every running
-   *  request, e.g. the CLI with its own OpenCode next to a running Patchbay: pass the longest request deadline.
-   *  Default 0 (off). */
-  assumeRunningWithinMs?: number;
+  /** For callers that cannot see every running request (the CLI with its own OpenCode next to a running Patchbay):
+   *  sessions active within this many ms are checked through their last message and count as running unless it is
+   *  a finished answer (or they have none and are older than 5 s). Pass the longest request deadline. Default 0 (off). */
+  externalRunsWithinMs?: number;
   /** Patchbay requests in flight (all apps). While > 0, sweeps yield: at most one deletion (or scan window) per
    *  `busyIntervalMs`, so OpenCode's single event loop stays free for requests. Default: never busy. */
   activeRequests?: () => number;
@@ -92,6 +102,8 @@ const DEFAULT_MESSAGES_PAGE = 50;
 const SCAN_WINDOW = 500;
 /** Re-read a directory's running sessions during a sweep at most this often, ms. */
 const STATUS_REFRESH_MS = 1000;
+/** A session without messages may be a request's brand-new session for this long (ms). */
+const NO_MESSAGE_GRACE_MS = 5000;
 /** A sweep gives up after this many failed deletions in a row (OpenCode down). */
 const MAX_CONSECUTIVE_FAILURES = 5;
 const UNREADABLE_REASON =
@@ -148,7 +160,7 @@ export class HistoryService {
     this.hasApp = opts.hasApp ?? (() => true);
     this.viewLimits = opts.viewLimits ?? DEFAULT_VIEW_LIMITS;
     this.liveDirectories = opts.liveDirectories ?? null;
-    this.recentMs = Math.max(0, opts.assumeRunningWithinMs ?? 0);
+    this.recentMs = Math.max(0, opts.externalRunsWithinMs ?? 0);
     this.activeRequests = opts.activeRequests ?? (() => 0);
   }
 
@@ -255,40 +267,58 @@ export class HistoryService {
   }
 
   /**
-   * One bounded sweep: scans the app, plans with `limits`, deletes the oldest first with small concurrency until the
-   * budget or the deadline, skipping sessions that are (or become) running. Throws `backend_unavailable` when the scan
-   * fails; deletion failures are counted, and the sweep stops after 5 in a row (`error` says why).
+   * One bounded sweep, oldest first. Its cost is bounded too: it never lists the whole app, only the newest
+   * `maxSessions` (to find the boundary) and, per directory, the oldest sessions up to the first one neither rule can
+   * match or `budget + 1` candidates. Deletes with small concurrency until the budget or the deadline, skipping sessions
+   * that are (or become) running, yielding to requests in flight (`activeRequests`). `scanned` counts the sessions
+   * looked at; `remaining` is a lower bound (0: nothing left). Throws `backend_unavailable` when listing fails;
+   * deletion failures are counted, and the sweep stops after 5 in a row (`error` says why).
    */
   async prune(app: string, opts: PruneOptions): Promise<SweepResult> {
     this.requireApp(app);
     const startedAt = this.now();
-    const t0 = performance.now();
-    const deadline = t0 + (opts.deadlineMs ?? DEFAULT_SWEEP_DEADLINE_MS);
-    const budget = Math.max(0, opts.budget ?? DEFAULT_SWEEP_BUDGET);
+    const deadline = performance.now() + (opts.deadlineMs ?? DEFAULT_SWEEP_DEADLINE_MS);
+    const budget = Math.max(0, Math.trunc(opts.budget ?? DEFAULT_SWEEP_BUDGET));
     const pauseMs = opts.pauseMs ?? DEFAULT_SWEEP_PAUSE_MS;
     const gate: YieldGate = { nextSlot: 0, intervalMs: opts.busyIntervalMs ?? DEFAULT_BUSY_INTERVAL_MS };
-    const scan = await this.scan(app, gate);
-    const plan = planPrune(scan.sessions, opts.limits, this.now(), scan.running);
     const result: SweepResult = {
       app,
       trigger: opts.trigger ?? "manual",
       startedAt,
       finishedAt: startedAt,
-      scanned: scan.sessions.length,
+      scanned: 0,
       removed: 0,
       alreadyMissing: 0,
       failed: 0,
-      skippedRunning: plan.skippedRunning.length,
-      remaining: plan.toDelete.length,
+      skippedRunning: 0,
+      remaining: 0,
       dryRun: opts.dryRun === true,
       error: null,
     };
-    if (opts.dryRun || plan.toDelete.length === 0) return { ...result, finishedAt: this.now() };
+    const done = () => ({ ...result, finishedAt: this.now() });
+    if (!hasLimits(opts.limits)) return done();
 
-    const queue = plan.toDelete.slice(0, budget);
+    const directories = await this.dirs.list(app);
+    let boundary: PruneRule["boundary"] = null;
+    if (opts.limits.maxSessions !== null) {
+      const nth = await this.nthNewest(directories, opts.limits.maxSessions, gate);
+      result.scanned += nth.seen;
+      boundary = nth.key;
+    }
+    const rule = pruneRule(opts.limits, this.now(), boundary);
+    const walks = await Promise.all(directories.map((d) => this.oldestOverLimits(d, rule, budget + 1, gate)));
+    result.scanned += walks.reduce((n, w) => n + w.seen, 0);
+    const candidates = walks.flatMap((w) => w.candidates).sort((x, y) => compareNewestFirst(y, x));
+    const running = await this.runningAmong(candidates);
+    const queue = candidates.filter((c) => !running.has(c.id));
+    result.skippedRunning = candidates.length - queue.length;
+    result.remaining = queue.length;
+    if (opts.dryRun || queue.length === 0) return done();
+
+    const work = queue.slice(0, budget);
     const statusAt = new Map<string, { at: number; busy: Set<string> }>();
     const isRunning = async (s: RawSession): Promise<boolean> => {
-      if (this.isRecent(s)) return true;
+      if (this.isRecent(s) && (await this.looksRunning(s))) return true;
       if (!this.isLive(s.directory)) return false;
       const cached = statusAt.get(s.directory);
       if (!cached || performance.now() - cached.at > STATUS_REFRESH_MS) {
@@ -300,9 +330,9 @@ export class HistoryService {
     let handled = 0;
     let consecutiveFailures = 0;
     const worker = async () => {
-      while (next < queue.length && consecutiveFailures < MAX_CONSECUTIVE_FAILURES) {
-        if (!(await this.yieldToRequests(gate, deadline)) || next >= queue.length) break;
-        const s = queue[next++] as RawSession;
+      while (next < work.length && consecutiveFailures < MAX_CONSECUTIVE_FAILURES) {
+        if (!(await this.yieldToRequests(gate, deadline)) || next >= work.length) break;
+        const s = work[next++] as RawSession;
         try {
           if (await isRunning(s)) {
             result.skippedRunning++;
@@ -322,8 +352,8 @@ export class HistoryService {
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? DEFAULT_SWEEP_CONCURRENCY) }, worker));
-    result.remaining = plan.toDelete.length - handled;
-    return { ...result, finishedAt: this.now() };
+    result.remaining = queue.length - handled;
+    return done();
   }
 
   // ---- internals -------------------------------------------------------------------------------------------------
@@ -354,24 +384,92 @@ export class HistoryService {
     return this.recentMs > 0 && this.now() - s.updatedAt < this.recentMs;
   }
 
-  /** Ids among `sessions` that are running: busy in their live instance (one status call per live directory), or
-   *  recently active when {@link HistoryServiceOptions.assumeRunningWithinMs} is set. */
+  /**
+   * Whether a recently active session seems to run in another process, from its last message: an assistant message
+   * not completed and without error, or a user message not answered yet. No message: only in its first 5 s (a request
+   * prompts its new session at once). When in doubt (unreadable), it counts as running.
+   */
+  private async looksRunning(s: RawSession): Promise<boolean> {
+    let last: RawMessage | undefined;
+    try {
+      last = (await this.port.messages(s.id, undefined, { limit: 1 })).items.at(-1);
+    } catch (err) {
+      if (err instanceof PatchbayError && err.code === "session_not_found") return false;
+      return true;
+    }
+    if (!last) return this.now() - s.createdAt < NO_MESSAGE_GRACE_MS;
+    if (last.info.role === "user") return true;
+    return last.info.time.completed === undefined && last.info.error === undefined;
+  }
+
+  /** Ids among `sessions` that are running: busy in their live instance (one status call per live directory), or,
+   *  with {@link HistoryServiceOptions.externalRunsWithinMs}, recently active and seemingly running elsewhere. */
   private async runningAmong(sessions: readonly RawSession[]): Promise<Set<string>> {
     const dirs = [...new Set(sessions.map((s) => s.directory))].filter((d) => this.isLive(d));
     const sets = await Promise.all(dirs.map((d) => this.port.busySessions(d)));
     const running = new Set(sets.flatMap((x) => [...x]));
-    for (const s of sessions) if (this.isRecent(s)) running.add(s.id);
+    const recent = sessions.filter((s) => !running.has(s.id) && this.isRecent(s));
+    const external = await mapLimit(recent, 4, (s) => this.looksRunning(s));
+    recent.forEach((s, i) => external[i] && running.add(s.id));
     return running;
   }
 
+  /** The key of the `n`-th newest session of the app in list order (null when it has fewer), and how many sessions
+   *  that took to read. Pages of at most 500 through the same merge as {@link list}. */
+  private async nthNewest(directories: readonly string[], n: number, gate: YieldGate): Promise<{ key: SessionKey | null; seen: number }> {
+    let cursor: ListCursor | null = null;
+    let seen = 0;
+    for (;;) {
+      const want = Math.min(500, n - seen);
+      const done: string[] = cursor?.done ?? [];
+      const active = directories.filter((d) => !done.includes(path.basename(d)));
+      const fetches = await Promise.all(active.map((d) => this.fetchForPage(d, cursor, want, null, gate)));
+      const merged: MergedPage<RawSession> = mergePage(fetches, cursor?.last ?? null, want, null, done);
+      seen += merged.page.length;
+      const last = merged.page.at(-1);
+      if (seen >= n && last) return { key: { createdAt: last.createdAt, id: last.id }, seen };
+      if (!merged.next) return { key: null, seen };
+      cursor = merged.next;
+    }
+  }
+
+  /** One directory's sessions over the limits, oldest first, stopping at the first session no rule can match (see
+   *  `walkEnd`) or after `max` candidates. */
+  private async oldestOverLimits(directory: string, rule: PruneRule, max: number, gate: YieldGate): Promise<{ candidates: RawSession[]; seen: number }> {
+    const end = walkEnd(rule);
+    const candidates: RawSession[] = [];
+    let seen = 0;
+    let cursor: string | null = null;
+    const window = Math.max(1, Math.min(max, SCAN_WINDOW));
+    do {
+      await this.yieldToRequests(gate, Infinity);
+      const w = await this.port.listSessions(directory, { limit: window, order: "asc", ...(cursor ? { cursor } : {}) });
+      for (const s of w.items) {
+        seen++;
+        if (s.createdAt > end) return { candidates, seen };
+        if (isOverLimits(s, rule)) candidates.push(s);
+        if (candidates.length >= max) return { candidates, seen };
+      }
+      cursor = w.next;
+    } while (cursor);
+    return { candidates, seen };
+  }
+
   /** Fetches windows from one directory until a page of `limit` can be merged (see `needsMore`). */
-  private async fetchForPage(directory: string, cursor: ListCursor | null, limit: number, search: string | null): Promise<DirFetch<RawSession>> {
+  private async fetchForPage(
+    directory: string,
+    cursor: ListCursor | null,
+    limit: number,
+    search: string | null,
+    gate?: YieldGate,
+  ): Promise<DirFetch<RawSession>> {
     const name = path.basename(directory);
     const after: SessionKey | null = cursor?.last ?? null;
     let start = cursor?.dirs[name] ?? null;
     const fetch: DirFetch<RawSession> = { name, windows: [] };
     while (needsMore(fetch, after, limit)) {
       const from = fetch.windows.length ? (fetch.windows.at(-1)?.next ?? null) : start;
+      if (gate) await this.yieldToRequests(gate, Infinity);
       try {
         const w = await this.port.listSessions(directory, { limit, ...(from ? { cursor: from } : {}), ...(search ? { search } : {}) });
         fetch.windows.push({ cursorUsed: from, items: w.items, next: w.next });

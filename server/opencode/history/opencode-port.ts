@@ -56,8 +56,9 @@ export class InvalidOpenCodeCursorError extends Error {
  * session's own instance; `listSessions` (v2) reads the database without booting anything.
  */
 export interface OpenCodeHistoryPort {
-  /** Sessions filed under exactly `directory`, newest first by creation; `cursor` from a previous window. */
-  listSessions(directory: string, opts: { limit: number; cursor?: string; search?: string }): Promise<SessionWindow>;
+  /** Sessions filed under exactly `directory` by creation time, newest first (`desc`, default) or oldest first
+   *  (`asc`); `cursor` from a previous window of the same order. */
+  listSessions(directory: string, opts: { limit: number; cursor?: string; search?: string; order?: "asc" | "desc" }): Promise<SessionWindow>;
   /** Ids of the sessions of `directory`'s instance that are busy or retrying (idle ones are absent). */
   busySessions(directory: string): Promise<Set<string>>;
   /** The session, or null when it does not exist. */
@@ -204,7 +205,7 @@ export function createOpenCodeHistoryPort(factory: OpenCodeClientFactory): OpenC
       const what = "listing sessions";
       const r: SdkResult = await call(what, () =>
         factory.client().v2.session.list(
-          { directory, limit: opts.limit, order: "desc", ...(opts.cursor ? { cursor: opts.cursor } : {}), ...(opts.search ? { search: opts.search } : {}) },
+          { directory, limit: opts.limit, order: opts.order ?? "desc", ...(opts.cursor ? { cursor: opts.cursor } : {}), ...(opts.search ? { search: opts.search } : {}) },
           { signal: signal() },
         ),
       );

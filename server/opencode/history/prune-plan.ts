@@ -59,3 +59,32 @@ export function spreadSample<T>(items: readonly T[], n: number): T[] {
   for (let i = 0; i < n; i++) out.push(items[Math.round((i * (items.length - 1)) / (n - 1))] as T);
   return out;
 }
+
+/** The limits resolved against the current sessions and clock, for bounded sweeps that never list everything:
+ *  `boundary` is the N-th newest session in list order (null: fewer than N sessions, or no `maxSessions`), `cutoff`
+ *  the age limit as epoch ms (null: no `maxAgeDays`). */
+export interface PruneRule {
+  boundary: { createdAt: number; id: string } | null;
+  cutoff: number | null;
+}
+
+/** Resolves `limits` for a sweep; `boundary` is the N-th newest session (found by the caller). */
+export function pruneRule(limits: HistoryLimits, now: number, boundary: PruneRule["boundary"]): PruneRule {
+  return {
+    boundary: limits.maxSessions === null ? null : boundary,
+    cutoff: limits.maxAgeDays === null ? null : now - limits.maxAgeDays * DAY_MS,
+  };
+}
+
+/** True when `s` is over the limits: listed after the N-th newest, or inactive since before the cutoff (same rules as
+ *  {@link planPrune}). */
+export function isOverLimits(s: PrunableSession, rule: PruneRule): boolean {
+  return (rule.boundary !== null && compareNewestFirst(s, rule.boundary) > 0) || (rule.cutoff !== null && s.updatedAt < rule.cutoff);
+}
+
+/** Walking a directory oldest first: once a session was created after this time, neither rule can match it or any
+ *  later one (list order needs creation ≤ the boundary's, age needs creation ≤ last activity < cutoff). -Infinity
+ *  when no rule applies (nothing is over). */
+export function walkEnd(rule: PruneRule): number {
+  return Math.max(rule.boundary?.createdAt ?? -Infinity, rule.cutoff ?? -Infinity);
+}

@@ -65,6 +65,9 @@ export const PatchbayCompanion = async (input: PluginInput): Promise<Hooks> => {
   const sideChannelUrl = process.env.PATCHBAY_SIDE_CHANNEL_URL ?? "";
   const sideChannelToken = process.env.PATCHBAY_SIDE_CHANNEL_TOKEN ?? "";
 
+  // Tell Patchbay this instance has the plugin: it never prompts in an instance that did not announce itself.
+  await announce(sideChannelUrl, sideChannelToken, directory);
+
   const toolset = readToolset(directory);
   const byName = new Map(toolset.map((t) => [t.name, t]));
 
@@ -200,6 +203,16 @@ function readToolset(directory: string): CompanionTool[] {
   } catch {
     return []; // a directory without a toolset (e.g. the default instance) has no client tools
   }
+}
+
+async function announce(url: string, token: string, directory: string): Promise<void> {
+  if (!url) return;
+  await fetch(`${url}/hello`, {
+    method: "POST",
+    headers: { "x-patchbay-token": token, "content-type": "application/json" },
+    body: JSON.stringify({ v: 1, directory, pid: process.pid }),
+    signal: AbortSignal.timeout(SPEC_TIMEOUT_MS),
+  }).catch((err: unknown) => console.error(`[patchbay] could not announce the companion plugin: ${String(err)}`));
 }
 
 async function fetchSpec(url: string, token: string, sessionID: string): Promise<SpecResult> {

@@ -69,10 +69,12 @@ export class FakeOpenCode implements OpenCodeHistoryPort {
     return this.tieOrder === "id-asc" ? byId : -byId;
   }
 
-  async listSessions(directory: string, opts: { limit: number; cursor?: string; search?: string }) {
+  async listSessions(directory: string, opts: { limit: number; cursor?: string; search?: string; order?: "asc" | "desc" }) {
     this.calls.list++;
     await this.tick();
-    let all = [...this.sessions.values()].filter((s) => s.directory === directory).sort((a, b) => this.order(a, b));
+    const dir = opts.order === "asc" ? -1 : 1;
+    const order = (a: FakeSession, b: FakeSession) => dir * this.order(a, b);
+    let all = [...this.sessions.values()].filter((s) => s.directory === directory).sort(order);
     if (opts.search) all = all.filter((s) => s.title.toLowerCase().includes(opts.search!.toLowerCase()));
     if (opts.cursor) {
       let anchor: { id: string; time: number; dir: string };
@@ -83,7 +85,7 @@ export class FakeOpenCode implements OpenCodeHistoryPort {
       }
       if (anchor.dir !== directory) throw new InvalidOpenCodeCursorError();
       const probe = { createdAt: anchor.time, id: anchor.id } as FakeSession;
-      all = all.filter((s) => this.order(s, probe) > 0);
+      all = all.filter((s) => order(s, probe) > 0);
     }
     const items = all.slice(0, opts.limit).map(strip);
     const last = items.at(-1);

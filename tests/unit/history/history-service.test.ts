@@ -4,7 +4,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { PatchbayError } from "../../../server/core/errors";
 import { HistoryService } from "../../../server/opencode/history/history-service";
-import { DAY_MS } from "../../../server/opencode/history/prune-plan";
+import { DAY_MS, planPrune } from "../../../server/opencode/history/prune-plan";
 import { FakeOpenCode, assistantMessage, fakeDirectories, userMessage } from "./fake-opencode";
 
 const ROOT = "/data/apps";
@@ -67,14 +67,52 @@ describe("prune and preview", () => {
 
     const r = await h.prune("a", { limits: LIMIT_50, budget: 1000 });
     assert.deepEqual(
-      { scanned: r.scanned, removed: r.removed, skippedRunning: r.skippedRunning, remaining: r.remaining, failed: r.failed },
-      { scanned: 300, removed: 249, skippedRunning: 1, remaining: 0, failed: 0 },
+      { removed: r.removed, skippedRunning: r.skippedRunning, remaining: r.remaining, failed: r.failed },
+      { removed: 249, skippedRunning: 1, remaining: 0, failed: 0 },
     );
+    assert.ok(r.scanned >= 300 && r.scanned <= 310, `looked at the newest 50 and the oldest 250 (+ stop items): ${r.scanned}`);
     const left = new Set(fake.sessions.keys());
     for (const s of a.slice(250)) assert.ok(left.has(s.id), "newest 50 kept");
     assert.ok(left.has(a[3]!.id), "running session kept");
     for (const s of b) assert.ok(left.has(s.id), "app b untouched");
     assert.equal(left.size, 50 + 1 + 20);
+  });
+
+  test("a sweep's cost is bounded: it reads the newest N and about `budget` of the oldest, not everything", async () => {
+    const { fake, h } = setup({ a: 5000 });
+    const r = await h.prune("a", { limits: LIMIT_50, budget: 100, pauseMs: 0 });
+    assert.equal(r.removed, 100);
+    assert.ok(r.remaining > 0, "more left");
+    assert.ok(r.scanned <= 50 + 2 * 101 + 10, `scanned ${r.scanned}`);
+    assert.ok(fake.calls.list <= 8, `list calls ${fake.calls.list}`);
+  });
+
+  test("repeated bounded sweeps delete exactly what the full plan says, whatever the limits and ties", async () => {
+    for (const [seed, limits] of [
+      [1, { maxSessions: 37, maxAgeDays: null }],
+      [2, { maxSessions: null, maxAgeDays: 2 }],
+      [3, { maxSessions: 120, maxAgeDays: 3 }],
+      [4, { maxSessions: 5, maxAgeDays: 1 }],
+    ] as const) {
+      const fake = new FakeOpenCode();
+      fake.tieOrder = seed % 2 ? "id-asc" : "id-desc";
+      let x = seed;
+      const rnd = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+      for (let i = 0; i < 400; i++) {
+        const created = NOW - Math.floor(rnd() * 6 * DAY_MS / 1000) * 1000; // many ties (whole seconds)
+        fake.add(`${ROOT}/a/${rnd() < 0.5 ? "t1" : "t2"}`, created, { updatedAt: created + (rnd() < 0.2 ? Math.floor(rnd() * 5 * DAY_MS) : 0) });
+      }
+      for (const s of [...fake.sessions.values()].slice(0, 5)) fake.busy.add(s.id);
+      const h = new HistoryService({ port: fake, appsDir: (app) => `${ROOT}/${app}`, directories: fakeDirectories(ROOT, { a: ["t1", "t2"] }), now: () => NOW });
+      const expected = planPrune([...fake.sessions.values()], limits, NOW, fake.busy).toDelete.map((s) => s.id);
+      const before = new Set(fake.sessions.keys());
+      for (let i = 0; i < 20; i++) {
+        const r = await h.prune("a", { limits, budget: 30, pauseMs: 0 });
+        if (r.remaining === 0) break;
+      }
+      const deleted = [...before].filter((id) => !fake.sessions.has(id));
+      assert.deepEqual(new Set(deleted), new Set(expected), `seed ${seed}: ${deleted.length} deleted, ${expected.length} planned`);
+    }
   });
 
   test("dry run counts without deleting", async () => {
@@ -125,6 +163,38 @@ describe("prune and preview", () => {
     const r = await h.prune("a", { limits: { maxSessions: null, maxAgeDays: 30 } });
     assert.equal(r.removed, 1);
     assert.ok(!fake.sessions.has(old.id) && fake.sessions.has(revived.id));
+  });
+
+  test("with externalRunsWithinMs, recent sessions are kept while their last message says they run elsewhere", async () => {
+    const fake = new FakeOpenCode();
+    const dir = `${ROOT}/a/t1`;
+    const mk = (ageMs: number, messages: ReturnType<typeof userMessage>[]) => fake.add(dir, NOW - ageMs, { messages });
+    const unfinished = assistantMessage("msg_a1", "msg_u1", "partial");
+    delete (unfinished.info.time as { completed?: number }).completed;
+    const cases = {
+      answering: mk(60_000, [userMessage("msg_u1", "q"), unfinished]),
+      waiting: mk(60_000, [userMessage("msg_u2", "q")]),
+      brandNew: mk(1_000, []),
+      finished: mk(60_000, [userMessage("msg_u3", "q"), assistantMessage("msg_a3", "msg_u3", "done")]),
+      emptyOld: mk(60_000, []),
+      oldAndUnfinished: mk(10 * 60_000, [userMessage("msg_u4", "q"), assistantMessage("msg_a4", "msg_u4", "x")]),
+    };
+    delete (cases.oldAndUnfinished.messages[1]!.info.time as { completed?: number }).completed;
+    const keep = fake.add(dir, NOW); // the newest: kept by the limit
+    const h = new HistoryService({
+      port: fake,
+      appsDir: (app) => `${ROOT}/${app}`,
+      directories: fakeDirectories(ROOT, { a: ["t1"] }),
+      now: () => NOW,
+      liveDirectories: () => [],
+      externalRunsWithinMs: 5 * 60_000,
+    });
+    const r = await h.prune("a", { limits: { maxSessions: 1, maxAgeDays: null }, pauseMs: 0 });
+    assert.ok(fake.sessions.has(keep.id));
+    for (const name of ["answering", "waiting", "brandNew"] as const) assert.ok(fake.sessions.has(cases[name].id), `${name} kept`);
+    for (const name of ["finished", "emptyOld", "oldAndUnfinished"] as const) assert.ok(!fake.sessions.has(cases[name].id), `${name} deleted`);
+    assert.equal(r.skippedRunning, 3);
+    assert.equal(fake.calls.status, 0, "no live instance: status is never asked");
   });
 
   test("repeated failures stop the sweep with an error, counted as failed and remaining", async () => {

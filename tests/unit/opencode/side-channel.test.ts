@@ -29,3 +29,18 @@ test("serves registered specs to the token holder only, 404 otherwise, on 127.0.
   await sc.stop();
   await assert.rejects(get("ses_1", token));
 });
+
+test("the plugin's hello marks an instance directory as having the plugin, per OpenCode pid", async () => {
+  const sc = new SideChannel();
+  const { url, token } = await sc.start();
+  const hello = (body: unknown, t = token) =>
+    fetch(`${url}/hello`, { method: "POST", headers: { "x-patchbay-token": t, "content-type": "application/json" }, body: JSON.stringify(body) });
+  assert.equal((await hello({ v: 1, directory: "/some/dir", pid: 42 }, "bad")).status, 401);
+  assert.equal(sc.pluginLoaded("/some/dir", 42), false);
+  assert.equal((await hello({ v: 2, directory: "/some/dir", pid: 42 })).status, 400);
+  assert.equal((await hello({ v: 1, directory: "/some/dir", pid: 42 })).status, 200);
+  assert.equal(sc.pluginLoaded("/some/dir", 42), true);
+  assert.equal(sc.pluginLoaded("/some/dir", 43), false, "another OpenCode process (after a restart) must announce again");
+  assert.equal(sc.pluginLoaded("/other", 42), false);
+  await sc.stop();
+});

@@ -6,6 +6,7 @@ import type { App } from "../../../../shared/apps";
 import { PatchbayError } from "../../../core/errors";
 import type { AdminServices } from "../services";
 import { groupCatalog } from "./catalog";
+import { historyHandlers } from "./history-handlers";
 
 /** A row's handler: parsed input in, a value its output schema accepts out. */
 export type Handler<K extends JsonEndpointName> = (
@@ -78,6 +79,8 @@ export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
     requireApp(s, params.name);
     return { app: params.name, days: s.requestLog.usage(params.name, query.days ?? 30) };
   },
+
+  ...historyHandlers,
 
   getModels: async (_i, s) => groupCatalog(await s.listModels()),
 

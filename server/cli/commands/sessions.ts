@@ -1,0 +1,194 @@
+// `patchbay sessions list|prune APP`: an app's OpenCode session history from the command line.
+// How: the command starts its own short-lived `opencode serve` on the data folder's OpenCode home (the same database a
+// running Patchbay uses; SQLite allows both) and uses the history service directly. There is no discovery of a running
+// Patchbay's admin API, so this works the same whether one runs or not; because this OpenCode cannot see requests
+// running in another process, `prune` checks every session active within the app's request deadline (+1 minute) by
+// its last message and keeps it unless that is a finished answer. Must not change apps, keys or settings.
+import type { Command } from "commander";
+import { InvalidArgumentError } from "commander";
+import type { HistoryLimits } from "../../../shared/apps";
+import type { SessionSummary, SweepResult } from "../../../shared/admin/history";
+import { PatchbayError } from "../../core/errors";
+import type { HistoryService, HistoryServiceOptions } from "../../opencode/history/history-service";
+import { withStores, type CliContext } from "../context";
+import { localTime, table } from "../format";
+
+/** Max wait for the command's own OpenCode (ms). */
+const OPENCODE_READY_MS = 60_000;
+/** Extra margin on the request deadline before a recently active session may be pruned by the CLI (ms). */
+const RUNNING_MARGIN_MS = 60_000;
+/** Sweeps one `prune` runs at most (each bounded by the default budget and deadline). */
+const MAX_SWEEPS = 1000;
+
+function parseLimit(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 1_000_000) throw new InvalidArgumentError("Use a whole number from 1 up.");
+  return n;
+}
+
+/** The app's saved history limits and request deadline, or PatchbayError 404. */
+async function readApp(ctx: CliContext, name: string): Promise<{ history: HistoryLimits; totalTimeoutMs: number }> {
+  return withStores(ctx, async ({ apps }) => {
+    const app = apps.get(name);
+    if (!app) throw new PatchbayError("app_not_found", `There is no app named '${name}'. See: patchbay app list`);
+    return { history: app.history, totalTimeoutMs: app.limits.totalTimeoutMs };
+  });
+}
+
+/**
+ * Starts this command's own OpenCode on the data folder, gives `fn` a history service over it (no instance is live
+ * there, so nothing boots per directory and nothing counts as running but what `extra` says), and always stops it.
+ * Loaded on demand: the other commands should not pay for OpenCode and the history modules.
+ */
+async function withHistory<R>(
+  ctx: CliContext,
+  extra: Pick<HistoryServiceOptions, "externalRunsWithinMs">,
+  fn: (history: HistoryService) => Promise<R>,
+): Promise<R> {
+  const [{ HistoryService }, { appDirectory }, { SideChannel }, { OpenCodeSupervisor }, { defaultUserOpenCodePaths }] = await Promise.all([
+    import("../../opencode/history/history-service"),
+    import("../../opencode/instance-pool"),
+    import("../../opencode/side-channel"),
+    import("../../opencode/supervisor"),
+    import("../../opencode-user-paths"),
+  ]);
+  const dataDir = ctx.dataDir();
+  const debug = ctx.io.env.PATCHBAY_DEBUG === "1";
+  const sideChannel = new SideChannel();
+  const supervisor = new OpenCodeSupervisor({
+    dataDir,
+    user: defaultUserOpenCodePaths(ctx.io.env as NodeJS.ProcessEnv),
+    sideChannel,
+    env: ctx.io.env as NodeJS.ProcessEnv,
+    maxStartupFailures: 1,
+    log: (line) => {
+      if (debug) ctx.io.err(`${line}\n`);
+    },
+  });
+  try {
+    await supervisor.start();
+    await supervisor.whenReady(OPENCODE_READY_MS);
+    return await fn(new HistoryService({ opencode: supervisor, appsDir: (app) => appDirectory(dataDir, app), liveDirectories: () => [], ...extra }));
+  } finally {
+    await supervisor.stop();
+    await sideChannel.stop();
+  }
+}
+
+function tokens(s: SessionSummary): string {
+  const t = s.tokens;
+  return `${t.input + t.cacheRead + t.cacheWrite}/${t.output + t.reasoning}`;
+}
+
+function describeLimits(l: HistoryLimits): string {
+  const parts = [l.maxSessions === null ? null : `keep the newest ${l.maxSessions}`, l.maxAgeDays === null ? null : `delete after ${l.maxAgeDays} days`];
+  return parts.filter(Boolean).join(", ") || "keep forever";
+}
+
+/** Registers the `sessions` command group. */
+export function registerSessionsCommands(program: Command, ctx: CliContext): void {
+  const sessions = program
+    .command("sessions")
+    .description("An app's OpenCode session history: list it, prune it by the app's history limits")
+    .addHelpText(
+      "after",
+      `
+Each command starts its own OpenCode on the data folder for a few seconds (also while Patchbay runs).
+Examples:
+  $ patchbay sessions list my-editor --limit 20
+  $ patchbay sessions list my-editor --all --json > sessions.json
+  $ patchbay sessions prune my-editor --dry-run`,
+    );
+
+  sessions
+    .command("list")
+    .description("List an app's sessions, newest first")
+    .argument("<app>", "app name")
+    .option("--json", "print JSON (an array of sessions: id, title, directory, toolSet, createdAt, updatedAt, model, tokens, cost)")
+    .option("--limit <n>", "how many of the newest sessions (default 50)", parseLimit)
+    .option("--all", "every session")
+    .option("--search <text>", "only sessions whose title contains this text")
+    .action(async (name: string, opts: { json?: boolean; limit?: number; all?: boolean; search?: string }) => {
+      await readApp(ctx, name);
+      const want = opts.all ? Infinity : (opts.limit ?? 50);
+      const found = await withHistory(ctx, {}, async (history) => {
+        const out: SessionSummary[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await history.list(name, {
+            limit: Math.min(200, want - out.length),
+            ...(cursor ? { cursor } : {}),
+            ...(opts.search ? { search: opts.search } : {}),
+          });
+          out.push(...page.sessions);
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor && out.length < want);
+        return out;
+      });
+      if (opts.json) {
+        // `running` is left out: this command's OpenCode cannot see requests running in Patchbay.
+        ctx.io.out(`${JSON.stringify(found.map(({ running: _running, ...s }) => s), null, 2)}\n`);
+        return;
+      }
+      if (found.length === 0) {
+        ctx.io.out(`App "${name}" has no sessions${opts.search ? ` matching "${opts.search}"` : ""}.\n`);
+        return;
+      }
+      const rows = found.map((s) => [s.id, localTime(s.createdAt), localTime(s.updatedAt), s.model ?? "-", tokens(s), s.title]);
+      ctx.io.out(table([["ID", "CREATED", "UPDATED", "MODEL", "TOKENS IN/OUT", "TITLE"], ...rows]));
+    });
+
+  sessions
+    .command("prune")
+    .description("Delete an app's sessions beyond its history limits (oldest first; running sessions are kept)")
+    .argument("<app>", "app name")
+    .option("--dry-run", "only show what would be deleted")
+    .action(async (name: string, opts: { dryRun?: boolean }) => {
+      const app = await readApp(ctx, name);
+      const limits = app.history;
+      if (limits.maxSessions === null && limits.maxAgeDays === null) {
+        ctx.io.out(`App "${name}" keeps its history forever (no history limits); nothing to prune.\n`);
+        return;
+      }
+      await withHistory(ctx, { externalRunsWithinMs: app.totalTimeoutMs + RUNNING_MARGIN_MS }, async (history) => {
+        if (opts.dryRun) {
+          const p = await history.previewPrune(name, limits);
+          ctx.io.out(`Limits: ${describeLimits(limits)}. ${p.scanned} sessions; a prune would delete ${p.count}`);
+          ctx.io.out(p.count ? ` (last active ${localTime(p.oldest)} … ${localTime(p.newest)})` : "");
+          ctx.io.out(p.skippedRunning ? `; ${p.skippedRunning} running kept.\n` : ".\n");
+          for (const s of p.sample) ctx.io.out(`  ${s.id}  ${localTime(s.updatedAt)}  ${s.title}\n`);
+          return;
+        }
+        const total: Omit<SweepResult, "startedAt" | "finishedAt"> & { sweeps: number } = {
+          app: name,
+          trigger: "manual",
+          scanned: 0,
+          removed: 0,
+          alreadyMissing: 0,
+          failed: 0,
+          skippedRunning: 0,
+          remaining: 0,
+          dryRun: false,
+          error: null,
+          sweeps: 0,
+        };
+        for (let i = 0; i < MAX_SWEEPS; i++) {
+          const r = await history.prune(name, { limits, trigger: "manual" });
+          total.sweeps++;
+          total.removed += r.removed;
+          total.alreadyMissing += r.alreadyMissing;
+          total.failed += r.failed;
+          total.skippedRunning = r.skippedRunning;
+          total.remaining = r.remaining;
+          total.error = r.error;
+          if (ctx.io.env.PATCHBAY_DEBUG === "1") ctx.io.err(`history: sweep ${JSON.stringify(r)}\n`);
+          if (r.remaining === 0 || r.error || r.removed + r.alreadyMissing === 0) break;
+        }
+        ctx.io.out(
+          `Pruned app "${name}" (${describeLimits(limits)}): removed ${total.removed}, already gone ${total.alreadyMissing}, ` +
+            `failed ${total.failed}, kept as running ${total.skippedRunning}, left ${total.remaining}.\n`,
+        );
+        if (total.error) throw new PatchbayError("backend_unavailable", `Pruning stopped: ${total.error}`);
+      });
+    });
+}

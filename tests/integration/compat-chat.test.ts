@@ -1,0 +1,77 @@
+// Compat cases for chat completions, models, errors and HTTP (tests/fixtures/compat-cases.jsonl), each an automated
+// test named by its id, run by the case runner (tests/compat/) against Patchbay + real OpenCode + the mock upstream.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
+import { loadCompatCases } from "../compat/cases";
+import { exchange } from "../compat/exchange";
+import { expectEnvelope } from "../compat/expect";
+import { assertSpecsCoverCases, runCompatCase } from "../compat/runner";
+import { compatSpecs } from "../compat/specs";
+
+const all = loadCompatCases();
+const cases = all.filter((c) => !c.id.startsWith("RESP-"));
+
+let fx: PatchbayFixture;
+let key: string;
+
+before(async () => {
+  fx = await startPatchbayFixture();
+  key = await fx.createKey("compat-chat");
+  // Warm up: the first request in a new instance directory boots it; timing cases must not pay for that.
+  fx.mock.reset();
+  const warm = await fx.api("/v1/chat/completions", { method: "POST", key, body: JSON.stringify({ model: "mock/mock-model", messages: [{ role: "user", content: "warm" }] }) });
+  assert.equal(warm.status, 200, await warm.text());
+});
+after(async () => {
+  await fx?.stop();
+});
+
+test("every compat case has exactly one spec", () => {
+  assertSpecsCoverCases(all, compatSpecs);
+  assert.ok(cases.length >= 29, `chat/models/errors/HTTP cases: ${cases.length}`);
+});
+
+describe("compat cases: chat completions, models, errors, HTTP", () => {
+  for (const c of cases) {
+    test(c.id, async () => {
+      const spec = compatSpecs[c.id];
+      assert.ok(spec, `no spec for ${c.id}`);
+      await runCompatCase(fx, key, c, spec);
+    });
+  }
+});
+
+// The case asks for error.code in ['invalid_api_key', null] when no key is sent (what OpenAI answers); Patchbay
+// answers `missing_api_key` (server/http/middleware/api-auth.ts). Kept as a TODO until the lead decides.
+test("AUTH-401-ENVELOPE: a missing key has error.code invalid_api_key or null", { todo: "lead: missing key → code missing_api_key" }, async () => {
+  const origin = fx.apiBase.replace(/\/v1$/, "");
+  const res = await exchange(origin, {
+    method: "POST",
+    path: "/v1/chat/completions",
+    headers: { "content-type": "application/json" },
+    body: { model: "mock/mock-model", messages: [{ role: "user", content: "hi" }] },
+  });
+  const e = expectEnvelope(res, 401);
+  assert.ok(e.code === "invalid_api_key" || e.code === null, `code ${e.code}`);
+});
+
+// CC-TOOLCHOICE-NONE-PARALLEL-FALSE-NO-TOOLS: the upstream must not get parallel_tool_calls when it gets no tools
+// (OpenAI answers 400 "'parallel_tool_calls' is only allowed when 'tools' are specified"). Patchbay forwards it
+// (server/opencode/spec.ts, the passthrough loop): reported to the bridge owner; TODO until fixed.
+test("CC-TOOLCHOICE-NONE-PARALLEL-FALSE-NO-TOOLS: no parallel_tool_calls upstream without tools", { todo: "bridge: spec.ts forwards parallel_tool_calls without tools" }, async () => {
+  const origin = fx.apiBase.replace(/\/v1$/, "");
+  const tools = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: {} } } }];
+  const bodies = [
+    { model: "mock/mock-model", messages: [{ role: "user", content: "hello" }], parallel_tool_calls: false },
+    { model: "mock/mock-model", messages: [{ role: "user", content: "hello" }], parallel_tool_calls: false, tools, tool_choice: "none" },
+  ];
+  for (const body of bodies) {
+    fx.mock.reset();
+    const res = await exchange(origin, { method: "POST", path: "/v1/chat/completions", headers: { authorization: `Bearer ${key}` }, body });
+    assert.equal(res.status, 200);
+    const up = fx.mock.chatRequests()[0]!.body;
+    assert.equal(up.tools, undefined);
+    assert.equal(up.parallel_tool_calls, undefined, `upstream got parallel_tool_calls without tools for ${JSON.stringify(body).slice(0, 120)}`);
+  }
+});

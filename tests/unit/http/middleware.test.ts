@@ -1,0 +1,169 @@
+// The OpenAI listener's guards over fakes: Host guard (DNS rebinding), CORS (only listed origins, preflight without
+// auth, ACAO on a 401), LAN mode (key on every route), and the error middleware's body-parser mapping.
+import http from "node:http";
+import { gzipSync } from "node:zlib";
+import { after, before, beforeEach, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { isLoopbackHost } from "../../../server/http/middleware/host-guard";
+import { fromBodyParserError } from "../../../server/http/middleware/openai-errors";
+import { PatchbayError } from "../../../server/core/errors";
+import { OpenAiErrorEnvelope } from "../../integration/hardening-helpers";
+import { KEY, startUnitServer, type UnitServer } from "./fakes";
+
+let s: UnitServer;
+before(async () => {
+  s = await startUnitServer();
+});
+after(async () => {
+  await s.close();
+});
+beforeEach(() => {
+  s.lan.on = false;
+  s.apps.setLimits({ corsOrigins: [] });
+});
+
+interface Raw {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** Raw request so the test controls Host and Origin exactly. */
+function raw(method: string, pathname: string, headers: Record<string, string>, body?: string | Buffer): Promise<Raw> {
+  const url = new URL(s.base);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port: url.port, method, path: pathname, headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => (text += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+function rawBuf(pathname: string, headers: Record<string, string>, body: Buffer): Promise<Raw> {
+  return raw("POST", pathname, { host: "localhost", authorization: `Bearer ${KEY}`, "content-type": "application/json", ...headers }, body);
+}
+
+function envelope(r: Raw): OpenAiErrorEnvelope["error"] {
+  assert.match(String(r.headers["content-type"]), /^application\/json/);
+  return OpenAiErrorEnvelope.parse(JSON.parse(r.body)).error;
+}
+
+describe("isLoopbackHost", () => {
+  test("loopback names with and without ports", () => {
+    for (const h of ["localhost", "localhost:4747", "LOCALHOST:1", "127.0.0.1", "127.0.0.1:80", "127.1.2.3:9", "[::1]", "[::1]:4747", "api.localhost:4747"]) {
+      assert.equal(isLoopbackHost(h), true, h);
+    }
+  });
+  test("everything else", () => {
+    for (const h of [undefined, "", "evil.example", "evil.example:4747", "localhost.evil.example", "127.0.0.1.nip.io", "128.0.0.1", "[::2]:1", "0.0.0.0", "192.168.1.5:4747", "[::ffff:7f00:1]", "127.0.0.1@evil.example"]) {
+      assert.equal(isLoopbackHost(h), false, String(h));
+    }
+  });
+});
+
+describe("host guard", () => {
+  test("a loopback Host is served; a foreign Host gets 403 forbidden_host on every route, even with a key", async () => {
+    const ok = await raw("GET", "/v1/models", { host: "localhost:1234", authorization: `Bearer ${KEY}` });
+    assert.equal(ok.status, 200);
+    for (const p of ["/v1/models", "/healthz", "/v1/chat/completions", "/nowhere"]) {
+      const r = await raw(p.includes("chat") ? "POST" : "GET", p, { host: "evil.example", authorization: `Bearer ${KEY}` }, p.includes("chat") ? "{}" : undefined);
+      assert.equal(r.status, 403, p);
+      assert.equal(envelope(r).code, "forbidden_host");
+    }
+  });
+
+  test("LAN mode: any Host is accepted but every route needs a key, /healthz included", async () => {
+    s.lan.on = true;
+    const health = await raw("GET", "/healthz", { host: "192.168.1.20:4747" });
+    assert.equal(health.status, 401);
+    assert.equal(envelope(health).code, "missing_api_key");
+    assert.equal((await raw("GET", "/healthz", { host: "192.168.1.20:4747", authorization: `Bearer ${KEY}` })).status, 200);
+    assert.equal((await raw("GET", "/v1/models", { host: "192.168.1.20:4747" })).status, 401);
+    assert.equal((await raw("GET", "/v1/models", { host: "192.168.1.20:4747", authorization: `Bearer ${KEY}` })).status, 200);
+    assert.equal((await raw("GET", "/nowhere", { host: "192.168.1.20:4747" })).status, 401, "unknown routes need a key too");
+    assert.equal((await raw("GET", "/nowhere", { host: "192.168.1.20:4747", authorization: `Bearer ${KEY}` })).status, 404);
+    s.lan.on = false;
+    assert.equal((await raw("GET", "/healthz", { host: "127.0.0.1" })).status, 200, "loopback /healthz is open without LAN mode");
+  });
+});
+
+describe("CORS", () => {
+  const origin = "https://app.example";
+
+  test("no CORS headers at all while no app lists an origin (preflight included)", async () => {
+    const r = await raw("GET", "/v1/models", { host: "localhost", origin, authorization: `Bearer ${KEY}` });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers["access-control-allow-origin"], undefined);
+    const pre = await raw("OPTIONS", "/v1/chat/completions", { host: "localhost", origin, "access-control-request-method": "POST" });
+    assert.equal(pre.headers["access-control-allow-origin"], undefined);
+    assert.equal(pre.headers["access-control-allow-methods"], undefined);
+  });
+
+  test("a listed origin: preflight answered without auth, 401 readable (ACAO), other origins still get nothing", async () => {
+    s.apps.setLimits({ corsOrigins: [origin] });
+    const pre = await raw("OPTIONS", "/v1/chat/completions", {
+      host: "localhost",
+      origin,
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "authorization, content-type",
+    });
+    assert.equal(pre.status, 204);
+    assert.equal(pre.headers["access-control-allow-origin"], origin);
+    assert.match(String(pre.headers["access-control-allow-methods"]), /POST/);
+    assert.match(String(pre.headers["access-control-allow-headers"]), /authorization/);
+    const unauth = await raw("GET", "/v1/models", { host: "localhost", origin });
+    assert.equal(unauth.status, 401);
+    assert.equal(unauth.headers["access-control-allow-origin"], origin);
+    assert.equal(envelope(unauth).code, "missing_api_key");
+    const other = await raw("GET", "/v1/models", { host: "localhost", origin: "https://other.example", authorization: `Bearer ${KEY}` });
+    assert.equal(other.status, 200);
+    assert.equal(other.headers["access-control-allow-origin"], undefined);
+  });
+
+  test("the host guard still applies to listed origins (a rebinding page cannot use CORS to get in)", async () => {
+    s.apps.setLimits({ corsOrigins: ["*"] });
+    const r = await raw("GET", "/v1/models", { host: "evil.example", origin: "http://evil.example", authorization: `Bearer ${KEY}` });
+    assert.equal(r.status, 403);
+  });
+});
+
+describe("body-parser errors", () => {
+  test("map to 400 invalid_json / 413 payload_too_large / 415; other errors pass through", () => {
+    assert.equal((fromBodyParserError({ type: "entity.parse.failed" }) as PatchbayError).code, "invalid_json");
+    const big = fromBodyParserError({ type: "entity.too.large", limit: 2 * 1024 * 1024 }) as PatchbayError;
+    assert.equal(big.status, 413);
+    assert.match(big.message, /2 MB/);
+    assert.equal((fromBodyParserError({ type: "encoding.unsupported" }) as PatchbayError).status, 415);
+    const other = new Error("x");
+    assert.equal(fromBodyParserError(other), other);
+  });
+
+  test("gzip body, bad charset and deep JSON never produce a 5xx", async () => {
+    const gz = await raw("POST", "/v1/chat/completions", { host: "localhost", authorization: `Bearer ${KEY}`, "content-encoding": "br", "content-type": "application/json" }, "{}");
+    assert.ok(gz.status >= 400 && gz.status < 500, `content-encoding br → ${gz.status}`);
+    envelope(gz);
+    const cs = await raw("POST", "/v1/chat/completions", { host: "localhost", authorization: `Bearer ${KEY}`, "content-type": "application/json; charset=ebcdic" }, "{}");
+    assert.ok(cs.status >= 400 && cs.status < 500, `charset → ${cs.status}`);
+    envelope(cs);
+    // A valid gzip body is read; a gzip bomb is cut at the app's limit (counted after inflating) → 413.
+    const small = gzipSync(Buffer.from(JSON.stringify({ model: "mock/mock-model" })));
+    const ok = await rawBuf("/v1/chat/completions", { "content-encoding": "gzip" }, small);
+    assert.equal(ok.status, 400);
+    assert.equal(envelope(ok).param, "messages");
+    s.apps.setLimits({ maxBodyBytes: 64 * 1024 });
+    const bomb = gzipSync(Buffer.alloc(8 * 1024 * 1024, 0x20));
+    assert.ok(bomb.length < 64 * 1024);
+    const b = await rawBuf("/v1/chat/completions", { "content-encoding": "gzip" }, bomb);
+    assert.equal(b.status, 413);
+    assert.equal(envelope(b).code, "payload_too_large");
+    s.apps.setLimits({ maxBodyBytes: 32 * 1024 * 1024 });
+    const deep = "[".repeat(50_000) + "]".repeat(50_000);
+    const d = await raw("POST", "/v1/chat/completions", { host: "localhost", authorization: `Bearer ${KEY}`, "content-type": "application/json" }, deep);
+    assert.ok(d.status >= 400 && d.status < 500, `deep JSON → ${d.status}`);
+    envelope(d);
+  });
+});

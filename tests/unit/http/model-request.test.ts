@@ -1,0 +1,175 @@
+// The request runner (server/http/routes/model-request.ts) over a scripted backend: limits (concurrency, max tools,
+// body size), deadlines (first token, total; before and after the stream was committed), client disconnect, and that
+// every backend stream is closed (its cleanup runs) however the request ends.
+import { after, before, beforeEach, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { PatchbayError } from "../../../server/core/errors";
+import { expectEnvelope, inBandError, readSse, waitFor } from "../../integration/hardening-helpers";
+import { chat, startUnitServer, textAnswer, type UnitServer } from "./fakes";
+
+let s: UnitServer;
+before(async () => {
+  s = await startUnitServer({ commitAfterMs: 200 });
+});
+after(async () => {
+  await s.close();
+});
+beforeEach(() => {
+  s.apps.setLimits({ concurrency: 4, maxTools: 128, firstTokenTimeoutMs: 300_000, totalTimeoutMs: 1_200_000, maxBodyBytes: 1024 * 1024 });
+  s.backend.script = () => textAnswer("hi");
+  s.backend.listError = null;
+  s.backend.listDelayMs = 0;
+  s.backend.streams = [];
+  s.log.entries = [];
+});
+
+const post = (body: string, init: RequestInit = {}) => s.call("/v1/chat/completions", { method: "POST", body, ...init });
+
+describe("the backend stream is always closed", () => {
+  test("after finish (non-stream and stream): the generator's cleanup runs", async () => {
+    const r = await post(chat());
+    assert.equal(r.status, 200);
+    assert.equal(((await r.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content, "hi");
+    const r2 = await post(chat({ stream: true }));
+    await r2.text();
+    await waitFor("both streams closed", () => s.backend.streams.length === 2 && s.backend.streams.every((x) => x.closed), 1000);
+    assert.equal(s.backend.streams[0]!.abortedAt, null, "a finished request must not be aborted");
+  });
+
+  test("after an error event: closed, so the backend can stop OpenCode's retries", async () => {
+    s.backend.script = () => [
+      { type: "start", sessionId: "ses_1", warnings: [] },
+      { type: "error", error: { code: "upstream_rate_limited", status: 429, message: "slow down", retryAfter: 7 } },
+      "hang",
+    ];
+    const res = await post(chat());
+    assert.equal(res.headers.get("retry-after"), "7");
+    await expectEnvelope(res, 429, "upstream_rate_limited");
+    await waitFor("stream closed", () => s.backend.streams[0]?.closed === true, 1000);
+  });
+});
+
+describe("limits", () => {
+  test("concurrency over the limit → 429 with Retry-After; the slot is freed afterwards", async () => {
+    s.apps.setLimits({ concurrency: 1 });
+    s.backend.script = () => [{ type: "start", sessionId: "ses_1", warnings: [] }, { wait: 400 }, ...textAnswer("late").slice(1)];
+    const first = post(chat());
+    await waitFor("first request in flight", () => s.gate.count("unit") === 1, 1000);
+    const second = await post(chat());
+    assert.equal(second.headers.get("retry-after"), "1");
+    const err = await expectEnvelope(second, 429, "rate_limit_exceeded");
+    assert.match(err.message, /limit 1/);
+    assert.equal((await first).status, 200);
+    assert.equal(s.gate.count("unit"), 0);
+    assert.equal((await post(chat())).status, 200);
+  });
+
+  test("more tools than maxTools → 400 naming tools", async () => {
+    s.apps.setLimits({ maxTools: 2 });
+    const tool = (n: string) => ({ type: "function", function: { name: n, parameters: { type: "object", properties: {} } } });
+    const err = await expectEnvelope(await post(chat({ tools: [tool("a"), tool("b"), tool("c")] })), 400, "invalid_request_error");
+    assert.equal(err.param, "tools");
+    assert.match(err.message, /3 tools.*at most 2/);
+    assert.equal(s.backend.streams.length, 0);
+  });
+
+  test("body over maxBodyBytes → 413 payload_too_large, Responses too", async () => {
+    s.apps.setLimits({ maxBodyBytes: 1024 });
+    const big = chat({ messages: [{ role: "user", content: "x".repeat(4000) }] });
+    await expectEnvelope(await post(big), 413, "payload_too_large");
+    const bigResponses = JSON.stringify({ model: "mock/mock-model", input: "y".repeat(4000) });
+    await expectEnvelope(await s.call("/v1/responses", { method: "POST", body: bigResponses }), 413, "payload_too_large");
+  });
+});
+
+describe("deadlines", () => {
+  test("no first token in time (non-stream) → 504 timeout envelope, backend aborted", async () => {
+    s.apps.setLimits({ firstTokenTimeoutMs: 150 });
+    s.backend.script = () => [{ type: "start", sessionId: "ses_1", warnings: [] }, "hang"];
+    const t0 = Date.now();
+    const err = await expectEnvelope(await post(chat()), 504, "timeout");
+    assert.match(err.message, /first-token timeout/);
+    assert.ok(Date.now() - t0 < 1000);
+    await waitFor("backend aborted and closed", () => s.backend.streams[0]?.abortedAt !== null && s.backend.streams[0]?.closed === true, 1000);
+    assert.equal(s.log.entries.at(-1)?.status, 504);
+  });
+
+  test("no first token before the commit hold (stream) → HTTP 504, not a 200 stream", async () => {
+    s.apps.setLimits({ firstTokenTimeoutMs: 100 }); // shorter than commitAfterMs (200)
+    s.backend.script = () => [{ type: "start", sessionId: "ses_1", warnings: [] }, "hang"];
+    await expectEnvelope(await post(chat({ stream: true })), 504, "timeout");
+  });
+
+  test("first-token timeout after the stream was committed → in-band error, no [DONE]", async () => {
+    s.apps.setLimits({ firstTokenTimeoutMs: 500 });
+    s.backend.script = () => [{ type: "start", sessionId: "ses_1", warnings: [] }, "hang"];
+    const res = await post(chat({ stream: true }));
+    assert.equal(res.status, 200);
+    const frames = await readSse(res);
+    const err = inBandError(frames);
+    assert.equal(err?.code, "timeout");
+    assert.ok(!frames.some((f) => f.data === "[DONE]"));
+  });
+
+  test("total timeout while tokens flow → in-band timeout on the stream, 504 on JSON", async () => {
+    s.apps.setLimits({ totalTimeoutMs: 300 });
+    const trickle = (): ReturnType<typeof textAnswer> => [
+      { type: "start", sessionId: "ses_1", warnings: [] },
+      ...Array.from({ length: 20 }, () => [{ type: "text-delta" as const, delta: "." }, { wait: 50 }]).flat(),
+      ...textAnswer("").slice(2),
+    ];
+    s.backend.script = trickle;
+    const err = await expectEnvelope(await post(chat()), 504, "timeout");
+    assert.match(err.message, /total timeout/);
+    const res = await post(chat({ stream: true }));
+    const frames = await readSse(res);
+    assert.equal(inBandError(frames)?.code, "timeout");
+  });
+});
+
+describe("client disconnect and backend failures", () => {
+  test("client leaves mid-stream → the backend signal aborts at once, entry logged as 499", async () => {
+    s.backend.script = () => [{ type: "start", sessionId: "ses_1", warnings: [] }, { type: "text-delta", delta: "a" }, "hang"];
+    const ac = new AbortController();
+    const res = await post(chat({ stream: true }), { signal: ac.signal });
+    let leftAt = 0;
+    await readSse(res, (f) => {
+      if (f.json && "choices" in f.json) {
+        leftAt = Date.now();
+        ac.abort();
+        return true;
+      }
+    }).catch(() => []);
+    await waitFor("backend aborted", () => s.backend.streams[0]?.abortedAt != null, 1000);
+    assert.ok(s.backend.streams[0]!.abortedAt! - leftAt < 200);
+    await waitFor("log entry", () => s.log.entries.length === 1, 1000);
+    assert.equal(s.log.entries[0]!.status, 499);
+  });
+
+  test("client leaves while the model list is loading → no model run starts, entry logged as 499", async () => {
+    s.backend.listDelayMs = 300;
+    const ac = new AbortController();
+    const pending = post(chat(), { signal: ac.signal }).catch(() => null);
+    setTimeout(() => ac.abort(), 100);
+    await pending;
+    await waitFor("log entry", () => s.log.entries.length === 1, 2000);
+    assert.equal(s.log.entries[0]!.status, 499);
+    assert.equal(s.backend.streams.length, 0, "a model run started for a client that had left");
+    assert.equal(s.gate.count("unit"), 0);
+  });
+
+  test("OpenCode still starting → 503 backend_starting with Retry-After", async () => {
+    s.backend.listError = new PatchbayError("backend_starting", "OpenCode is still starting; retry in a few seconds.", { retryAfter: 3 });
+    const res = await post(chat());
+    assert.equal(res.headers.get("retry-after"), "3");
+    const err = await expectEnvelope(res, 503, "backend_starting");
+    assert.match(err.message, /starting/);
+  });
+
+  test("a backend that ends without finish → 502 on JSON, in-band on a committed stream", async () => {
+    s.backend.script = () => [{ type: "start", sessionId: "ses_1", warnings: [] }, { type: "text-delta", delta: "half" }];
+    await expectEnvelope(await post(chat()), 502, "upstream_error");
+    const frames = await readSse(await post(chat({ stream: true })));
+    assert.equal(inBandError(frames)?.code, "upstream_error");
+  });
+});
