@@ -1,7 +1,8 @@
 // Zod schemas and types for app API keys. The full key exists only in the create response.
 import { z } from "zod";
 
-/** Key format: `pb-<app>-<random>`; the visible prefix is the first 12 characters after `pb-`. */
+/** Key format: `pb-` + 32 random bytes in base64url (43 characters); the visible prefix is the first 12 characters
+ *  after `pb-`. */
 export const KEY_PREFIX_LENGTH = 12;
 
 /** A key as listed: never the secret, never the hash. */

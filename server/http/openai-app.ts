@@ -3,6 +3,7 @@
 import express, { type RequestHandler } from "express";
 import type { ModelInfo } from "../core/contract";
 import type { AppsStore, KeysStore } from "../stores/types";
+import { accessLog } from "./middleware/access-log";
 import { apiAuth, authOf } from "./middleware/api-auth";
 import { cors } from "./middleware/cors";
 import { hostGuard } from "./middleware/host-guard";
@@ -32,6 +33,7 @@ export function createOpenAiApp(deps: OpenAiAppDeps): express.Express {
   app.set("etag", false);
   app.set("query parser", "simple");
 
+  app.use(accessLog(deps.requestLog, deps.now));
   app.use(hostGuard(deps.lanExposure));
   app.use(cors(() => deps.apps.list().flatMap((a) => a.limits.corsOrigins)));
 

@@ -3,8 +3,8 @@
 import type { RequestLogEntry } from "../log-entry";
 import { KEY_ENV, shellQuote } from "./snippets";
 
-/** Patchbay keys (`pb-<app>-<random>`) and bearer tokens, as they might appear inside a logged body. */
-const SECRET_PATTERNS: RegExp[] = [/\bpb-[a-z0-9][a-z0-9-]*-[A-Za-z0-9_-]{12,}/g, /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi];
+/** Patchbay keys (`pb-` + 43 base64url characters) and bearer tokens, as they might appear inside a logged body. */
+const SECRET_PATTERNS: RegExp[] = [/\bpb-[A-Za-z0-9_-]{12,}/g, /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi];
 
 /** Replaces anything key-like in a string. */
 export function redactSecrets(text: string): string {

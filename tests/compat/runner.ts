@@ -61,7 +61,7 @@ export async function runCompatCase(fx: PatchbayFixture, key: string, c: CompatC
     request,
     async send(opts = {}) {
       const base = opts.request ?? request;
-      let body = base.body === null || base.body === undefined ? base.body : structuredClone(base.body);
+      const body = base.body === null || base.body === undefined ? base.body : structuredClone(base.body);
       if (opts.body) {
         assert.ok(body && typeof body === "object", "a body variant needs a JSON object body");
         opts.body(body as Record<string, unknown>);

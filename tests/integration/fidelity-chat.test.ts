@@ -199,7 +199,7 @@ const conversations: Conversation[] = [
   {
     name: "every generation parameter",
     body: {
-      messages: [{ role: "user", content: "Tell me a fact." }],
+      messages: [{ role: "user", content: "Tell me a fact.", name: "ada" }],
       temperature: 0.42,
       top_p: 0.9,
       max_tokens: 77,
@@ -278,7 +278,7 @@ const conversations: Conversation[] = [
       messages: [
         { role: "system", content: [{ type: "text", text: "Be terse." }] },
         { role: "user", content: [{ type: "text", text: "Part one." }, { type: "text", text: "Part two." }] },
-        { role: "assistant", content: [{ type: "text", text: "Got both." }] },
+        { role: "assistant", content: [{ type: "text", text: "Got both." }, { type: "text", text: " Anything else?" }] },
         { role: "user", content: [{ type: "text", text: "Summarise." }] },
       ],
     },
@@ -364,5 +364,26 @@ describe("concurrency", () => {
       const diff = diffFields(mine[0]!.body, expectedUpstreamBody(r.body).body);
       assert.deepEqual(diff, [], `request ${r.mark}: ${diff.join("\n")}`);
     }
+  });
+});
+
+describe("latency", () => {
+  test("first request on a new tool set vs a warm one (measured; printed)", async () => {
+    const name = `probe_${crypto.randomBytes(3).toString("hex")}`;
+    const body = { model: "mock/mock-model", messages: [{ role: "user", content: "ping" }], tools: [fn(name, { q: { type: "string" } })] };
+    const timeOne = async () => {
+      fx.mock.reset();
+      const t0 = performance.now();
+      const got = await send(body);
+      const ms = Math.round(performance.now() - t0);
+      assert.equal(got.text, "MOCK_DEFAULT_REPLY");
+      assert.equal(((upstreamBody(fx.mock.chatRequests()).tools as Json[])[0]!.function as Json).name, name);
+      return ms;
+    };
+    const cold = await timeOne();
+    const warm: number[] = [];
+    for (let i = 0; i < 5; i++) warm.push(await timeOne());
+    warm.sort((a, b) => a - b);
+    process.stdout.write(`\n# latency: new tool set ${cold} ms; warm median ${warm[2]} ms (min ${warm[0]}, max ${warm[4]})\n`);
   });
 });

@@ -21,6 +21,8 @@ export interface HistoryEnv {
   toolSetDir(app: string, toolSet: string): string;
   /** Diagnostic lines of the supervisor (OpenCode's output), for failure messages. */
   logs: string[];
+  /** XDG_CONFIG_HOME holding the test user's `opencode/opencode.json` (mock provider), for child processes. */
+  userConfigHome: string;
   stop(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startHistoryEnv(): Promise<HistoryEnv> {
       return dir;
     },
     logs,
+    userConfigHome: path.join(user.root, "config"),
     async stop() {
       await supervisor.stop();
       await sideChannel.stop();

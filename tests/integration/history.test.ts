@@ -4,10 +4,13 @@
 // exactly A's oldest 250 while a running session survives; age limits use session time, not file time.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import type { PatchbayError } from "../../server/core/errors";
 import { HistoryService } from "../../server/opencode/history/history-service";
+import { createAppsStore } from "../../server/stores/apps-store";
 import { DAY_MS } from "../../server/opencode/history/prune-plan";
 import { compareNewestFirst } from "../../server/opencode/history/session-pager";
 import { createSessions, startHistoryEnv, timed, waitFor, type Created, type HistoryEnv } from "./history-support";
@@ -167,7 +170,7 @@ describe("history with the real OpenCode", () => {
     assert.equal(preview.sample.length, 10);
 
     const sweep = await timed(() => history.prune("a", { limits, budget: 1000 }));
-    console.log(`# pruned ${sweep.value.removed} sessions (scan of ${sweep.value.scanned} included) in ${Math.round(sweep.ms)} ms`);
+    console.log(`# pruned ${sweep.value.removed} sessions (looked at ${sweep.value.scanned}) in ${Math.round(sweep.ms)} ms`);
     assert.deepEqual(
       [sweep.value.removed, sweep.value.skippedRunning, sweep.value.remaining, sweep.value.failed, sweep.value.alreadyMissing],
       [249, 1, 0, 0, 0],
@@ -210,4 +213,72 @@ describe("history with the real OpenCode", () => {
     const none = await history.prune("c", { limits: { maxSessions: null, maxAgeDays: 1 } });
     assert.equal(none.removed, 0);
   });
+
+  test("CLI: `sessions list --json` and `sessions prune` next to the running OpenCode (same database)", async () => {
+    const apps = await createAppsStore({ dataDir: env.dataDir });
+    await apps.create("cli", { history: { maxSessions: 5, maxAgeDays: null } });
+    await apps.create("forever");
+    await apps.close();
+    const dir = env.toolSetDir("cli", "t1");
+    const made = await createSessions(env, 12, () => dir, (i) => `cli-${i}`);
+    // A request running in "this" Patchbay (not the CLI's OpenCode): its session is one of the oldest.
+    const held = [...made].sort(compareNewestFirst).at(-1)!;
+    env.mock.script({ text: "partial answer", hold: true });
+    const seen = env.mock.chatRequests().length;
+    await env.supervisor.client().session.promptAsync({ sessionID: held.id, directory: dir, model: MODEL, parts: [{ type: "text", text: "hold" }] });
+    await env.mock.waitForRequests(seen + 1, 30_000);
+
+    const list = await cli(["sessions", "list", "cli", "--json", "--all"]);
+    assert.equal(list.code, 0, list.stderr);
+    const listed = JSON.parse(list.stdout) as { id: string; title: string }[];
+    assert.deepEqual(listed.map((x) => x.id), newestFirst(made));
+
+    const table = await cli(["sessions", "list", "cli", "--limit", "3"]);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /^ID\s+CREATED\s+UPDATED\s+MODEL\s+TOKENS IN\/OUT\s+TITLE/);
+    assert.equal(table.stdout.trim().split("\n").length, 4);
+
+    const dry = await cli(["sessions", "prune", "cli", "--dry-run"]);
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, /12 sessions; a prune would delete 6 .*1 running kept/s);
+
+    const pruned = await cli(["sessions", "prune", "cli"]);
+    assert.equal(pruned.code, 0, pruned.stderr);
+    assert.match(pruned.stdout, /removed 6, .*kept as running 1, left 0/);
+    const left = new Set((await history.list("cli", { limit: 50 })).sessions.map((x) => x.id));
+    assert.deepEqual(left, new Set([...newestFirst(made).slice(0, 5), held.id]), "the newest 5 and the running one");
+
+    const forever = await cli(["sessions", "prune", "forever"]);
+    assert.equal(forever.code, 0);
+    assert.match(forever.stdout, /keeps its history forever/);
+    const unknown = await cli(["sessions", "list", "nope"]);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /no app named 'nope'/);
+
+    env.mock.release();
+    assert.equal((await env.supervisor.client().global.health()).response.status, 200, "the running OpenCode is unaffected");
+  });
 });
+
+/** Runs `patchbay` on this file's data folder with the test user's OpenCode config (mock provider). */
+function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const root = path.resolve(import.meta.dirname, "../..");
+  const childEnv: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of Object.keys(childEnv)) if (k.startsWith("OPENCODE_") || k.startsWith("PATCHBAY_")) delete childEnv[k];
+  childEnv.PATCHBAY_DATA_DIR = env.dataDir;
+  childEnv.XDG_CONFIG_HOME = env.userConfigHome;
+  childEnv.XDG_DATA_HOME = path.join(env.dataDir, "no-user-data");
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, "bin", "patchbay.mjs"), ...args], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

@@ -41,7 +41,8 @@ export function formatMs(ms: number | null | undefined): string {
 /** Uptime as `2 d 3 h`, `3 h 4 min`, `5 min`. */
 export function formatUptime(ms: number): string {
   const min = Math.floor(ms / 60_000);
-  if (min < 1) return "less than a minute";
+  // Short: it is a stat card's big number, and a phrase wraps onto 2-3 lines there.
+  if (min < 1) return "< 1 min";
   if (min < 60) return `${min} min`;
   const h = Math.floor(min / 60);
   if (h < 24) return `${h} h ${min % 60} min`;

@@ -21,7 +21,7 @@ export function fromBodyParserError(err: unknown): unknown {
     case "entity.too.large":
       return new PatchbayError(
         "payload_too_large",
-        `The request body is larger than this app allows${limit ? ` (${Math.round(limit / 1024 / 1024)} MB)` : ""}. Send less, or raise the app's max body size in the Patchbay dashboard.`,
+        `The request body is larger than this app allows${limit ? ` (${formatBytes(limit)})` : ""}. Send less, or raise the app's max body size in the Patchbay dashboard.`,
       );
     case "encoding.unsupported":
     case "charset.unsupported":
@@ -58,4 +58,11 @@ export function openAiErrorHandler(log: (line: string) => void): ErrorRequestHan
     if (err.retryAfter !== undefined) res.setHeader("Retry-After", String(Math.max(1, Math.ceil(err.retryAfter))));
     res.status(err.status).json(toOpenAiErrorBody(err));
   };
+}
+
+/** `512 bytes`, `4 KB`, `32 MB` (1024-based, at most one decimal). */
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} bytes`;
+  const [value, unit] = n < 1024 * 1024 ? [n / 1024, "KB"] : [n / 1024 / 1024, "MB"];
+  return `${Number(value.toFixed(1))} ${unit}`;
 }

@@ -24,5 +24,5 @@ export function decodeChatWire(body: unknown, now: () => number): DecodedWireReq
 
 /** The route handler. */
 export function chatCompletionsRoute(deps: ModelRequestDeps): RequestHandler {
-  return (req, res) => runModelRequest(req, res, deps, "chat.completions", (body) => decodeChatWire(body, deps.now));
+  return (req, res) => runModelRequest(req, res, deps, (body) => decodeChatWire(body, deps.now));
 }

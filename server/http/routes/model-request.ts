@@ -11,6 +11,7 @@ import { PatchbayError, toPatchbayError } from "../../core/errors";
 import { resolveModel } from "../../core/model-resolver";
 import type { SseFrame } from "../../openai/sse-frame";
 import type { RequestLog } from "../../stores/types";
+import { markLogged } from "../middleware/access-log";
 import { authOf } from "../middleware/api-auth";
 import { SseWriter } from "../sse-writer";
 
@@ -51,13 +52,12 @@ export interface ModelRequestDeps {
 
 const CLIENT_CLOSED = 499;
 
-/** Handles one POST for `endpoint` with the given decoder. Errors before any byte is sent are thrown (the error
+/** Handles one model POST with the given decoder. Errors before any byte is sent are thrown (the error
  *  middleware answers with the OpenAI envelope); errors after the stream started are sent in-band. */
 export async function runModelRequest(
   req: Request,
   res: Response,
   deps: ModelRequestDeps,
-  endpoint: string,
   decode: (body: unknown) => DecodedWireRequest,
 ): Promise<void> {
   const { app, keyPrefix } = authOf(res);
@@ -68,7 +68,7 @@ export async function runModelRequest(
     app: app.name,
     keyPrefix,
     method: req.method,
-    endpoint,
+    endpoint: req.path,
     modelAsked: typeof req.body?.model === "string" ? req.body.model : null,
     modelResolved: null,
     stream: req.body?.stream === true,
@@ -82,6 +82,9 @@ export async function runModelRequest(
     warnings: [],
   };
   if (deps.logBodies()) entry.requestBody = req.body;
+  // This runner writes the entry (in `finally`); mark it now, since a client that leaves mid-request closes the
+  // response (the access log's trigger) before `finally` runs.
+  markLogged(res);
 
   let release: (() => void) | null = null;
   // The backend's stream; always closed in `finally` so its own cleanup (lease, subscription, session abort) runs

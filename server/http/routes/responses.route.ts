@@ -25,5 +25,5 @@ export function decodeResponsesWire(body: unknown, now: () => number): DecodedWi
 
 /** The route handler. */
 export function responsesRoute(deps: ModelRequestDeps): RequestHandler {
-  return (req, res) => runModelRequest(req, res, deps, "responses", (body) => decodeResponsesWire(body, deps.now));
+  return (req, res) => runModelRequest(req, res, deps, (body) => decodeResponsesWire(body, deps.now));
 }

@@ -136,7 +136,8 @@ describe("body-parser errors", () => {
     assert.equal((fromBodyParserError({ type: "entity.parse.failed" }) as PatchbayError).code, "invalid_json");
     const big = fromBodyParserError({ type: "entity.too.large", limit: 2 * 1024 * 1024 }) as PatchbayError;
     assert.equal(big.status, 413);
-    assert.match(big.message, /2 MB/);
+    assert.match(big.message, /\(2 MB\)/);
+    assert.match((fromBodyParserError({ type: "entity.too.large", limit: 1536 }) as PatchbayError).message, /\(1\.5 KB\)/);
     assert.equal((fromBodyParserError({ type: "encoding.unsupported" }) as PatchbayError).status, 415);
     const other = new Error("x");
     assert.equal(fromBodyParserError(other), other);

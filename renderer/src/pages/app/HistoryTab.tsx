@@ -8,6 +8,7 @@ import { Callout } from "../../components/States";
 import { useCurrentApp } from "./context";
 import { SaveBar } from "./SaveBar";
 import { useSaveApp } from "./useSaveApp";
+import { PrunePanel } from "./PrunePanel";
 
 interface Form {
   keepAll: boolean;
@@ -72,6 +73,7 @@ export function HistoryTab() {
           onReset={() => setForm(toForm(app.history))}
         />
       </div>
+      <PrunePanel app={app.name} limits={parsed.success ? value : null} saved={app.history} />
     </section>
   );
 }

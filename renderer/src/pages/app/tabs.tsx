@@ -7,6 +7,7 @@ import { AliasesTab } from "./AliasesTab";
 import { LimitsTab } from "./LimitsTab";
 import { HistoryTab } from "./HistoryTab";
 import { ConnectTab } from "./ConnectTab";
+import { SessionsTab } from "./SessionsTab";
 
 // The chart library is large: load it only when the Usage tab opens.
 const UsageTab = lazy(() => import("./UsageTab"));
@@ -24,6 +25,7 @@ export const APP_TABS: AppTab[] = [
   { path: "models", label: "Models", element: <ModelsTab /> },
   { path: "aliases", label: "Aliases", element: <AliasesTab /> },
   { path: "limits", label: "Limits", element: <LimitsTab /> },
+  { path: "sessions", label: "Sessions", element: <SessionsTab /> },
   { path: "history", label: "History", element: <HistoryTab /> },
   { path: "usage", label: "Usage", element: <UsageTab /> },
   { path: "connect", label: "Connect", element: <ConnectTab /> },

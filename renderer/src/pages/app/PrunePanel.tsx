@@ -1,0 +1,122 @@
+// History pruning of one app, shown under the history limits editor: a live preview of what the limits being edited
+// would delete now, a "Prune now" button (runs one bounded sweep with the saved limits) and the last sweep's result.
+import { useEffect, useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Scissors } from "lucide-react";
+import type { HistoryLimits } from "../../../../shared/apps";
+import type { SweepResult } from "../../../../shared/admin-api";
+import { api, errorMessage } from "../../api";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { Callout } from "../../components/States";
+import { formatDateTime, formatMs, formatNumber, formatRelative } from "../../lib/format";
+import { sessionsKey } from "./sessions-data";
+
+const previewKey = (app: string, l: HistoryLimits | null) => ["prune-preview", app, l?.maxSessions ?? "none", l?.maxAgeDays ?? "none"] as const;
+const lastSweepKey = (app: string) => ["last-sweep", app] as const;
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+function SweepLine({ r }: { r: SweepResult }) {
+  return (
+    <span>
+      {r.dryRun ? "Dry run" : r.trigger === "manual" ? "Manual prune" : r.trigger === "timer" ? "Scheduled sweep" : "Sweep after requests"}{" "}
+      <span title={formatDateTime(r.finishedAt)}>{formatRelative(r.finishedAt)}</span> ({formatMs(r.finishedAt - r.startedAt)}): removed{" "}
+      <strong>{formatNumber(r.removed)}</strong>, already gone {formatNumber(r.alreadyMissing)}, failed {formatNumber(r.failed)}, kept running{" "}
+      {formatNumber(r.skippedRunning)}
+      {r.remaining > 0 ? `; more left for the next sweep (at least ${formatNumber(r.remaining)})` : "; nothing left over the limits"}.
+      {r.error ? <span className="error-text"> {r.error}</span> : null}
+    </span>
+  );
+}
+
+export interface PrunePanelProps {
+  app: string;
+  /** The limits being edited (null while the form is invalid). */
+  limits: HistoryLimits | null;
+  /** The saved limits ("Prune now" and automatic sweeps use these). */
+  saved: HistoryLimits;
+}
+
+export function PrunePanel({ app, limits, saved }: PrunePanelProps) {
+  const qc = useQueryClient();
+  const editing = useDebounced(limits, 400);
+  const hasLimits = editing !== null && (editing.maxSessions !== null || editing.maxAgeDays !== null);
+  const preview = useQuery({
+    queryKey: previewKey(app, editing),
+    enabled: hasLimits,
+    queryFn: () =>
+      api.previewPrune({
+        params: { name: app },
+        query: { maxSessions: editing?.maxSessions ?? "none", maxAgeDays: editing?.maxAgeDays ?? "none" },
+      }),
+  });
+  const last = useQuery({
+    queryKey: lastSweepKey(app),
+    queryFn: () => api.getLastSweep({ params: { name: app } }),
+    refetchInterval: (q) => (q.state.data?.sweeping ? 1000 : 10_000),
+  });
+  const [confirming, setConfirming] = useState(false);
+  const prune = useMutation({
+    mutationFn: () => api.pruneNow({ params: { name: app }, body: {} }),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: lastSweepKey(app) });
+      void qc.invalidateQueries({ queryKey: ["prune-preview", app] });
+      void qc.invalidateQueries({ queryKey: sessionsKey(app) });
+    },
+  });
+  const savedHasLimits = saved.maxSessions !== null || saved.maxAgeDays !== null;
+  const unsaved = limits !== null && (limits.maxSessions !== saved.maxSessions || limits.maxAgeDays !== saved.maxAgeDays);
+
+  return (
+    <div className="card stack" aria-label="Prune">
+      <h2>Prune</h2>
+      <div aria-live="polite" className="prune-preview">
+        {editing === null ? (
+          <p className="faint">Fix the limits above to see a preview.</p>
+        ) : !hasLimits ? (
+          <p className="faint">No limits: every session is kept.</p>
+        ) : preview.isPending ? (
+          <p className="faint">Counting…</p>
+        ) : preview.isError ? (
+          <Callout tone="danger">Could not preview: {errorMessage(preview.error)}</Callout>
+        ) : (
+          <p>
+            With these limits, a prune would delete <strong data-testid="prune-preview-count">{formatNumber(preview.data.count)}</strong> of{" "}
+            {formatNumber(preview.data.scanned)} sessions
+            {preview.data.oldest !== null && preview.data.newest !== null
+              ? ` (last active ${formatDateTime(preview.data.oldest)} to ${formatDateTime(preview.data.newest)})`
+              : ""}
+            {preview.data.skippedRunning ? `; ${formatNumber(preview.data.skippedRunning)} running would be kept` : ""}.
+          </p>
+        )}
+      </div>
+      <div className="row">
+        <button type="button" className="btn" disabled={!savedHasLimits || prune.isPending} onClick={() => setConfirming(true)}>
+          <Scissors size={15} aria-hidden />
+          {prune.isPending ? "Pruning…" : "Prune now"}
+        </button>
+        <span className="faint">
+          {savedHasLimits ? (unsaved ? "Uses the saved limits: save your changes first." : "Runs one bounded sweep now with the saved limits.") : "Save a limit first."}
+        </span>
+      </div>
+      {prune.isError ? <Callout tone="danger">{errorMessage(prune.error)}</Callout> : null}
+      <div className="last-sweep" aria-label="Last sweep">
+        <strong>Last sweep: </strong>
+        {last.data?.sweeping ? <span className="badge info pulse"><span className="dot" />Sweeping</span> : null}{" "}
+        {last.data?.sweep ? <SweepLine r={last.data.sweep} /> : <span className="faint">none since Patchbay started.</span>}
+      </div>
+      {confirming ? (
+        <ConfirmDialog title="Prune now" confirmLabel="Yes, prune" onConfirm={() => prune.mutateAsync()} onClose={() => setConfirming(false)}>
+          <p>Delete this app's sessions beyond its saved history limits, oldest first? Running sessions are kept. This cannot be undone.</p>
+        </ConfirmDialog>
+      ) : null}
+    </div>
+  );
+}
