@@ -73,7 +73,9 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   const settingsNow = settings.get();
   const api = new Listener(openAiApp, settingsNow.host, settingsNow.port);
   const apiHost = (): string => (settings.get().lanExposure ? "0.0.0.0" : (deps.host ?? settings.get().host));
-  const apiPort = (): number => deps.port ?? settings.get().port;
+  // `--port 0` picks a free port once; later restarts in this run reuse it so the printed URL stays valid.
+  let pinnedPort = deps.port;
+  const apiPort = (): number => pinnedPort ?? settings.get().port;
 
   const listeners = new Set<(s: PatchbayStatus) => void>();
   const adminToken = randomBytes(32).toString("base64url");
@@ -96,6 +98,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
         baseUrl: a.running ? `http://${displayHost}:${a.port}/v1` : null,
         error: a.error,
         lanExposure: settings.get().lanExposure,
+        pinned: deps.port !== undefined || deps.host !== undefined,
       },
       opencode: supervisor.status(),
       dataDir,
@@ -128,6 +131,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   const startApi = async (): Promise<void> => {
     const st = await api.start(apiHost(), apiPort());
     if (st.error) log(`OpenAI API not started: ${st.error}`);
+    else if (pinnedPort === 0) pinnedPort = st.port;
     emit();
   };
   const stopApi = async (): Promise<void> => {

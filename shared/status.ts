@@ -26,6 +26,8 @@ export const ApiStatus = z.object({
   /** Why the listener is not running (e.g. "port 4747 is in use"), else null. */
   error: z.string().nullable(),
   lanExposure: z.boolean(),
+  /** Host/port were fixed for this run by the command line (`serve --host/--port`); saved settings apply next launch. */
+  pinned: z.boolean().default(false),
 });
 export type ApiStatus = z.infer<typeof ApiStatus>;
 

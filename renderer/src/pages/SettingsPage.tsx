@@ -94,8 +94,9 @@ function SettingsForm({ settings }: { settings: Settings }) {
     },
     onSuccess: (s) => qc.setQueryData(qk.status, s),
   });
+  const pinned = status?.api.pinned ?? false;
   const appliedDiffers =
-    status && status.api.running && (status.api.port !== settings.port || status.api.lanExposure !== settings.lanExposure || (!settings.lanExposure && status.api.host !== settings.host));
+    !pinned && status && status.api.running && (status.api.port !== settings.port || status.api.lanExposure !== settings.lanExposure || (!settings.lanExposure && status.api.host !== settings.host));
 
   return (
     <section className="card stack-lg" aria-label="OpenAI API">
@@ -126,7 +127,11 @@ function SettingsForm({ settings }: { settings: Settings }) {
       />
       {form.logBodies ? <Callout tone="warn">Request and response bodies can contain private data. They are kept on disk until the log rotates.</Callout> : null}
       <Switch label="Start the API when Patchbay launches" checked={form.startOnLaunch} onChange={(v) => set("startOnLaunch", v)} />
-      {listenerChanged ? <Callout>Host, port and LAN exposure apply the next time the API starts.</Callout> : null}
+      {pinned ? (
+        <Callout>This run's address was set on the command line (--host/--port); saved host and port apply the next time Patchbay starts.</Callout>
+      ) : listenerChanged ? (
+        <Callout>Saving moves the running API to the new address at once.</Callout>
+      ) : null}
       {save.isError ? <Callout tone="danger">{errorMessage(save.error)}</Callout> : null}
       <div className="row">
         <button type="button" className="btn primary" disabled={!dirty || !parsed.success || save.isPending} onClick={() => save.mutate()}>

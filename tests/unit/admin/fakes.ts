@@ -215,7 +215,7 @@ export function fakeStatus(): PatchbayStatus {
     version: "0.1.0",
     startedAt: 1_700_000_000_000,
     uptimeMs: 1000,
-    api: { running: true, host: "127.0.0.1", port: 4747, baseUrl: "http://127.0.0.1:4747/v1", error: null, lanExposure: false },
+    api: { running: true, host: "127.0.0.1", port: 4747, baseUrl: "http://127.0.0.1:4747/v1", error: null, lanExposure: false, pinned: false },
     opencode: { state: "ready", reason: null, version: "1.18.33", url: "http://127.0.0.1:4096", pid: 42, restarts: 0 },
     dataDir: "/tmp/patchbay-data",
     demo: false,

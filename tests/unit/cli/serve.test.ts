@@ -23,6 +23,7 @@ function status(
       baseUrl: "http://127.0.0.1:5555/v1",
       error: null,
       lanExposure: false,
+      pinned: false,
       ...over,
     },
     opencode: { state: "starting", reason: null, version: null, url: null, pid: null, restarts: 0, ...opencode },

@@ -355,6 +355,7 @@ export function makeStatus(over: {
       baseUrl: running ? "http://127.0.0.1:4747/v1" : null,
       error: null,
       lanExposure: false,
+      pinned: false,
       ...over.api,
     },
     opencode: { state: "ready", reason: null, version: "1.18.33", url: null, pid: 123, restarts: 0, ...over.opencode },
