@@ -43,8 +43,8 @@ export const AppLimitsFields = z.object({
 export const DEFAULT_APP_LIMITS: z.infer<typeof AppLimitsFields> = {
   concurrency: 4,
   maxTools: 128,
-  firstTokenTimeoutMs: 300_000,
-  totalTimeoutMs: 1_200_000,
+  firstTokenTimeoutMs: 600_000,
+  totalTimeoutMs: 1_800_000,
   maxBodyBytes: 32 * 1024 * 1024,
   remoteImages: false,
   corsOrigins: [],

@@ -131,6 +131,7 @@ export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: P
 
   // ---- generation parameters -----------------------------------------------------------------------------------
   const g = r.generation;
+  const offersTools = allowed.length > 0;
   const keepsDefaultMaxTokens = /anthropic|bedrock/.test(npm); // these APIs require max_tokens
   const params: CompanionParams = {
     temperature: g.temperature ?? null,
@@ -152,6 +153,8 @@ export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: P
   for (const [key, wireKey, label] of passthrough) {
     const v = g[key];
     if (v === undefined) continue;
+    // OpenAI rejects parallel_tool_calls when no tools are sent (none declared, or tool_choice "none").
+    if (key === "parallelToolCalls" && !offersTools) continue;
     if (openaiCompatible) options[wireKey] = v;
     else if (key === "parallelToolCalls" && OPENAI_RESPONSES.has(npm)) options.parallelToolCalls = v;
     else warnings.push(`${label} is not supported by OpenCode for provider ${model.providerID} (${npm || "unknown package"}); dropped`);

@@ -86,9 +86,23 @@ function mapApiError(data: Record<string, unknown>, fallback: string): ModelErro
     if (retryAfter !== undefined) err.retryAfter = retryAfter;
     return err;
   }
-  if (status === 400 || status === 413 || status === 422) return { code: "upstream_bad_request", status: 400, message };
+  if (status === 400 || status === 413 || status === 422) {
+    return { code: "upstream_bad_request", status: 400, message, param: upstreamParam(data) };
+  }
   if (status !== undefined) return { code: "upstream_error", status: 502, message: `The provider answered HTTP ${status}: ${message}` };
   return { code: "upstream_error", status: 502, message: `Could not reach the provider: ${message}` };
+}
+
+/** The field the upstream named in `error.param` of an OpenAI-style body, else null. */
+function upstreamParam(data: Record<string, unknown>): string | null {
+  if (typeof data.responseBody !== "string") return null;
+  try {
+    const body: unknown = JSON.parse(data.responseBody);
+    const e = isRecord(body) ? body.error : undefined;
+    return isRecord(e) && typeof e.param === "string" ? e.param : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The upstream's own error message: `error.message` of an OpenAI-style body, else OpenCode's message. */

@@ -42,9 +42,8 @@ describe("compat cases: chat completions, models, errors, HTTP", () => {
   }
 });
 
-// The case asks for error.code in ['invalid_api_key', null] when no key is sent (what OpenAI answers); Patchbay
-// answers `missing_api_key` (server/http/middleware/api-auth.ts). Kept as a TODO until the lead decides.
-test("AUTH-401-ENVELOPE: a missing key has error.code invalid_api_key or null", { todo: "lead: missing key → code missing_api_key" }, async () => {
+// The case asks for error.code in ['invalid_api_key', null] when no key is sent (what OpenAI answers).
+test("AUTH-401-ENVELOPE: a missing key has error.code invalid_api_key or null", async () => {
   const origin = fx.apiBase.replace(/\/v1$/, "");
   const res = await exchange(origin, {
     method: "POST",
@@ -57,9 +56,8 @@ test("AUTH-401-ENVELOPE: a missing key has error.code invalid_api_key or null", 
 });
 
 // CC-TOOLCHOICE-NONE-PARALLEL-FALSE-NO-TOOLS: the upstream must not get parallel_tool_calls when it gets no tools
-// (OpenAI answers 400 "'parallel_tool_calls' is only allowed when 'tools' are specified"). Patchbay forwards it
-// (server/opencode/spec.ts, the passthrough loop): reported to the bridge owner; TODO until fixed.
-test("CC-TOOLCHOICE-NONE-PARALLEL-FALSE-NO-TOOLS: no parallel_tool_calls upstream without tools", { todo: "bridge: spec.ts forwards parallel_tool_calls without tools" }, async () => {
+// (OpenAI answers 400 "'parallel_tool_calls' is only allowed when 'tools' are specified").
+test("CC-TOOLCHOICE-NONE-PARALLEL-FALSE-NO-TOOLS: no parallel_tool_calls upstream without tools", async () => {
   const origin = fx.apiBase.replace(/\/v1$/, "");
   const tools = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: {} } } }];
   const bodies = [
@@ -77,9 +75,8 @@ test("CC-TOOLCHOICE-NONE-PARALLEL-FALSE-NO-TOOLS: no parallel_tool_calls upstrea
 });
 
 // CC-STREAM-PRESTREAM-UPSTREAM-ERROR-STATUS asks for `$.error.param == 'temperature'` when known: the upstream's 400
-// names it, but Patchbay's mapping of upstream errors (server/opencode/upstream-errors.ts, mapApiError) keeps only the
-// message. Reported to the bridge owner; TODO until fixed.
-test("CC-STREAM-PRESTREAM-UPSTREAM-ERROR-STATUS: the upstream's error.param is relayed", { todo: "bridge: upstream-errors.ts drops error.param" }, async () => {
+// names it, and Patchbay relays it (server/opencode/upstream-errors.ts).
+test("CC-STREAM-PRESTREAM-UPSTREAM-ERROR-STATUS: the upstream's error.param is relayed", async () => {
   const origin = fx.apiBase.replace(/\/v1$/, "");
   fx.mock.reset();
   fx.mock.script({ error: { status: 400, body: { error: { message: "temperature 1.7 is too high for this model", type: "invalid_request_error", param: "temperature", code: null } } } });

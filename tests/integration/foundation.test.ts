@@ -85,7 +85,8 @@ describe("openai client through Patchbay", () => {
 
 describe("bad input keeps the server serving", () => {
   test("missing and wrong keys → 401", async () => {
-    await expectEnvelope(await fx.api("/v1/models"), 401, "missing_api_key");
+    const missing = await expectEnvelope(await fx.api("/v1/models"), 401, "invalid_api_key");
+    assert.match(String(missing.message), /Missing API key/);
     const wrong = await expectEnvelope(await fx.api("/v1/models", { key: "pb-wrongwrongwrongwrong" }), 401, "invalid_api_key");
     assert.doesNotMatch(String(wrong.message), /pb-wrong/);
     await expectEnvelope(await fx.api("/v1/chat/completions", { method: "POST", body: "{}", key: "nope" }), 401, "invalid_api_key");

@@ -100,7 +100,7 @@ describe("CORS", () => {
     const unauth = await raw(p, "POST", "/v1/chat/completions", { host: "localhost", origin, "content-type": "application/json" }, chatBody(MODEL));
     assert.equal(unauth.status, 401);
     assert.equal(unauth.headers["access-control-allow-origin"], origin, "a browser must be able to read the 401");
-    assert.equal(code(unauth), "missing_api_key");
+    assert.equal(code(unauth), "invalid_api_key");
     fx.mock.reset();
     const ok = await raw(p, "POST", "/v1/chat/completions", { host: "localhost", origin, authorization: `Bearer ${key}`, "content-type": "application/json" }, chatBody(MODEL));
     assert.equal(ok.status, 200);
@@ -130,7 +130,7 @@ describe("LAN mode", () => {
       for (const [method, route] of [["GET", "/healthz"], ["GET", "/v1/models"], ["GET", "/v1/models/mock%2Fmock-model"], ["POST", "/v1/chat/completions"], ["POST", "/v1/responses"], ["GET", "/nowhere"]] as const) {
         const r = await raw(p, method, route, { host: lanHost, "content-type": "application/json" }, method === "POST" ? "{}" : undefined);
         assert.equal(r.status, 401, `${method} ${route} without a key`);
-        assert.equal(code(r), "missing_api_key");
+        assert.equal(code(r), "invalid_api_key");
         const wrong = await raw(p, method, route, { host: lanHost, authorization: `Bearer ${key}x` }, method === "POST" ? "{}" : undefined);
         assert.equal(wrong.status, 401, `${method} ${route} with a wrong key`);
       }

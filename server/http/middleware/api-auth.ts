@@ -25,8 +25,9 @@ export function apiAuth(keys: KeysStore, apps: AppsStore): RequestHandler {
     const key = presentedKey(req);
     if (!key) {
       return next(
+        // OpenAI answers a missing key with the same 401 code as a wrong one; clients branch on it.
         new PatchbayError(
-          "missing_api_key",
+          "invalid_api_key",
           "Missing API key. Send 'Authorization: Bearer <key>' with a key created for your app in Patchbay.",
         ),
       );

@@ -48,6 +48,19 @@ const CASES: BadCase[] = [
   { row: "logStream", method: "GET", path: "/admin/api/logs/stream?replay=9999", field: "replay" },
   { row: "setLaunchAtLogin", method: "PUT", path: "/admin/api/desktop/launch-at-login", body: { enabled: "yes" }, field: "enabled" },
   { row: "setLaunchAtLogin", method: "PUT", path: "/admin/api/desktop/launch-at-login", body: {}, field: "enabled" },
+  // Session history rows (issue 6).
+  { row: "listSessions", method: "GET", path: "/admin/api/apps/demo/sessions?limit=0", field: "limit" },
+  { row: "listSessions", method: "GET", path: "/admin/api/apps/demo/sessions?bogus=1", field: "bogus" },
+  { row: "listSessions", method: "GET", path: "/admin/api/apps/Demo/sessions", field: "name" },
+  { row: "getSessionMessages", method: "GET", path: "/admin/api/apps/demo/sessions/not-a-session/messages", field: "id" },
+  { row: "getSessionMessages", method: "GET", path: "/admin/api/apps/demo/sessions/ses_abc/messages?limit=101", field: "limit" },
+  { row: "deleteSession", method: "DELETE", path: "/admin/api/apps/demo/sessions/ses_bad%24", field: "id" },
+  { row: "deleteSessions", method: "POST", path: "/admin/api/apps/demo/sessions/delete", body: { ids: [] }, field: "ids" },
+  { row: "deleteSessions", method: "POST", path: "/admin/api/apps/demo/sessions/delete", body: { ids: ["x"] }, field: "ids.0" },
+  { row: "previewPrune", method: "GET", path: "/admin/api/apps/demo/history/preview?maxSessions=0", field: "maxSessions" },
+  { row: "previewPrune", method: "GET", path: "/admin/api/apps/demo/history/preview?maxAgeDays=abc", field: "maxAgeDays" },
+  { row: "pruneNow", method: "POST", path: "/admin/api/apps/demo/history/prune", body: { dryRun: "yes" }, field: "dryRun" },
+  { row: "getLastSweep", method: "GET", path: "/admin/api/apps/Bad/history/last-sweep", field: "name" },
 ];
 
 describe("admin input validation", () => {

@@ -80,7 +80,7 @@ describe("host guard", () => {
     s.lan.on = true;
     const health = await raw("GET", "/healthz", { host: "192.168.1.20:4747" });
     assert.equal(health.status, 401);
-    assert.equal(envelope(health).code, "missing_api_key");
+    assert.equal(envelope(health).code, "invalid_api_key");
     assert.equal((await raw("GET", "/healthz", { host: "192.168.1.20:4747", authorization: `Bearer ${KEY}` })).status, 200);
     assert.equal((await raw("GET", "/v1/models", { host: "192.168.1.20:4747" })).status, 401);
     assert.equal((await raw("GET", "/v1/models", { host: "192.168.1.20:4747", authorization: `Bearer ${KEY}` })).status, 200);
@@ -118,7 +118,7 @@ describe("CORS", () => {
     const unauth = await raw("GET", "/v1/models", { host: "localhost", origin });
     assert.equal(unauth.status, 401);
     assert.equal(unauth.headers["access-control-allow-origin"], origin);
-    assert.equal(envelope(unauth).code, "missing_api_key");
+    assert.equal(envelope(unauth).code, "invalid_api_key");
     const other = await raw("GET", "/v1/models", { host: "localhost", origin: "https://other.example", authorization: `Bearer ${KEY}` });
     assert.equal(other.status, 200);
     assert.equal(other.headers["access-control-allow-origin"], undefined);

@@ -1,0 +1,322 @@
+// `npm run bench`: Patchbay's overhead measured in one run against (a) the mock upstream called directly, (b) OpenCode's
+// own session API without Patchbay, (c) Patchbay chat completions and (d) Patchbay Responses (streaming, time to first
+// token and to completion, p50/p90, at 1 and 8 concurrent), plus Patchbay's own CPU per request and per chunk, RSS
+// before/after many requests and idle CPU. Prints a table with the ratios c/b, d/b and the targets (issue 8).
+//
+// Usage: node --import tsx build/bench/bench.ts [--short] [--json FILE]
+//   --short  CI mode: 20 requests per cell, 200 for RSS, 10 s idle (prints the same table).
+// Patchbay runs in a child process (build/bench/patchbay-child.ts) so process.cpuUsage() there is Patchbay's alone;
+// OpenCode and the mock are other processes. (b) runs first on its own OpenCode, which is stopped before Patchbay
+// starts, so at most one OpenCode runs at a time.
+import { fork, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { MockUpstream } from "../../tests/harness/mock-upstream";
+import { createOpenCodeUser } from "../../tests/harness/opencode-user";
+import { CHAT_STREAM, RESPONSES_STREAM, procCpuMs, procRssBytes, runConcurrent, sleep, stats, timedStream, type CellStats, type Sample } from "./measure";
+import { startOpenCodeDirect } from "./opencode-direct";
+
+const SHORT = process.argv.includes("--short");
+const jsonIdx = process.argv.indexOf("--json");
+const JSON_OUT = jsonIdx > 0 ? process.argv[jsonIdx + 1] : undefined;
+
+const CFG = {
+  chunks: 20,
+  paceMs: 10,
+  requests: SHORT ? 20 : 40,
+  warmup: SHORT ? 4 : 8,
+  cpuRequests: SHORT ? 10 : 30,
+  rssRequests: SHORT ? 200 : 1000,
+  idleS: SHORT ? 10 : 60,
+};
+const MODEL = "mock/mock-model";
+const TARGETS = { ttftRatio: 1.1, totalRatio: 1.05, rssGrowthMb: 20, idleCpuPct: 0.5 };
+
+/** Everything the table shows; also written with --json. */
+interface Results {
+  mode: "short" | "full";
+  config: typeof CFG;
+  machine: { cpus: number; node: string; loadBefore: number[]; loadAfter: number[] };
+  cells: Record<string, Record<string, CellStats>>;
+  cpu: { chatPerRequestMs: number; responsesPerRequestMs: number; perChunkMs: number; opencodePerRequestMs: number | null };
+  rss: { beforeMb: number; afterMb: number; growthMb: number; requests: number; heapBeforeMb: number; heapAfterMb: number };
+  idle: { seconds: number; patchbayCpuPct: number; opencodeCpuPct: number | null };
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+async function main(): Promise<void> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pb-bench-"));
+  const mock = await new MockUpstream().start();
+  const user = createOpenCodeUser({ mockBaseURL: mock.baseURL, parentDir: tmp });
+  const text = Array.from({ length: CFG.chunks }, (_, i) => `tok${i} `).join("");
+  mock.setResponder(() => ({ text, chunks: CFG.chunks, paceMs: CFG.paceMs }));
+  const results: Partial<Results> = {
+    mode: SHORT ? "short" : "full",
+    config: CFG,
+    machine: { cpus: os.cpus().length, node: process.version, loadBefore: os.loadavg(), loadAfter: [] },
+    cells: { "1": {}, "8": {} },
+  };
+  const cells = results.cells!;
+  let child: PatchbayChild | null = null;
+  try {
+    // (a) the mock, directly.
+    const direct = () => timedStream(`${mock.baseURL}/chat/completions`, { model: "mock-model", stream: true, messages: [{ role: "user", content: "hi" }] }, {}, CHAT_STREAM);
+    await runConcurrent(CFG.warmup, 1, direct);
+    for (const c of [1, 8]) cells[c]!.a = stats(await runConcurrent(CFG.requests, c, direct));
+    progress("(a) mock direct done");
+
+    // (b) OpenCode's session API, no Patchbay.
+    const oc = await startOpenCodeDirect(path.join(tmp, "direct"), user.configFile, MODEL);
+    try {
+      await runConcurrent(CFG.warmup, 1, (i) => oc.request(`warm ${i}`));
+      await runConcurrent(CFG.warmup, 8, (i) => oc.request(`warm8 ${i}`));
+      for (const c of [1, 8]) cells[c]!.b = stats(await runConcurrent(CFG.requests, c, (i) => oc.request(`q ${i}`)));
+    } finally {
+      await oc.stop();
+    }
+    progress("(b) OpenCode direct done");
+
+    // (c) and (d): Patchbay in a child process.
+    child = await startPatchbayChild(path.join(tmp, "patchbay"), user.configFile);
+    const key = await child.createKey("bench");
+    const auth = { authorization: `Bearer ${key}` };
+    const chat = (chunksOverride?: number) => () =>
+      timedStream(`${child!.apiBase}/chat/completions`, { model: MODEL, stream: true, messages: [{ role: "user", content: chunksOverride ? `c${chunksOverride}` : "hi" }] }, auth, CHAT_STREAM);
+    const responses = () => timedStream(`${child!.apiBase}/responses`, { model: MODEL, stream: true, input: "hi" }, auth, RESPONSES_STREAM);
+    await runConcurrent(CFG.warmup, 1, chat());
+    await runConcurrent(CFG.warmup, 1, responses);
+    await runConcurrent(CFG.warmup, 8, chat());
+    await runConcurrent(CFG.warmup, 8, responses);
+
+    const cpuOf = async (n: number, fn: () => Promise<Sample>): Promise<{ perRequestMs: number; samples: Sample[]; opencodeMs: number | null }> => {
+      const before = await child!.cpuMs();
+      const ocBefore = procCpuMs(child!.opencodePid);
+      const samples = await runConcurrent(n, 1, fn);
+      const after = await child!.cpuMs();
+      const ocAfter = procCpuMs(child!.opencodePid);
+      return { perRequestMs: (after - before) / n, samples, opencodeMs: ocBefore !== null && ocAfter !== null ? (ocAfter - ocBefore) / n : null };
+    };
+    const c1 = await cpuOf(CFG.requests, chat());
+    cells["1"]!.c = stats(c1.samples);
+    const d1 = await cpuOf(CFG.requests, responses);
+    cells["1"]!.d = stats(d1.samples);
+    cells["8"]!.c = stats(await runConcurrent(CFG.requests, 8, chat()));
+    cells["8"]!.d = stats(await runConcurrent(CFG.requests, 8, responses));
+    progress("(c)/(d) Patchbay done");
+
+    // CPU per chunk: the same request with few and with many chunks, unpaced.
+    mock.setResponder((rec) => {
+      const m = /"c(\d+)"/.exec(rec.rawBody);
+      const n = m ? Number(m[1]) : CFG.chunks;
+      return { text: Array.from({ length: n }, (_, i) => `t${i} `).join(""), chunks: n };
+    });
+    const few = await cpuOf(CFG.cpuRequests, chat(5));
+    const many = await cpuOf(CFG.cpuRequests, chat(200));
+    const tokensFew = few.samples.reduce((s, x) => s + x.tokens, 0) / few.samples.length;
+    const tokensMany = many.samples.reduce((s, x) => s + x.tokens, 0) / many.samples.length;
+    results.cpu = {
+      chatPerRequestMs: c1.perRequestMs,
+      responsesPerRequestMs: d1.perRequestMs,
+      perChunkMs: (many.perRequestMs - few.perRequestMs) / Math.max(1, tokensMany - tokensFew),
+      opencodePerRequestMs: c1.opencodeMs,
+    };
+    progress("CPU per chunk done");
+
+    // RSS before/after many requests (every wire, streamed and not).
+    mock.setResponder(() => ({ text, chunks: CFG.chunks }));
+    const before = await child.usage();
+    const mixed = [
+      chat(),
+      responses,
+      () => timedJson(`${child!.apiBase}/chat/completions`, { model: MODEL, messages: [{ role: "user", content: "hi" }] }, auth),
+      () => timedJson(`${child!.apiBase}/responses`, { model: MODEL, input: "hi" }, auth),
+    ];
+    await runConcurrent(CFG.rssRequests, 8, (i) => mixed[i % mixed.length]!());
+    await sleep(1000);
+    const after = await child.usage();
+    results.rss = {
+      beforeMb: mb(before.rss),
+      afterMb: mb(after.rss),
+      growthMb: mb(after.rss - before.rss),
+      requests: CFG.rssRequests,
+      heapBeforeMb: mb(before.heapUsed),
+      heapAfterMb: mb(after.heapUsed),
+    };
+    progress("RSS done");
+
+    // Idle CPU.
+    await sleep(3000);
+    const idle0 = await child.cpuMs();
+    const ocIdle0 = procCpuMs(child.opencodePid);
+    const t0 = performance.now();
+    await sleep(CFG.idleS * 1000);
+    const seconds = (performance.now() - t0) / 1000;
+    const idle1 = await child.cpuMs();
+    const ocIdle1 = procCpuMs(child.opencodePid);
+    results.idle = {
+      seconds,
+      patchbayCpuPct: ((idle1 - idle0) / 10) / seconds,
+      opencodeCpuPct: ocIdle0 !== null && ocIdle1 !== null ? ((ocIdle1 - ocIdle0) / 10) / seconds : null,
+    };
+  } finally {
+    await child?.stop();
+    await mock.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  results.machine!.loadAfter = os.loadavg();
+  const full = results as Results;
+  process.stdout.write(renderTable(full));
+  if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify(full, null, 2));
+}
+
+// ---- Patchbay child ----------------------------------------------------------------------------------------------
+
+interface PatchbayChild {
+  apiBase: string;
+  opencodePid: number;
+  createKey(app: string): Promise<string>;
+  /** Patchbay's CPU so far (user + system), ms. */
+  cpuMs(): Promise<number>;
+  /** After two forced GCs: RSS and heap, bytes. */
+  usage(): Promise<{ rss: number; heapUsed: number }>;
+  stop(): Promise<void>;
+}
+
+async function startPatchbayChild(dataDir: string, configFile: string): Promise<PatchbayChild> {
+  const logFile = fs.openSync(path.join(path.dirname(dataDir), "patchbay-child.log"), "a");
+  const proc: ChildProcess = fork(path.join(here, "patchbay-child.ts"), [], {
+    execArgv: ["--expose-gc", "--import", "tsx"],
+    env: { ...process.env, BENCH_DATA_DIR: dataDir, BENCH_USER_CONFIG: configFile },
+    stdio: ["ignore", logFile, logFile, "ipc"],
+  });
+  const exited = new Promise<void>((r) => proc.once("exit", () => r()));
+  const next = <T>(type: string): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const onMsg = (m: { type?: string; reason?: string }) => {
+        if (m.type === "failed") return done(() => reject(new Error(`Patchbay child: ${m.reason}`)));
+        if (m.type === type) done(() => resolve(m as T));
+      };
+      const onExit = () => done(() => reject(new Error("Patchbay child exited (see patchbay-child.log)")));
+      const done = (f: () => void) => {
+        proc.off("message", onMsg);
+        proc.off("exit", onExit);
+        f();
+      };
+      proc.on("message", onMsg);
+      proc.once("exit", onExit);
+    });
+  const ready = await next<{ apiBase: string; adminUrl: string; adminToken: string; opencodePid: number }>("ready");
+  const admin = async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(ready.adminUrl + p, {
+      method,
+      headers: { authorization: `Bearer ${ready.adminToken}`, "content-type": "application/json" },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    if (!res.ok) throw new Error(`admin ${method} ${p}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  return {
+    apiBase: ready.apiBase,
+    opencodePid: ready.opencodePid,
+    async createKey(app) {
+      await admin("POST", "/admin/api/apps", { name: app });
+      await admin("PATCH", `/admin/api/apps/${app}`, { limits: { concurrency: 16 } });
+      return String((await admin("POST", `/admin/api/apps/${app}/keys`, { label: "bench" })).key);
+    },
+    async cpuMs() {
+      const p = next<{ cpuUserUs: number; cpuSystemUs: number }>("cpu");
+      proc.send({ type: "cpu" });
+      const u = await p;
+      return (u.cpuUserUs + u.cpuSystemUs) / 1000;
+    },
+    async usage() {
+      const p = next<{ rss: number; heapUsed: number }>("usage");
+      proc.send({ type: "usage" });
+      return p;
+    },
+    async stop() {
+      if (proc.exitCode === null && proc.connected) proc.send({ type: "stop" });
+      const killer = setTimeout(() => proc.kill("SIGKILL"), 15_000);
+      await exited;
+      clearTimeout(killer);
+      fs.closeSync(logFile);
+    },
+  };
+}
+
+async function timedJson(url: string, body: unknown, headers: Record<string, string>): Promise<Sample> {
+  const t0 = performance.now();
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${text.slice(0, 300)}`);
+  const total = performance.now() - t0;
+  return { ttftMs: total, totalMs: total, tokens: 0 };
+}
+
+// ---- output ------------------------------------------------------------------------------------------------------
+
+function renderTable(r: Results): string {
+  const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : "n/a");
+  const rows: string[] = [];
+  const w = (s: string, n: number) => s.padEnd(n);
+  rows.push("");
+  rows.push(`Patchbay benchmark (${r.mode}): ${r.config.chunks} chunks × ${r.config.paceMs} ms from the mock, ${r.config.requests} streamed requests per cell`);
+  rows.push(`Node ${r.machine.node}, ${r.machine.cpus} CPUs, load average ${r.machine.loadBefore.map((x) => x.toFixed(2)).join(" ")} → ${r.machine.loadAfter.map((x) => x.toFixed(2)).join(" ")}`);
+  rows.push("");
+  rows.push(`${w("", 26)}${w("first token p50 / p90 (ms)", 30)}complete p50 / p90 (ms)`);
+  const names: Record<string, string> = { a: "(a) mock direct", b: "(b) OpenCode direct", c: "(c) Patchbay chat", d: "(d) Patchbay responses" };
+  const verdicts: boolean[] = [];
+  for (const conc of ["1", "8"]) {
+    rows.push(`concurrency ${conc}`);
+    const cells = r.cells[conc]!;
+    for (const k of ["a", "b", "c", "d"]) {
+      const c = cells[k];
+      if (!c) continue;
+      rows.push(`  ${w(names[k]!, 24)}${w(`${f(c.ttft.p50, 1)} / ${f(c.ttft.p90, 1)}`, 30)}${f(c.total.p50, 1)} / ${f(c.total.p90, 1)}`);
+    }
+    for (const k of ["c", "d"]) {
+      const b = cells.b;
+      const x = cells[k];
+      if (!b || !x) continue;
+      const rt = x.ttft.p50 / b.ttft.p50;
+      const rc = x.total.p50 / b.total.p50;
+      const ok = rt <= TARGETS.ttftRatio && rc <= TARGETS.totalRatio;
+      verdicts.push(ok);
+      rows.push(
+        `  ${w(`${k}/b at p50`, 24)}${w(`${f(rt, 3)} (target ≤ ${TARGETS.ttftRatio.toFixed(2)})`, 30)}${f(rc, 3)} (target ≤ ${TARGETS.totalRatio.toFixed(2)})  ${ok ? "PASS" : "MISS"}`,
+      );
+    }
+  }
+  rows.push("");
+  rows.push(`Patchbay CPU per request: chat ${f(r.cpu.chatPerRequestMs, 2)} ms, responses ${f(r.cpu.responsesPerRequestMs, 2)} ms (${r.config.chunks} chunks, streamed); per chunk ${f(r.cpu.perChunkMs, 3)} ms`);
+  if (r.cpu.opencodePerRequestMs !== null) rows.push(`  (for scale: OpenCode's own CPU per chat request ${f(r.cpu.opencodePerRequestMs, 1)} ms)`);
+  const rssOk = r.rss.growthMb < TARGETS.rssGrowthMb;
+  rows.push(
+    `Patchbay RSS: ${f(r.rss.beforeMb, 1)} MB before, ${f(r.rss.afterMb, 1)} MB after ${r.rss.requests} requests: growth ${f(r.rss.growthMb, 1)} MB (target < ${TARGETS.rssGrowthMb})  ${rssOk ? "PASS" : "MISS"}  [heap ${f(r.rss.heapBeforeMb, 1)} → ${f(r.rss.heapAfterMb, 1)} MB]`,
+  );
+  const idleOk = r.idle.patchbayCpuPct < TARGETS.idleCpuPct;
+  rows.push(
+    `Patchbay idle CPU over ${f(r.idle.seconds, 0)} s: ${f(r.idle.patchbayCpuPct, 3)} % (target < ${TARGETS.idleCpuPct})  ${idleOk ? "PASS" : "MISS"}` +
+      (r.idle.opencodeCpuPct !== null ? `  [OpenCode idle: ${f(r.idle.opencodeCpuPct, 3)} %]` : ""),
+  );
+  rows.push("");
+  rows.push(`Targets: ${[...verdicts, rssOk, idleOk].every(Boolean) ? "all met" : "some missed"}`);
+  rows.push("");
+  return rows.join("\n");
+}
+
+function mb(bytes: number): number {
+  return bytes / 1024 / 1024;
+}
+
+function progress(msg: string): void {
+  process.stderr.write(`[bench] ${msg}\n`);
+}
+
+await main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+});
