@@ -11,6 +11,7 @@ import { createAdminApp } from "./http/admin/admin-app";
 import { Listener } from "./http/listener";
 import { createOpenAiApp } from "./http/openai-app";
 import { createOpenCodeBackend } from "./opencode/backend";
+import { createHistory } from "./opencode/history";
 import { SideChannel } from "./opencode/side-channel";
 import { OpenCodeSupervisor } from "./opencode/supervisor";
 import { defaultUserOpenCodePaths } from "./opencode-user-paths";
@@ -52,6 +53,17 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   const backend = createOpenCodeBackend({ supervisor, dataDir, sideChannel, log });
   const catalog = new ModelCatalog(backend, now);
   const gate = new ConcurrencyGate();
+  const history = createHistory({
+    opencode: supervisor,
+    dataDir,
+    limitsOf: (app) => apps.get(app)?.history ?? null,
+    apps: () => apps.list().map((a) => a.name),
+    // Sweeps yield to requests in flight so they never slow them down.
+    activeRequests: () => apps.list().reduce((n, a) => n + gate.count(a.name), 0),
+    liveDirectories: () => backend.liveInstances(),
+    log,
+    now,
+  });
 
   const openAiApp = createOpenAiApp({
     apps,
@@ -62,6 +74,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     requestLog,
     logBodies: () => settings.get().logBodies,
     inlineImages: (request, allowed) => inlineRemoteImages(request, { allowed }),
+    afterRequest: (app) => history.sweeper.notifyRequest(app),
     now,
     lanExposure: () => settings.get().lanExposure,
     health: () => {
@@ -116,7 +129,13 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     catalog.invalidate();
     emit();
   });
-  apps.onChange(emit);
+  let knownApps = new Set(apps.list().map((a) => a.name));
+  apps.onChange(() => {
+    const current = new Set(apps.list().map((a) => a.name));
+    for (const name of knownApps) if (!current.has(name)) history.sweeper.forget(name);
+    knownApps = current;
+    emit();
+  });
   // Host, port or LAN exposure changed while the API runs: rebind so the change takes effect at once.
   let bound = { host: settings.get().host, port: settings.get().port, lan: settings.get().lanExposure };
   settings.onChange((s) => {
@@ -153,6 +172,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     startApi,
     stopApi,
     ...(deps.desktop ? { desktop: deps.desktop } : {}),
+    history: history.admin,
     adminToken,
     adminOrigin: () => adminOrigin,
     staticDir: deps.rendererDir ?? path.resolve(import.meta.dirname, "../dist/renderer"),
@@ -162,6 +182,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     async start() {
       if (urls) return urls;
       void supervisor.start();
+      history.sweeper.start();
       admin = new Listener(adminApp.handler, "127.0.0.1", 0);
       const a = await admin.start();
       if (!a.running) throw new Error(`Could not start the dashboard listener: ${a.error}`);
@@ -182,6 +203,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       stopped = true;
       adminApp.close();
       await Promise.allSettled([api.stop(500), admin?.stop(500)]);
+      await history.sweeper.stop();
       await backend.close();
       await supervisor.stop();
       await sideChannel.stop();

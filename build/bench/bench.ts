@@ -61,6 +61,10 @@ async function main(): Promise<void> {
   };
   const cells = results.cells!;
   let child: PatchbayChild | null = null;
+  let auth: Record<string, string> = {};
+  const chat = (chunks?: number) => () =>
+    timedStream(`${child!.apiBase}/chat/completions`, { model: MODEL, stream: true, messages: [{ role: "user", content: chunks ? `c${chunks}` : "hi" }] }, auth, CHAT_STREAM);
+  const responses = () => timedStream(`${child!.apiBase}/responses`, { model: MODEL, stream: true, input: "hi" }, auth, RESPONSES_STREAM);
   try {
     // (a) the mock, directly.
     const direct = () => timedStream(`${mock.baseURL}/chat/completions`, { model: "mock-model", stream: true, messages: [{ role: "user", content: "hi" }] }, {}, CHAT_STREAM);
@@ -68,44 +72,53 @@ async function main(): Promise<void> {
     for (const c of [1, 8]) cells[c]!.a = stats(await runConcurrent(CFG.requests, c, direct));
     progress("(a) mock direct done");
 
-    // (b) OpenCode's session API, no Patchbay.
+    // (b) OpenCode's session API without Patchbay, and Patchbay (c, d) in a child process. Both run at once and are
+    // measured in alternating rounds, so load from other programs on the machine hits them alike.
     const oc = await startOpenCodeDirect(path.join(tmp, "direct"), user.configFile, MODEL);
     try {
-      await runConcurrent(CFG.warmup, 1, (i) => oc.request(`warm ${i}`));
-      await runConcurrent(CFG.warmup, 8, (i) => oc.request(`warm8 ${i}`));
-      for (const c of [1, 8]) cells[c]!.b = stats(await runConcurrent(CFG.requests, c, (i) => oc.request(`q ${i}`)));
+      child = await startPatchbayChild(path.join(tmp, "patchbay"), user.configFile);
+      const key = await child.createKey("bench");
+      auth = { authorization: `Bearer ${key}` };
+      const b = (i: number) => oc.request(`q ${i}`);
+      for (const c of [1, 8]) {
+        for (const fn of [b, chat(), responses]) await runConcurrent(CFG.warmup, c, fn);
+      }
+      progress("warm");
+      const cpu = { c: 0, d: 0, oc: 0 };
+      for (const c of [1, 8]) {
+        const samples: Record<"b" | "c" | "d", Sample[]> = { b: [], c: [], d: [] };
+        const round = c === 1 ? 5 : 8;
+        for (let done = 0; done < CFG.requests; done += round) {
+          const n = Math.min(round, CFG.requests - done);
+          samples.b.push(...(await runConcurrent(n, c, b)));
+          for (const k of ["c", "d"] as const) {
+            const cpu0 = await child.cpuMs();
+            const oc0 = procCpuMs(child.opencodePid);
+            samples[k].push(...(await runConcurrent(n, c, k === "c" ? chat() : responses)));
+            if (c === 1) {
+              cpu[k] += (await child.cpuMs()) - cpu0;
+              if (k === "c") cpu.oc += (procCpuMs(child.opencodePid) ?? Number.NaN) - (oc0 ?? Number.NaN);
+            }
+          }
+        }
+        for (const k of ["b", "c", "d"] as const) cells[String(c)]![k] = stats(samples[k]);
+      }
+      results.cpu = {
+        chatPerRequestMs: cpu.c / CFG.requests,
+        responsesPerRequestMs: cpu.d / CFG.requests,
+        perChunkMs: Number.NaN,
+        opencodePerRequestMs: Number.isFinite(cpu.oc) ? cpu.oc / CFG.requests : null,
+      };
     } finally {
       await oc.stop();
     }
-    progress("(b) OpenCode direct done");
-
-    // (c) and (d): Patchbay in a child process.
-    child = await startPatchbayChild(path.join(tmp, "patchbay"), user.configFile);
-    const key = await child.createKey("bench");
-    const auth = { authorization: `Bearer ${key}` };
-    const chat = (chunksOverride?: number) => () =>
-      timedStream(`${child!.apiBase}/chat/completions`, { model: MODEL, stream: true, messages: [{ role: "user", content: chunksOverride ? `c${chunksOverride}` : "hi" }] }, auth, CHAT_STREAM);
-    const responses = () => timedStream(`${child!.apiBase}/responses`, { model: MODEL, stream: true, input: "hi" }, auth, RESPONSES_STREAM);
-    await runConcurrent(CFG.warmup, 1, chat());
-    await runConcurrent(CFG.warmup, 1, responses);
-    await runConcurrent(CFG.warmup, 8, chat());
-    await runConcurrent(CFG.warmup, 8, responses);
-
-    const cpuOf = async (n: number, fn: () => Promise<Sample>): Promise<{ perRequestMs: number; samples: Sample[]; opencodeMs: number | null }> => {
+    progress("(b)/(c)/(d) done");
+    if (!child) throw new Error("Patchbay did not start");
+    const cpuOf = async (n: number, fn: () => Promise<Sample>): Promise<{ perRequestMs: number; samples: Sample[] }> => {
       const before = await child!.cpuMs();
-      const ocBefore = procCpuMs(child!.opencodePid);
       const samples = await runConcurrent(n, 1, fn);
-      const after = await child!.cpuMs();
-      const ocAfter = procCpuMs(child!.opencodePid);
-      return { perRequestMs: (after - before) / n, samples, opencodeMs: ocBefore !== null && ocAfter !== null ? (ocAfter - ocBefore) / n : null };
+      return { perRequestMs: ((await child!.cpuMs()) - before) / n, samples };
     };
-    const c1 = await cpuOf(CFG.requests, chat());
-    cells["1"]!.c = stats(c1.samples);
-    const d1 = await cpuOf(CFG.requests, responses);
-    cells["1"]!.d = stats(d1.samples);
-    cells["8"]!.c = stats(await runConcurrent(CFG.requests, 8, chat()));
-    cells["8"]!.d = stats(await runConcurrent(CFG.requests, 8, responses));
-    progress("(c)/(d) Patchbay done");
 
     // CPU per chunk: the same request with few and with many chunks, unpaced.
     mock.setResponder((rec) => {
@@ -117,12 +130,7 @@ async function main(): Promise<void> {
     const many = await cpuOf(CFG.cpuRequests, chat(200));
     const tokensFew = few.samples.reduce((s, x) => s + x.tokens, 0) / few.samples.length;
     const tokensMany = many.samples.reduce((s, x) => s + x.tokens, 0) / many.samples.length;
-    results.cpu = {
-      chatPerRequestMs: c1.perRequestMs,
-      responsesPerRequestMs: d1.perRequestMs,
-      perChunkMs: (many.perRequestMs - few.perRequestMs) / Math.max(1, tokensMany - tokensFew),
-      opencodePerRequestMs: c1.opencodeMs,
-    };
+    results.cpu!.perChunkMs = (many.perRequestMs - few.perRequestMs) / Math.max(1, tokensMany - tokensFew);
     progress("CPU per chunk done");
 
     // RSS before/after many requests (every wire, streamed and not).
