@@ -21,6 +21,7 @@ import { createAppsStore } from "./stores/apps-store";
 import { createKeysStore } from "./stores/keys-store";
 import { createRequestLog } from "./stores/request-log";
 import { createSettingsStore } from "./stores/settings-store";
+import { removeRuntimeFile, writeRuntimeFile } from "./runtime-file";
 import { PATCHBAY_VERSION } from "./version";
 
 export type { Patchbay, PatchbayDeps, PatchbayUrls, DesktopHost, UserOpenCodePaths } from "./patchbay-types";
@@ -196,12 +197,16 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
         loginUrl: adminApp.createLoginUrl(),
         adminToken,
       };
+      await writeRuntimeFile(dataDir, { pid: process.pid, adminUrl: adminOrigin, adminToken, openaiUrl: st.api.baseUrl, startedAt }).catch(
+        (err: unknown) => log(`could not write runtime.json: ${String(err)}`),
+      );
       return urls;
     },
     async stop() {
       if (stopped) return;
       stopped = true;
       adminApp.close();
+      removeRuntimeFile(dataDir);
       await Promise.allSettled([api.stop(500), admin?.stop(500)]);
       await history.sweeper.stop();
       await backend.close();

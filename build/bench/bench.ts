@@ -3,8 +3,9 @@
 // token and to completion, p50/p90, at 1 and 8 concurrent), plus Patchbay's own CPU per request and per chunk, RSS
 // before/after many requests and idle CPU. Prints a table with the ratios c/b, d/b and the targets (issue 8).
 //
-// Usage: node --import tsx build/bench/bench.ts [--short] [--json FILE]
-//   --short  CI mode: 20 requests per cell, 200 for RSS, 10 s idle (prints the same table).
+// Usage: node --import tsx build/bench/bench.ts [--short] [--json FILE] [--profile DIR]
+//   --short    CI mode: 20 requests per cell, 200 for RSS, 10 s idle (prints the same table).
+//   --json     also write the results as JSON.   --profile  V8 CPU profile of the Patchbay process into DIR.
 // Patchbay runs in a child process (build/bench/patchbay-child.ts) so process.cpuUsage() there is Patchbay's alone;
 // OpenCode and the mock are other processes. (b) runs first on its own OpenCode, which is stopped before Patchbay
 // starts, so at most one OpenCode runs at a time.
@@ -21,11 +22,14 @@ import { startOpenCodeDirect } from "./opencode-direct";
 const SHORT = process.argv.includes("--short");
 const jsonIdx = process.argv.indexOf("--json");
 const JSON_OUT = jsonIdx > 0 ? process.argv[jsonIdx + 1] : undefined;
+const profIdx = process.argv.indexOf("--profile");
+/** `--profile DIR`: the Patchbay child writes a V8 CPU profile there (open it in Chrome DevTools). */
+const PROFILE_DIR = profIdx > 0 ? path.resolve(process.argv[profIdx + 1] ?? ".") : undefined;
 
 const CFG = {
   chunks: 20,
   paceMs: 10,
-  requests: SHORT ? 20 : 40,
+  requests: SHORT ? 20 : 60,
   warmup: SHORT ? 4 : 8,
   cpuRequests: SHORT ? 10 : 30,
   rssRequests: SHORT ? 200 : 1000,
@@ -196,7 +200,7 @@ interface PatchbayChild {
 async function startPatchbayChild(dataDir: string, configFile: string): Promise<PatchbayChild> {
   const logFile = fs.openSync(path.join(path.dirname(dataDir), "patchbay-child.log"), "a");
   const proc: ChildProcess = fork(path.join(here, "patchbay-child.ts"), [], {
-    execArgv: ["--expose-gc", "--import", "tsx"],
+    execArgv: ["--expose-gc", "--import", "tsx", ...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [])],
     env: { ...process.env, BENCH_DATA_DIR: dataDir, BENCH_USER_CONFIG: configFile },
     stdio: ["ignore", logFile, logFile, "ipc"],
   });

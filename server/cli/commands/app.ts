@@ -52,7 +52,7 @@ Examples:
       const models = opts.models === undefined ? undefined : parseModels(opts.models);
       const created = await withStores(ctx, ({ apps }) => apps.create(valid, models ? { models } : {}));
       const allows = created.models.length === 0 ? "every model" : created.models.join(", ");
-      ctx.io.out(`Created app "${created.name}" (allows ${allows}).\n`);
+      ctx.io.out(`Created app "${created.name}" (allows ${allows}) in ${ctx.dataDir()}.\n`);
       if (ctx.io.stdoutIsTTY) ctx.io.out(`Next: patchbay key create ${created.name}\n`);
     });
 

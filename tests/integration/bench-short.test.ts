@@ -1,0 +1,53 @@
+// The benchmark (`npm run bench`) in its short CI mode: it must run end to end and print its table with numbers.
+// Times are not asserted (shared CI machines are too noisy for that); the table is printed for the log.
+// Note: the bench runs (b) on its own OpenCode next to Patchbay's, so this file briefly has two OpenCode processes.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+test("npm run bench -- --short prints the overhead table with numbers", { timeout: 300_000 }, async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-bench-test-"));
+  const jsonFile = path.join(dir, "bench.json");
+  try {
+    const child = spawn(process.execPath, ["--import", "tsx", "build/bench/bench.ts", "--short", "--json", jsonFile], {
+      cwd: path.resolve(import.meta.dirname, "../.."),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const killer = setTimeout(() => child.kill("SIGTERM"), 280_000);
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    clearTimeout(killer);
+    for (const line of stdout.split("\n")) t.diagnostic(line);
+    assert.equal(code, 0, `bench exited with ${code}\n${stderr.slice(-3000)}`);
+
+    for (const label of ["(a) mock direct", "(b) OpenCode direct", "(c) Patchbay chat", "(d) Patchbay responses", "c/b at p50", "d/b at p50", "Patchbay CPU per request", "Patchbay RSS", "Patchbay idle CPU"]) {
+      assert.ok(stdout.includes(label), `the table has no "${label}" line`);
+    }
+    const r = JSON.parse(fs.readFileSync(jsonFile, "utf8")) as {
+      cells: Record<string, Record<string, { ttft: { p50: number; p90: number }; total: { p50: number; p90: number }; n: number }>>;
+      cpu: { chatPerRequestMs: number; responsesPerRequestMs: number; perChunkMs: number };
+      rss: { beforeMb: number; afterMb: number; requests: number };
+      idle: { patchbayCpuPct: number; seconds: number };
+    };
+    for (const conc of ["1", "8"]) {
+      for (const target of ["a", "b", "c", "d"]) {
+        const cell = r.cells[conc]?.[target];
+        assert.ok(cell, `no cell ${target} at concurrency ${conc}`);
+        assert.ok(cell.n >= 20, `${target}@${conc}: only ${cell.n} requests`);
+        for (const v of [cell.ttft.p50, cell.ttft.p90, cell.total.p50, cell.total.p90]) assert.ok(Number.isFinite(v) && v > 0, `${target}@${conc}: ${v}`);
+        assert.ok(cell.total.p50 >= cell.ttft.p50);
+      }
+    }
+    assert.ok(r.cpu.chatPerRequestMs > 0 && r.cpu.responsesPerRequestMs > 0 && Number.isFinite(r.cpu.perChunkMs));
+    assert.ok(r.rss.beforeMb > 0 && r.rss.afterMb > 0 && r.rss.requests >= 200);
+    assert.ok(Number.isFinite(r.idle.patchbayCpuPct) && r.idle.patchbayCpuPct >= 0 && r.idle.seconds >= 9);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
