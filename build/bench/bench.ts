@@ -34,6 +34,7 @@ const CFG = {
   cpuRequests: SHORT ? 10 : 30,
   rssRequests: SHORT ? 200 : 1000,
   idleS: SHORT ? 10 : 60,
+  settleS: SHORT ? 5 : 35,
 };
 const MODEL = "mock/mock-model";
 const TARGETS = { ttftRatio: 1.1, totalRatio: 1.05, rssGrowthMb: 20, idleCpuPct: 0.5 };
@@ -88,31 +89,17 @@ async function main(): Promise<void> {
         for (const fn of [b, chat(), responses]) await runConcurrent(CFG.warmup, c, fn);
       }
       progress("warm");
-      const cpu = { c: 0, d: 0, oc: 0 };
       for (const c of [1, 8]) {
         const samples: Record<"b" | "c" | "d", Sample[]> = { b: [], c: [], d: [] };
-        const round = c === 1 ? 5 : 8;
-        for (let done = 0; done < CFG.requests; done += round) {
-          const n = Math.min(round, CFG.requests - done);
-          samples.b.push(...(await runConcurrent(n, c, b)));
-          for (const k of ["c", "d"] as const) {
-            const cpu0 = await child.cpuMs();
-            const oc0 = procCpuMs(child.opencodePid);
-            samples[k].push(...(await runConcurrent(n, c, k === "c" ? chat() : responses)));
-            if (c === 1) {
-              cpu[k] += (await child.cpuMs()) - cpu0;
-              if (k === "c") cpu.oc += (procCpuMs(child.opencodePid) ?? Number.NaN) - (oc0 ?? Number.NaN);
-            }
-          }
+        const run: Record<"b" | "c" | "d", () => Promise<Sample>> = { b: () => b(0), c: chat(), d: responses };
+        // Rounds of one request (concurrency 1) or one batch of 8, the order rotating so no target always runs
+        // right after another one (OpenCode's after-work of one request spills into the next).
+        const orders = [["b", "c", "d"], ["c", "d", "b"], ["d", "b", "c"]] as const;
+        for (let round = 0, done = 0; done < CFG.requests; round++, done += c) {
+          for (const k of orders[round % 3]!) samples[k].push(...(await runConcurrent(Math.min(c, CFG.requests - done), c, run[k])));
         }
         for (const k of ["b", "c", "d"] as const) cells[String(c)]![k] = stats(samples[k]);
       }
-      results.cpu = {
-        chatPerRequestMs: cpu.c / CFG.requests,
-        responsesPerRequestMs: cpu.d / CFG.requests,
-        perChunkMs: Number.NaN,
-        opencodePerRequestMs: Number.isFinite(cpu.oc) ? cpu.oc / CFG.requests : null,
-      };
     } finally {
       await oc.stop();
     }
@@ -122,6 +109,18 @@ async function main(): Promise<void> {
       const before = await child!.cpuMs();
       const samples = await runConcurrent(n, 1, fn);
       return { perRequestMs: ((await child!.cpuMs()) - before) / n, samples };
+    };
+
+    // Patchbay's CPU per request (and OpenCode's, for scale): sequential streamed requests, nothing else running.
+    const ocCpu0 = procCpuMs(child.opencodePid);
+    const chatCpu = await cpuOf(CFG.cpuRequests, chat());
+    const ocCpu1 = procCpuMs(child.opencodePid);
+    const responsesCpu = await cpuOf(CFG.cpuRequests, responses);
+    results.cpu = {
+      chatPerRequestMs: chatCpu.perRequestMs,
+      responsesPerRequestMs: responsesCpu.perRequestMs,
+      perChunkMs: Number.NaN,
+      opencodePerRequestMs: ocCpu0 !== null && ocCpu1 !== null ? (ocCpu1 - ocCpu0) / CFG.cpuRequests : null,
     };
 
     // CPU per chunk: the same request with few and with many chunks, unpaced.
@@ -159,8 +158,8 @@ async function main(): Promise<void> {
     };
     progress("RSS done");
 
-    // Idle CPU.
-    await sleep(3000);
+    // Idle CPU, once the after-work of the last requests is over (per-call SDK timeouts fire up to 30 s later).
+    await sleep(CFG.settleS * 1000);
     const idle0 = await child.cpuMs();
     const ocIdle0 = procCpuMs(child.opencodePid);
     const t0 = performance.now();

@@ -87,7 +87,8 @@ function mapApiError(data: Record<string, unknown>, fallback: string): ModelErro
     return err;
   }
   if (status === 400 || status === 413 || status === 422) {
-    return { code: "upstream_bad_request", status: 400, message, param: upstreamParam(data) };
+    const param = upstreamParam(data);
+    return { code: "upstream_bad_request", status: 400, message, ...(param ? { param } : {}) };
   }
   if (status !== undefined) return { code: "upstream_error", status: 502, message: `The provider answered HTTP ${status}: ${message}` };
   return { code: "upstream_error", status: 502, message: `Could not reach the provider: ${message}` };

@@ -131,7 +131,7 @@ describe("planBridgeRequest", () => {
 
   test("generation params: verbatim for OpenAI-compatible, dropped with warnings elsewhere; Anthropic keeps a max_tokens", () => {
     const g = { temperature: 0.2, topP: 0.9, maxOutputTokens: 10, stop: ["X"], seed: 1, presencePenalty: 0.1, frequencyPenalty: 0.2, parallelToolCalls: false };
-    const c = planBridgeRequest(req({ generation: g }), compat, ctx);
+    const c = planBridgeRequest(req({ generation: g, tools: [weather] }), compat, ctx);
     assert.deepEqual(c.spec.params, {
       temperature: 0.2,
       topP: 0.9,
@@ -145,7 +145,10 @@ describe("planBridgeRequest", () => {
     assert.deepEqual(a.spec.params.options, {});
     assert.equal(a.warnings.length, 2);
     assert.match(a.warnings[0]!, /^stop is not supported .*anthropic/);
-    const o = planBridgeRequest(req({ generation: { parallelToolCalls: true } }), openai, ctx);
+    // parallel_tool_calls only goes upstream with tools (OpenAI refuses it otherwise).
+    const none = planBridgeRequest(req({ generation: { parallelToolCalls: false } }), compat, ctx);
+    assert.equal("parallel_tool_calls" in (none.spec.params.options ?? {}), false);
+    const o = planBridgeRequest(req({ generation: { parallelToolCalls: true }, tools: [weather] }), openai, ctx);
     assert.equal(o.spec.params.options.parallelToolCalls, true);
     assert.deepEqual(o.spec.params.dropOptions, ["textVerbosity", "reasoningSummary", "reasoningEffort"]);
     assert.equal(typeof o.spec.params.options.promptCacheKey, "string");
