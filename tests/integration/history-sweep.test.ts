@@ -100,7 +100,7 @@ describe("bounded sweeps with the real OpenCode", () => {
 
     // Alternating blocks (A: no sweep, B: requests for as long as one sweep runs) cancel slow drifts of a shared
     // machine. Sweeps in B use the default budget, concurrency and pacing; a short deadline keeps blocks short.
-    const ROUNDS = 6;
+    const ROUNDS = 10;
     const base: number[] = [];
     const during: number[] = [];
     const sweeps: SweepResult[] = [];
