@@ -7,8 +7,9 @@
 //   --short    CI mode: 20 requests per cell, 200 for RSS, 10 s idle (prints the same table).
 //   --json     also write the results as JSON.   --profile  V8 CPU profile of the Patchbay process into DIR.
 // Patchbay runs in a child process (build/bench/patchbay-child.ts) so process.cpuUsage() there is Patchbay's alone;
-// OpenCode and the mock are other processes. (b) runs first on its own OpenCode, which is stopped before Patchbay
-// starts, so at most one OpenCode runs at a time.
+// OpenCode and the mock are other processes. (b) is driven from its own child process too (opencode-direct-child.ts)
+// on its own OpenCode, so the mock and the HTTP clients in this process slow neither side; (b), (c) and (d) are
+// measured in alternating rounds while both OpenCodes run, then (b)'s OpenCode is stopped.
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -16,8 +17,18 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MockUpstream } from "../../tests/harness/mock-upstream";
 import { createOpenCodeUser } from "../../tests/harness/opencode-user";
-import { CHAT_STREAM, RESPONSES_STREAM, procCpuMs, procRssBytes, runConcurrent, sleep, stats, timedStream, type CellStats, type Sample } from "./measure";
-import { startOpenCodeDirect } from "./opencode-direct";
+import {
+  CHAT_STREAM,
+  RESPONSES_STREAM,
+  procCpuMs,
+  procRssBytes,
+  runConcurrent,
+  sleep,
+  stats,
+  timedStream,
+  type CellStats,
+  type Sample,
+} from "./measure";
 
 const SHORT = process.argv.includes("--short");
 const jsonIdx = process.argv.indexOf("--json");
@@ -33,6 +44,7 @@ const CFG = {
   warmup: SHORT ? 4 : 8,
   cpuRequests: SHORT ? 10 : 30,
   rssRequests: SHORT ? 200 : 1000,
+  rssWarmup: SHORT ? 60 : 150,
   idleS: SHORT ? 10 : 60,
   settleS: SHORT ? 5 : 35,
 };
@@ -45,8 +57,21 @@ interface Results {
   config: typeof CFG;
   machine: { cpus: number; node: string; loadBefore: number[]; loadAfter: number[] };
   cells: Record<string, Record<string, CellStats>>;
-  cpu: { chatPerRequestMs: number; responsesPerRequestMs: number; perChunkMs: number; opencodePerRequestMs: number | null };
-  rss: { beforeMb: number; afterMb: number; growthMb: number; requests: number; heapBeforeMb: number; heapAfterMb: number };
+  cpu: {
+    chatPerRequestMs: number;
+    responsesPerRequestMs: number;
+    perChunkMs: number;
+    opencodePerRequestMs: number | null;
+  };
+  rss: {
+    beforeMb: number;
+    afterMb: number;
+    growthMb: number;
+    requests: number;
+    heapBeforeMb: number;
+    heapAfterMb: number;
+    opencodeAfterMb: number;
+  };
   idle: { seconds: number; patchbayCpuPct: number; opencodeCpuPct: number | null };
 }
 
@@ -68,18 +93,30 @@ async function main(): Promise<void> {
   let child: PatchbayChild | null = null;
   let auth: Record<string, string> = {};
   const chat = (chunks?: number) => () =>
-    timedStream(`${child!.apiBase}/chat/completions`, { model: MODEL, stream: true, messages: [{ role: "user", content: chunks ? `c${chunks}` : "hi" }] }, auth, CHAT_STREAM);
-  const responses = () => timedStream(`${child!.apiBase}/responses`, { model: MODEL, stream: true, input: "hi" }, auth, RESPONSES_STREAM);
+    timedStream(
+      `${child!.apiBase}/chat/completions`,
+      { model: MODEL, stream: true, messages: [{ role: "user", content: chunks ? `c${chunks}` : "hi" }] },
+      auth,
+      CHAT_STREAM,
+    );
+  const responses = () =>
+    timedStream(`${child!.apiBase}/responses`, { model: MODEL, stream: true, input: "hi" }, auth, RESPONSES_STREAM);
   try {
     // (a) the mock, directly.
-    const direct = () => timedStream(`${mock.baseURL}/chat/completions`, { model: "mock-model", stream: true, messages: [{ role: "user", content: "hi" }] }, {}, CHAT_STREAM);
+    const direct = () =>
+      timedStream(
+        `${mock.baseURL}/chat/completions`,
+        { model: "mock-model", stream: true, messages: [{ role: "user", content: "hi" }] },
+        {},
+        CHAT_STREAM,
+      );
     await runConcurrent(CFG.warmup, 1, direct);
     for (const c of [1, 8]) cells[c]!.a = stats(await runConcurrent(CFG.requests, c, direct));
     progress("(a) mock direct done");
 
     // (b) OpenCode's session API without Patchbay, and Patchbay (c, d) in a child process. Both run at once and are
     // measured in alternating rounds, so load from other programs on the machine hits them alike.
-    const oc = await startOpenCodeDirect(path.join(tmp, "direct"), user.configFile, MODEL);
+    const oc = await startDirectChild(path.join(tmp, "direct"), user.configFile);
     try {
       child = await startPatchbayChild(path.join(tmp, "patchbay"), user.configFile);
       const key = await child.createKey("bench");
@@ -94,9 +131,14 @@ async function main(): Promise<void> {
         const run: Record<"b" | "c" | "d", () => Promise<Sample>> = { b: () => b(0), c: chat(), d: responses };
         // Rounds of one request (concurrency 1) or one batch of 8, the order rotating so no target always runs
         // right after another one (OpenCode's after-work of one request spills into the next).
-        const orders = [["b", "c", "d"], ["c", "d", "b"], ["d", "b", "c"]] as const;
+        const orders = [
+          ["b", "c", "d"],
+          ["c", "d", "b"],
+          ["d", "b", "c"],
+        ] as const;
         for (let round = 0, done = 0; done < CFG.requests; round++, done += c) {
-          for (const k of orders[round % 3]!) samples[k].push(...(await runConcurrent(Math.min(c, CFG.requests - done), c, run[k])));
+          for (const k of orders[round % 3]!)
+            samples[k].push(...(await runConcurrent(Math.min(c, CFG.requests - done), c, run[k])));
         }
         for (const k of ["b", "c", "d"] as const) cells[String(c)]![k] = stats(samples[k]);
       }
@@ -105,7 +147,10 @@ async function main(): Promise<void> {
     }
     progress("(b)/(c)/(d) done");
     if (!child) throw new Error("Patchbay did not start");
-    const cpuOf = async (n: number, fn: () => Promise<Sample>): Promise<{ perRequestMs: number; samples: Sample[] }> => {
+    const cpuOf = async (
+      n: number,
+      fn: () => Promise<Sample>,
+    ): Promise<{ perRequestMs: number; samples: Sample[] }> => {
       const before = await child!.cpuMs();
       const samples = await runConcurrent(n, 1, fn);
       return { perRequestMs: ((await child!.cpuMs()) - before) / n, samples };
@@ -138,13 +183,22 @@ async function main(): Promise<void> {
 
     // RSS before/after many requests (every wire, streamed and not).
     mock.setResponder(() => ({ text, chunks: CFG.chunks }));
-    const before = await child.usage();
     const mixed = [
       chat(),
       responses,
-      () => timedJson(`${child!.apiBase}/chat/completions`, { model: MODEL, messages: [{ role: "user", content: "hi" }] }, auth),
+      () =>
+        timedJson(
+          `${child!.apiBase}/chat/completions`,
+          { model: MODEL, messages: [{ role: "user", content: "hi" }] },
+          auth,
+        ),
       () => timedJson(`${child!.apiBase}/responses`, { model: MODEL, input: "hi" }, auth),
     ];
+    // Warm the same mix first: V8's young generation and the allocator's arenas grow to the workload's size once,
+    // which is not a leak; then compare after GCs.
+    await runConcurrent(CFG.rssWarmup, 8, (i) => mixed[i % mixed.length]!());
+    await sleep(1000);
+    const before = await child.usage();
     await runConcurrent(CFG.rssRequests, 8, (i) => mixed[i % mixed.length]!());
     await sleep(1000);
     const after = await child.usage();
@@ -155,6 +209,7 @@ async function main(): Promise<void> {
       requests: CFG.rssRequests,
       heapBeforeMb: mb(before.heapUsed),
       heapAfterMb: mb(after.heapUsed),
+      opencodeAfterMb: mb(procRssBytes(child.opencodePid) ?? Number.NaN),
     };
     progress("RSS done");
 
@@ -169,8 +224,8 @@ async function main(): Promise<void> {
     const ocIdle1 = procCpuMs(child.opencodePid);
     results.idle = {
       seconds,
-      patchbayCpuPct: ((idle1 - idle0) / 10) / seconds,
-      opencodeCpuPct: ocIdle0 !== null && ocIdle1 !== null ? ((ocIdle1 - ocIdle0) / 10) / seconds : null,
+      patchbayCpuPct: (idle1 - idle0) / 10 / seconds,
+      opencodeCpuPct: ocIdle0 !== null && ocIdle1 !== null ? (ocIdle1 - ocIdle0) / 10 / seconds : null,
     };
   } finally {
     await child?.stop();
@@ -181,6 +236,57 @@ async function main(): Promise<void> {
   const full = results as Results;
   process.stdout.write(renderTable(full));
   if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify(full, null, 2));
+}
+
+// ---- (b) child -----------------------------------------------------------------------------------------------------
+
+interface DirectChild {
+  request(text: string): Promise<Sample>;
+  stop(): Promise<void>;
+}
+
+async function startDirectChild(dataDir: string, configFile: string): Promise<DirectChild> {
+  const logFile = fs.openSync(path.join(path.dirname(dataDir), "direct-child.log"), "a");
+  const proc = fork(path.join(here, "opencode-direct-child.ts"), [], {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, BENCH_DATA_DIR: dataDir, BENCH_USER_CONFIG: configFile, BENCH_MODEL: MODEL },
+    stdio: ["ignore", logFile, logFile, "ipc"],
+  });
+  const exited = new Promise<void>((r) => proc.once("exit", () => r()));
+  const pending = new Map<number, { resolve: (s: Sample) => void; reject: (e: Error) => void }>();
+  let nextId = 0;
+  await new Promise<void>((resolve, reject) => {
+    proc.on("message", (m: { type?: string; id?: number; sample?: Sample; message?: string; reason?: string }) => {
+      if (m.type === "ready") resolve();
+      else if (m.type === "failed") reject(new Error(`OpenCode (b): ${m.reason}`));
+      else if (m.type === "sample" || m.type === "error") {
+        const p = pending.get(m.id ?? -1);
+        pending.delete(m.id ?? -1);
+        if (m.type === "sample" && m.sample) p?.resolve(m.sample);
+        else p?.reject(new Error(m.message ?? "OpenCode (b) request failed"));
+      }
+    });
+    proc.once("exit", () => {
+      reject(new Error("OpenCode (b) child exited (see direct-child.log)"));
+      for (const p of pending.values()) p.reject(new Error("OpenCode (b) child exited"));
+    });
+  });
+  return {
+    request(text) {
+      const id = nextId++;
+      return new Promise<Sample>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        proc.send({ type: "request", id, text });
+      });
+    },
+    async stop() {
+      if (proc.exitCode === null && proc.connected) proc.send({ type: "stop" });
+      const killer = setTimeout(() => proc.kill("SIGKILL"), 15_000);
+      await exited;
+      clearTimeout(killer);
+      fs.closeSync(logFile);
+    },
+  };
 }
 
 // ---- Patchbay child ----------------------------------------------------------------------------------------------
@@ -199,7 +305,12 @@ interface PatchbayChild {
 async function startPatchbayChild(dataDir: string, configFile: string): Promise<PatchbayChild> {
   const logFile = fs.openSync(path.join(path.dirname(dataDir), "patchbay-child.log"), "a");
   const proc: ChildProcess = fork(path.join(here, "patchbay-child.ts"), [], {
-    execArgv: ["--expose-gc", "--import", "tsx", ...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [])],
+    execArgv: [
+      "--expose-gc",
+      "--import",
+      "tsx",
+      ...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []),
+    ],
     env: { ...process.env, BENCH_DATA_DIR: dataDir, BENCH_USER_CONFIG: configFile },
     stdio: ["ignore", logFile, logFile, "ipc"],
   });
@@ -260,7 +371,11 @@ async function startPatchbayChild(dataDir: string, configFile: string): Promise<
 
 async function timedJson(url: string, body: unknown, headers: Record<string, string>): Promise<Sample> {
   const t0 = performance.now();
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${text.slice(0, 300)}`);
   const total = performance.now() - t0;
@@ -274,11 +389,20 @@ function renderTable(r: Results): string {
   const rows: string[] = [];
   const w = (s: string, n: number) => s.padEnd(n);
   rows.push("");
-  rows.push(`Patchbay benchmark (${r.mode}): ${r.config.chunks} chunks × ${r.config.paceMs} ms from the mock, ${r.config.requests} streamed requests per cell`);
-  rows.push(`Node ${r.machine.node}, ${r.machine.cpus} CPUs, load average ${r.machine.loadBefore.map((x) => x.toFixed(2)).join(" ")} → ${r.machine.loadAfter.map((x) => x.toFixed(2)).join(" ")}`);
+  rows.push(
+    `Patchbay benchmark (${r.mode}): ${r.config.chunks} chunks × ${r.config.paceMs} ms from the mock, ${r.config.requests} streamed requests per cell`,
+  );
+  rows.push(
+    `Node ${r.machine.node}, ${r.machine.cpus} CPUs, load average ${r.machine.loadBefore.map((x) => x.toFixed(2)).join(" ")} → ${r.machine.loadAfter.map((x) => x.toFixed(2)).join(" ")}`,
+  );
   rows.push("");
   rows.push(`${w("", 26)}${w("first token p50 / p90 (ms)", 30)}complete p50 / p90 (ms)`);
-  const names: Record<string, string> = { a: "(a) mock direct", b: "(b) OpenCode direct", c: "(c) Patchbay chat", d: "(d) Patchbay responses" };
+  const names: Record<string, string> = {
+    a: "(a) mock direct",
+    b: "(b) OpenCode direct",
+    c: "(c) Patchbay chat",
+    d: "(d) Patchbay responses",
+  };
   const verdicts: boolean[] = [];
   for (const conc of ["1", "8"]) {
     rows.push(`concurrency ${conc}`);
@@ -286,7 +410,9 @@ function renderTable(r: Results): string {
     for (const k of ["a", "b", "c", "d"]) {
       const c = cells[k];
       if (!c) continue;
-      rows.push(`  ${w(names[k]!, 24)}${w(`${f(c.ttft.p50, 1)} / ${f(c.ttft.p90, 1)}`, 30)}${f(c.total.p50, 1)} / ${f(c.total.p90, 1)}`);
+      rows.push(
+        `  ${w(names[k]!, 24)}${w(`${f(c.ttft.p50, 1)} / ${f(c.ttft.p90, 1)}`, 30)}${f(c.total.p50, 1)} / ${f(c.total.p90, 1)}`,
+      );
     }
     for (const k of ["c", "d"]) {
       const b = cells.b;
@@ -302,11 +428,14 @@ function renderTable(r: Results): string {
     }
   }
   rows.push("");
-  rows.push(`Patchbay CPU per request: chat ${f(r.cpu.chatPerRequestMs, 2)} ms, responses ${f(r.cpu.responsesPerRequestMs, 2)} ms (${r.config.chunks} chunks, streamed); per chunk ${f(r.cpu.perChunkMs, 3)} ms`);
-  if (r.cpu.opencodePerRequestMs !== null) rows.push(`  (for scale: OpenCode's own CPU per chat request ${f(r.cpu.opencodePerRequestMs, 1)} ms)`);
+  rows.push(
+    `Patchbay CPU per request: chat ${f(r.cpu.chatPerRequestMs, 2)} ms, responses ${f(r.cpu.responsesPerRequestMs, 2)} ms (${r.config.chunks} chunks, streamed); per chunk ${f(r.cpu.perChunkMs, 3)} ms`,
+  );
+  if (r.cpu.opencodePerRequestMs !== null)
+    rows.push(`  (for scale: OpenCode's own CPU per chat request ${f(r.cpu.opencodePerRequestMs, 1)} ms)`);
   const rssOk = r.rss.growthMb < TARGETS.rssGrowthMb;
   rows.push(
-    `Patchbay RSS: ${f(r.rss.beforeMb, 1)} MB before, ${f(r.rss.afterMb, 1)} MB after ${r.rss.requests} requests: growth ${f(r.rss.growthMb, 1)} MB (target < ${TARGETS.rssGrowthMb})  ${rssOk ? "PASS" : "MISS"}  [heap ${f(r.rss.heapBeforeMb, 1)} → ${f(r.rss.heapAfterMb, 1)} MB]`,
+    `Patchbay RSS: ${f(r.rss.beforeMb, 1)} MB before, ${f(r.rss.afterMb, 1)} MB after ${r.rss.requests} requests: growth ${f(r.rss.growthMb, 1)} MB (target < ${TARGETS.rssGrowthMb})  ${rssOk ? "PASS" : "MISS"}  [heap ${f(r.rss.heapBeforeMb, 1)} → ${f(r.rss.heapAfterMb, 1)} MB; OpenCode RSS ${f(r.rss.opencodeAfterMb, 0)} MB]`,
   );
   const idleOk = r.idle.patchbayCpuPct < TARGETS.idleCpuPct;
   rows.push(

@@ -29,10 +29,20 @@ export const RESPONSES_STREAM: StreamShape = {
 };
 
 /** POSTs `body` and reads the SSE answer to its end. Throws on a non-200 status or a stream without its end frame. */
-export async function timedStream(url: string, body: unknown, headers: Record<string, string>, shape: StreamShape): Promise<Sample> {
+export async function timedStream(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  shape: StreamShape,
+): Promise<Sample> {
   const t0 = performance.now();
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
-  if (res.status !== 200 || !res.body) throw new Error(`${url} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 200 || !res.body)
+    throw new Error(`${url} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
   let ttft = -1;
   let tokens = 0;
   let ended = false;
@@ -48,7 +58,12 @@ export async function timedStream(url: string, body: unknown, headers: Record<st
     },
   });
   const decoder = new TextDecoder();
-  for await (const chunk of res.body) parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
+  const reader = res.body.getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    parser.feed(decoder.decode(value, { stream: true }));
+  }
   const total = performance.now() - t0;
   if (failure) throw new Error(`${url}: in-band error ${failure}`);
   if (!ended) throw new Error(`${url}: the stream ended without its final frame`);
@@ -56,7 +71,11 @@ export async function timedStream(url: string, body: unknown, headers: Record<st
 }
 
 /** Runs `count` calls of `fn` with at most `concurrency` in flight; returns the samples in completion order. */
-export async function runConcurrent(count: number, concurrency: number, fn: (i: number) => Promise<Sample>): Promise<Sample[]> {
+export async function runConcurrent(
+  count: number,
+  concurrency: number,
+  fn: (i: number) => Promise<Sample>,
+): Promise<Sample[]> {
   const out: Sample[] = [];
   let next = 0;
   const worker = async () => {
@@ -87,7 +106,11 @@ export interface CellStats {
 export function stats(samples: readonly Sample[]): CellStats {
   const ttft = samples.map((s) => s.ttftMs);
   const total = samples.map((s) => s.totalMs);
-  return { ttft: { p50: percentile(ttft, 50), p90: percentile(ttft, 90) }, total: { p50: percentile(total, 50), p90: percentile(total, 90) }, n: samples.length };
+  return {
+    ttft: { p50: percentile(ttft, 50), p90: percentile(ttft, 90) },
+    total: { p50: percentile(total, 50), p90: percentile(total, 90) },
+    n: samples.length,
+  };
 }
 
 /** CPU time (user + system) of a process from /proc, in ms; null where /proc is missing (not Linux) or it is gone. */

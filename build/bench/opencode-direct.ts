@@ -31,11 +31,21 @@ export interface OpenCodeDirect {
 }
 
 /** Starts OpenCode for `dataDir` with the user config at `configFile`; resolves once the event stream is connected. */
-export async function startOpenCodeDirect(dataDir: string, configFile: string, modelId: string): Promise<OpenCodeDirect> {
+export async function startOpenCodeDirect(
+  dataDir: string,
+  configFile: string,
+  modelId: string,
+): Promise<OpenCodeDirect> {
   const sideChannel = new SideChannel();
-  const supervisor = new OpenCodeSupervisor({ dataDir, user: { authFile: null, configFile }, sideChannel, log: () => {} });
+  const supervisor = new OpenCodeSupervisor({
+    dataDir,
+    user: { authFile: null, configFile },
+    sideChannel,
+    log: () => {},
+  });
   await supervisor.start();
-  if (supervisor.status().state !== "ready") throw new Error(`OpenCode (b) did not start: ${supervisor.status().reason}`);
+  if (supervisor.status().state !== "ready")
+    throw new Error(`OpenCode (b) did not start: ${supervisor.status().reason}`);
   const pool = new InstancePool({ dataDir, maxLive: 6, dispose: async () => {} });
   const defaultClient = supervisor.client(supervisor.defaultDirectory() ?? undefined);
   const providers = await defaultClient.config.providers({});
@@ -48,7 +58,10 @@ export async function startOpenCodeDirect(dataDir: string, configFile: string, m
   const conn = supervisor.connection()!;
   const agent = new http.Agent({ keepAlive: true });
   const stream = await new Promise<http.ClientRequest>((resolve, reject) => {
-    const req = http.request(new URL("/global/event", conn.url), { headers: { authorization: conn.authorization, accept: "text/event-stream" }, agent });
+    const req = http.request(new URL("/global/event", conn.url), {
+      headers: { authorization: conn.authorization, accept: "text/event-stream" },
+      agent,
+    });
     req.on("response", (res) => {
       if (res.statusCode !== 200) return reject(new Error(`event stream: HTTP ${res.statusCode}`));
       res.setEncoding("utf8");
@@ -99,17 +112,30 @@ export async function startOpenCodeDirect(dataDir: string, configFile: string, m
         includeUsage: false,
         warnings: [],
       };
-      const req: BackendRequest = { app: "bench", target: { providerID: model.providerID, modelID: model.modelID }, request: neutral };
-      const plan = planBridgeRequest(req, { providerID: model.providerID, modelID: model.modelID, npm: model.npm, variants: model.variants }, { now: Date.now(), idPrefix: crypto.randomBytes(4).toString("hex") });
+      const req: BackendRequest = {
+        app: "bench",
+        target: { providerID: model.providerID, modelID: model.modelID },
+        request: neutral,
+      };
+      const plan = planBridgeRequest(
+        req,
+        { providerID: model.providerID, modelID: model.modelID, npm: model.npm, variants: model.variants },
+        { now: Date.now(), idPrefix: crypto.randomBytes(4).toString("hex") },
+      );
       const lease = await pool.acquire("bench", plan.toolset, plan.toolsetHash);
       const client = supervisor.client(lease.directory);
       const t0 = performance.now();
       try {
-        const created = await client.session.create({ title: `bench: ${text.slice(0, 40)}`, permission: plan.permission });
+        const created = await client.session.create({
+          title: `bench: ${text.slice(0, 40)}`,
+          permission: plan.permission,
+        });
         const id = created.data?.id;
         if (!id) throw new Error(`OpenCode (b) could not create a session: ${JSON.stringify(created.error)}`);
         sideChannel.register(id, plan.spec);
-        const done = new Promise<Sample>((resolve, reject) => waiters.set(id, { t0, ttft: -1, tokens: 0, resolve, reject }));
+        const done = new Promise<Sample>((resolve, reject) =>
+          waiters.set(id, { t0, ttft: -1, tokens: 0, resolve, reject }),
+        );
         const prompted = await client.session.promptAsync({
           sessionID: id,
           agent: BRIDGE_AGENT,

@@ -33,7 +33,13 @@ while (pb.status().opencode.state !== "ready") {
   }
   await new Promise((r) => setTimeout(r, 100));
 }
-send({ type: "ready", apiBase: urls.openaiUrl, adminUrl: urls.adminUrl, adminToken: urls.adminToken, opencodePid: pb.status().opencode.pid });
+send({
+  type: "ready",
+  apiBase: urls.openaiUrl,
+  adminUrl: urls.adminUrl,
+  adminToken: urls.adminToken,
+  opencodePid: pb.status().opencode.pid,
+});
 
 const gc = (globalThis as { gc?: () => void }).gc;
 process.on("message", (msg: { type?: string }) => {
@@ -43,7 +49,14 @@ process.on("message", (msg: { type?: string }) => {
     gc?.();
     const cpu = process.cpuUsage();
     const mem = process.memoryUsage();
-    send({ type: "usage", cpuUserUs: cpu.user, cpuSystemUs: cpu.system, rss: mem.rss, heapUsed: mem.heapUsed, opencodePid: pb.status().opencode.pid });
+    send({
+      type: "usage",
+      cpuUserUs: cpu.user,
+      cpuSystemUs: cpu.system,
+      rss: mem.rss,
+      heapUsed: mem.heapUsed,
+      opencodePid: pb.status().opencode.pid,
+    });
   } else if (msg?.type === "cpu") {
     const cpu = process.cpuUsage();
     send({ type: "cpu", cpuUserUs: cpu.user, cpuSystemUs: cpu.system });

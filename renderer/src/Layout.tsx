@@ -34,10 +34,18 @@ function SignedOut() {
     <main className="signed-out">
       <div className="card stack">
         <h1>Sign in to Patchbay</h1>
-        <p className="muted">
-          This dashboard session is no longer valid (Patchbay may have restarted). Open Patchbay from the tray, or use the login URL
-          printed in the terminal where you started <code>patchbay serve</code>.
-        </p>
+        <p className="muted">This dashboard session is no longer valid (Patchbay may have restarted).</p>
+        <ul className="muted signed-out-ways">
+          <li>Desktop app: open the dashboard from the tray menu.</li>
+          <li>
+            Headless: every launch of <code>patchbay serve</code> prints a new one-time login URL (<code>Dashboard: …/login?token=…</code>). Use the
+            one the running server printed; if it was already used, restart <code>patchbay serve</code> to get a new one.
+          </li>
+          <li>
+            Scripts need no login URL: they read <code>adminUrl</code> and <code>adminToken</code> from <code>runtime.json</code> in the data
+            folder and call the admin API with <code>Authorization: Bearer &lt;adminToken&gt;</code>.
+          </li>
+        </ul>
       </div>
     </main>
   );

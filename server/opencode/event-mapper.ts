@@ -1,7 +1,7 @@
 // Maps one session's OpenCode events to neutral ModelEvents (pure, explicit state): text/reasoning deltas, client tool
 // calls (names mapped back, arguments never ""), finish with recombined usage, and errors. No I/O, no clocks: the
 // receive time is an argument. Event facts (opencode 1.18.33): DESIGN §3 and tests/fixtures/opencode-events/.
-import type { FinishReason, ModelEvent, Usage } from "../core/contract";
+import type { FinishReason, ModelError, ModelEvent, Usage } from "../core/contract";
 import type { OpenCodeEvent } from "./event-hub";
 import type { StructuredMode } from "./spec";
 import { mapOpenCodeError, mapRetryStatus, type OpenCodeErrorShape } from "./upstream-errors";
@@ -9,8 +9,8 @@ import { mapOpenCodeError, mapRetryStatus, type OpenCodeErrorShape } from "./ups
 /** What the mapper needs to know about the request. */
 export interface MapperInit {
   sessionID: string;
-  /** OpenCode tool name → client tool name (from the plan). */
-  toolNames: Record<string, string>;
+  /** OpenCode tool name → client tool name (from the plan; a Map because names like `constructor` are valid). */
+  toolNames: ReadonlyMap<string, string>;
   structured: StructuredMode;
 }
 
@@ -42,7 +42,7 @@ export interface MapperState extends MapperInit {
   emittedCalls: Set<string>;
   /** Tokens per assistant message (latest wins). */
   tokens: Map<string, Tokens>;
-  /** Last finish reason OpenCode reported (`stop`, `length`, `tool-calls`, `content-filter`, …). */
+  /** Last finish reason OpenCode reported (`stop`, `length`, `tool-calls`, `content-filter`, `unknown`, `error`). */
   finish: string | null;
   structuredOutput: { value: unknown } | null;
   /** True once `finish` or `error` was emitted: later events are ignored. */
@@ -50,6 +50,10 @@ export interface MapperState extends MapperInit {
 }
 
 const STRUCTURED_OUTPUT_TOOL = "StructuredOutput";
+/** OpenCode's finish values for a step the provider ended properly. */
+const PROPER_FINISH = new Set(["stop", "length", "tool-calls", "content-filter"]);
+/** The error for an answer the provider did not finish (see {@link unfinishedError}). */
+const CUT_OFF_MESSAGE = "The provider ended the answer without finishing it (the stream was cut off or malformed).";
 
 /** Fresh state for one session. */
 export function createMapperState(init: MapperInit): MapperState {
@@ -104,10 +108,13 @@ export function mapOpenCodeEvent(event: OpenCodeEvent, state: MapperState, recei
 
 /**
  * Ends the stream now with `finish`: flushes tool calls not yet emitted and native structured output, then the finish
- * reason and the recombined usage. Idempotent (returns [] once done).
+ * reason and the recombined usage — or with an `error` when the provider did not finish the answer (what was
+ * already streamed stands; the error follows it). Idempotent (returns [] once done).
  */
 export function finishNow(state: MapperState): ModelEvent[] {
   if (state.done) return [];
+  const unfinished = unfinishedError(state);
+  if (unfinished) return fail(state, unfinished);
   const out: ModelEvent[] = [];
   for (const part of state.toolParts.values()) out.push(...emitToolCall(part, state));
   if (state.structured === "native" && state.structuredOutput) {
@@ -133,6 +140,19 @@ export function usageOf(state: MapperState): Usage {
 function fail(state: MapperState, error: NonNullable<ReturnType<typeof mapOpenCodeError>>): ModelEvent[] {
   state.done = true;
   return [{ type: "error", error }];
+}
+
+/**
+ * The error when the provider did not end the answer properly, else null. OpenCode 1.18.33 reports finish
+ * `unknown` both for a stream that ended without a finish_reason (cut off, not SSE, empty: no usage either) and for a
+ * finish_reason it does not know (e.g. `end_turn`, which comes with the provider's final usage report). Output tokens
+ * tell them apart: OpenAI- and Anthropic-style streams report them only at the very end.
+ */
+function unfinishedError(state: MapperState): ModelError | null {
+  if (state.finish !== null && PROPER_FINISH.has(state.finish)) return null;
+  if (state.finish === "error") return { code: "upstream_error", status: 502, message: "The provider ended the answer with an error." };
+  if (usageOf(state).outputTokens > 0) return null;
+  return { code: "upstream_error", status: 502, message: CUT_OFF_MESSAGE };
 }
 
 function finishReason(state: MapperState): FinishReason {
@@ -228,7 +248,7 @@ function emitToolCall(part: ToolPartState, state: MapperState): ModelEvent[] {
   if (state.emittedCalls.has(part.callID)) return [];
   if (part.status === "pending" && Object.keys(part.input).length === 0) return []; // never got its arguments
   state.emittedCalls.add(part.callID);
-  return [{ type: "tool-call", id: part.callID, name: state.toolNames[part.tool] ?? part.tool, arguments: argumentsOf(part) }];
+  return [{ type: "tool-call", id: part.callID, name: state.toolNames.get(part.tool) ?? part.tool, arguments: argumentsOf(part) }];
 }
 
 /** Arguments as JSON text, never "". Unwraps OpenCode's `invalid`-tool repair (`{value: "<raw>"}`) to the raw text. */

@@ -5,6 +5,7 @@ import http from "node:http";
 import crypto from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
+import { assertJsonDepth, MAX_JSON_DEPTH } from "./json-depth";
 import type { CompanionSpec } from "./plugin/companion";
 
 /** Where the plugin reaches the side channel (passed to `opencode serve` as env, never on a command line). */
@@ -14,6 +15,9 @@ export interface SideChannelEndpoint {
   /** Sent by the plugin as `x-patchbay-token`. */
   token: string;
 }
+
+/** Levels the spec adds around a client value (messages[i].parts[j].state.input, params.options.response_format.json_schema.schema). */
+const SPEC_WRAPPING_DEPTH = 8;
 
 /** Header the plugin sends the token in. */
 export const SIDE_CHANNEL_TOKEN_HEADER = "x-patchbay-token";
@@ -67,8 +71,14 @@ export class SideChannel {
     return this.endpointValue;
   }
 
-  /** Makes `spec` available to the plugin for `sessionID` (serialised once, now). */
+  /**
+   * Makes `spec` available to the plugin for `sessionID` (serialised once, now). Throws PatchbayError 400 naming the
+   * field when the client's values in it nest too deeply to serialise (planBridgeRequest refuses those first).
+   */
   register(sessionID: string, spec: CompanionSpec): void {
+    // The history wraps a tool call's arguments in message → parts → part → state → input.
+    assertJsonDepth(spec.messages, "messages", "the conversation history", MAX_JSON_DEPTH + SPEC_WRAPPING_DEPTH);
+    assertJsonDepth(spec.params, "response_format", "the generation parameters", MAX_JSON_DEPTH + SPEC_WRAPPING_DEPTH);
     this.specs.set(sessionID, JSON.stringify(spec));
   }
 

@@ -5,6 +5,7 @@ import crypto from "node:crypto";
 import type { BackendRequest, ContentPart, JsonSchema, NeutralMessage, ToolCall } from "../core/contract";
 import { PatchbayError } from "../core/errors";
 import type { CompanionMessage, CompanionParams, CompanionSpec, CompanionTool } from "./plugin/companion";
+import { assertJsonDepth } from "./json-depth";
 import { BRIDGE_AGENT } from "./opencode-config";
 import { toOpenCodeToolName } from "./tool-names";
 
@@ -35,8 +36,8 @@ export interface BridgePlan {
   toolset: CompanionTool[];
   /** Stable hash of {@link toolset}: names the instance directory. */
   toolsetHash: string;
-  /** OpenCode tool name → client tool name, for every client tool. */
-  toolNames: Record<string, string>;
+  /** OpenCode tool name → client tool name, for every client tool (a Map: names like `constructor` are valid). */
+  toolNames: Map<string, string>;
   /** Session permission rules for client tools and StructuredOutput (also part of the prompt's `tools` map). */
   permission: PermissionRule[];
   /** Prompt `format` (forces `tool_choice: required`, or native structured output). */
@@ -65,7 +66,8 @@ const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: "object", properties: {} };
 
 /**
  * Plans `req` for `model`. Throws PatchbayError `invalid_request_error` for requests OpenCode cannot express
- * (a named tool_choice that is not among the tools, two tools that map to the same OpenCode name).
+ * (a named tool_choice that is not among the tools, two tools that map to the same OpenCode name) and for tool
+ * schemas, history tool-call arguments or response_format schemas nested deeper than MAX_JSON_DEPTH.
  */
 export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: PlanContext): BridgePlan {
   const r = req.request;
@@ -74,14 +76,15 @@ export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: P
   const openaiCompatible = npm === OPENAI_COMPATIBLE;
 
   // ---- tools ---------------------------------------------------------------------------------------------------
-  const toolNames: Record<string, string> = {};
+  const toolNames = new Map<string, string>();
   const toolset: CompanionTool[] = [];
   for (const t of r.tools) {
     const name = toOpenCodeToolName(t.name);
-    if (toolNames[name] !== undefined) {
-      throw new PatchbayError("invalid_request_error", `Tools "${toolNames[name]}" and "${t.name}" cannot be used together through OpenCode (both become "${name}").`, { param: "tools" });
+    const taken = toolNames.get(name);
+    if (taken !== undefined) {
+      throw new PatchbayError("invalid_request_error", `Tools "${taken}" and "${t.name}" cannot be used together through OpenCode (both become "${name}").`, { param: "tools" });
     }
-    toolNames[name] = t.name;
+    toolNames.set(name, t.name);
     toolset.push({ name, description: t.description ?? "", parameters: t.parameters ?? EMPTY_OBJECT_SCHEMA });
   }
   toolset.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -98,7 +101,7 @@ export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: P
     if (toolset.length) warnings.push('tool_choice "none" is approximated: no tools are offered to the model for this request');
   } else if (typeof tc === "object") {
     const name = toOpenCodeToolName(tc.name);
-    if (!toolNames[name]) throw new PatchbayError("invalid_request_error", `tool_choice names function "${tc.name}", which is not in tools.`, { param: "tool_choice" });
+    if (!toolNames.has(name)) throw new PatchbayError("invalid_request_error", `tool_choice names function "${tc.name}", which is not in tools.`, { param: "tool_choice" });
     allowed = [name];
     forceToolUse = true;
     warnings.push(`tool_choice {"function":"${tc.name}"} is approximated: only that tool is offered and a tool call is required`);
@@ -110,6 +113,7 @@ export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: P
   let structured: StructuredMode = null;
   let format: BridgePlan["format"];
   const rf = r.responseFormat;
+  if (rf.type === "json_schema") assertJsonDepth(rf.schema, "response_format", "the response_format schema");
   if (rf.type === "json_schema" || rf.type === "json_object") {
     if (openaiCompatible) {
       structured = "passthrough";
@@ -208,14 +212,19 @@ export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: P
  * too, and never a `"*"` entry (it would also deny the client-tool permission that the plugin rejects).
  */
 export function promptToolsMap(plan: BridgePlan, builtinIds: readonly string[]): Record<string, boolean> {
-  const map: Record<string, boolean> = {};
-  for (const id of builtinIds) if (!(id in plan.toolNames)) map[id] = false;
+  // No prototype: a client tool called `__proto__` must become an own key (it is serialised as JSON for OpenCode).
+  const map = Object.create(null) as Record<string, boolean>;
+  for (const id of builtinIds) if (!plan.toolNames.has(id)) map[id] = false;
   for (const rule of plan.permission) map[rule.permission] = rule.action === "allow";
   return map;
 }
 
-/** Stable short hash of a tool set (names the instance directory). */
+/**
+ * Stable short hash of a tool set (names the instance directory). Throws PatchbayError 400 (`tools`) when a tool's
+ * parameters nest deeper than MAX_JSON_DEPTH (hashing serialises them).
+ */
 export function toolsetHash(toolset: readonly CompanionTool[]): string {
+  for (const t of toolset) assertJsonDepth(t.parameters, "tools", `the parameters of tool "${t.name}"`);
   return sha256(toolset).slice(0, 16);
 }
 
@@ -286,6 +295,7 @@ function toolPart(c: ToolCall, result: string | undefined, partId: string, now: 
       input = { _raw: c.arguments };
       warnings.push(`arguments of tool call "${c.id}" are not a JSON object; sent as {"_raw": …}`);
     }
+    assertJsonDepth(input, "messages", `the arguments of tool call "${c.id}"`);
   }
   const time = { start: now, end: now };
   const state =

@@ -13,7 +13,10 @@ export interface OpenCodeErrorShape {
   data?: unknown;
 }
 
-const RATE_LIMIT_TEXT = /rate.?limit|too many requests|too_many_requests|\b429\b|quota|resource.?exhausted|usage limit|free usage exceeded/i;
+/** How 429s read when only their message is known (retry statuses). Providers word them freely: "slow down",
+ *  "throttled", "tokens per min (TPM)"; OpenCode rewrites some to "Too Many Requests". */
+const RATE_LIMIT_TEXT =
+  /rate.?limit|too.?many.?requests|too many|\b429\b|quota|resource.?exhausted|usage limit|free usage exceeded|slow(?:ing)?\s*down|throttl|(?:requests|tokens) per (?:second|minute|min|hour|day)|\b[RT]P[MD]\b/i;
 
 /** Replaces things that look like credentials (API keys, bearer tokens, long opaque tokens) with `[redacted]`. */
 export function redactSecrets(text: string): string {
@@ -58,8 +61,10 @@ export function mapOpenCodeError(error: OpenCodeErrorShape): ModelError | null {
 
 /**
  * The error for a `session.status {type:"retry"}`: OpenCode would silently retry (up to 5× over ~1 min). The retry
- * status carries only the upstream message and the next attempt time, so 429 is recognised by its text, and
- * `retryAfter` is derived from `next` (OpenCode honours the upstream's retry-after header there).
+ * status carries only the upstream message and the next attempt time (opencode 1.18.33 records the APIError with its
+ * statusCode on the message only after the last retry, and no event or plugin hook carries it earlier), so 429 is
+ * recognised by its text ({@link RATE_LIMIT_TEXT}) and `retryAfter` is derived from `next` (OpenCode honours the
+ * upstream's retry-after header there). A 429 worded otherwise becomes a 502.
  */
 export function mapRetryStatus(message: string, next: number | undefined, receivedAt: number): ModelError {
   const clean = redactSecrets(firstLine(message));

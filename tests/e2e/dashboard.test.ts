@@ -197,10 +197,19 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
     await drawer.done();
 
     // Where the request went, in the table, the drawer and the curl URL (it must be callable as is).
-    assert.equal(endpoint, "chat/completions", "Endpoint column");
+    assert.equal(endpoint, "/v1/chat/completions", "Endpoint column: the path as sent");
     assert.ok(text.includes("POST /v1/chat/completions"), "drawer names the endpoint path");
     const api = new URL(d.fx.apiBase);
     assert.ok(curl.startsWith(`curl -X POST '${api.origin}/v1/chat/completions'`), `curl URL in: ${curl.split("\n")[0]}`);
+
+    // The same route without /v1 is shown as sent too (not stripped differently).
+    d.fx.mock.script({ text: "Bare path." });
+    const bare = await d.fx.api("/chat/completions", { method: "POST", key, body: JSON.stringify({ model: "mock/mock-model", messages: [{ role: "user", content: "bare path" }] }) });
+    assert.equal(bare.status, 200);
+    await eventually("the bare-path row", async () => {
+      const cells = await logs.cells(logs.rows().first());
+      assert.equal(cells[7], "/chat/completions");
+    });
   });
 
   test("an alias shows up in that app's /v1/models and answers", async (t) => {
@@ -315,6 +324,12 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
     assert.equal(await settings.switch("Launch at login").count(), 0, "desktop-only switch hidden in headless mode");
     assert.equal(await settings.switch("Keep request bodies in the log").isChecked(), true, "shows logBodies (turned on in the Logs step)");
     assert.equal(await settings.save().isDisabled(), true, "nothing to save yet");
+    await settings.page.getByText("When off, the API stays stopped until you press Start API").waitFor();
+    // Headless: no "Open data folder" (desktop only); the path is shown as text, with a copy button.
+    assert.equal(await settings.page.getByRole("button", { name: "Open data folder" }).count(), 0);
+    const about = settings.page.getByRole("region", { name: "About" });
+    assert.equal((await about.locator("code").first().innerText()).trim(), d.fx.dataDir);
+    await about.getByRole("button", { name: "Copy data folder path" }).waitFor();
     const dialog = await settings.askLanExposure();
     await shot("17-settings-lan-confirm");
     await dialog.getByRole("button", { name: "Cancel" }).click();

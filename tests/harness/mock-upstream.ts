@@ -40,10 +40,17 @@ export interface MockReply {
   hold?: boolean;
   /** Destroy the socket after this many content chunks. */
   dropAfterChunks?: number;
+  /** Streaming: end the response cleanly after the content, with no finish_reason chunk, no usage and no [DONE]. */
+  endWithoutFinish?: boolean;
+  /** Answer HTTP 200 with exactly this body (`rawContentType`, default `text/event-stream`) instead of a completion. */
+  rawBody?: string;
+  rawContentType?: string;
   /** HTTP error instead of a completion. `body` defaults to an OpenAI error envelope with `message`. */
   error?: { status: number; message?: string; body?: unknown; headers?: Record<string, string> };
   usage?: { prompt_tokens?: number; completion_tokens?: number; cached_tokens?: number; reasoning_tokens?: number };
   finishReason?: "stop" | "length" | "tool_calls" | "content_filter";
+  /** A finish_reason sent verbatim (wins over `finishReason`), e.g. a non-standard value like "end_turn". */
+  rawFinishReason?: string;
 }
 
 /** Reply used when the queue is empty (default: the text "MOCK_DEFAULT_REPLY"). */
@@ -177,6 +184,12 @@ export class MockUpstream {
       rec.finishedAt = Date.now();
       return;
     }
+    if (reply.rawBody !== undefined) {
+      res.writeHead(200, { "content-type": reply.rawContentType ?? "text/event-stream", "cache-control": "no-cache" });
+      res.end(reply.rawBody);
+      rec.finishedAt = Date.now();
+      return;
+    }
     if (body.stream === true) await this.stream(rec, body, reply, res);
     else this.json(rec, body, reply, res);
   }
@@ -256,6 +269,11 @@ export class MockUpstream {
       });
       if (res.destroyed) return;
     }
+    if (reply.endWithoutFinish) {
+      res.end();
+      rec.finishedAt = Date.now();
+      return;
+    }
     send(chunk({}, finishOf(reply, calls.length)));
     send({ id, object: "chat.completion.chunk", created, model: body.model, choices: [], usage: usageOf(reply, rec.rawBody) });
     res.write("data: [DONE]\n\n");
@@ -273,7 +291,7 @@ function toolCallsOf(rec: RecordedRequest, reply: MockReply) {
 }
 
 function finishOf(reply: MockReply, calls: number): string {
-  return reply.finishReason ?? (calls ? "tool_calls" : "stop");
+  return reply.rawFinishReason ?? reply.finishReason ?? (calls ? "tool_calls" : "stop");
 }
 
 function usageOf(reply: MockReply, raw: string) {

@@ -53,6 +53,14 @@ export const SCENARIOS: Record<string, Scenario> = {
   "error-400": { request: {}, reply: { error: { status: 400, message: "Unsupported value: 'temperature'" } } },
   "error-429-retry": { request: {}, reply: { error: { status: 429, message: "Rate limit reached for requests", headers: { "retry-after": "7" } } } },
   "error-500-retry": { request: {}, reply: { error: { status: 500, message: "Internal server error" } } },
+  // A 429 whose message does not say "rate limit": the retry status carries only "slow down" (no HTTP status).
+  "error-429-slow-down": { request: {}, reply: { error: { status: 429, body: { error: { message: "slow down" } }, headers: { "retry-after": "7" } } } },
+  // Streams that end without a finish_reason: OpenCode reports finish "unknown" and no usage.
+  "stream-cut-off": { request: {}, reply: { text: "hello", chunks: 1, endWithoutFinish: true } },
+  "stream-not-sse": { request: {}, reply: { rawBody: "this is not sse" } },
+  "stream-empty": { request: {}, reply: { rawBody: "" } },
+  // A complete answer whose finish_reason OpenCode does not know: also "unknown", but with the final usage report.
+  "finish-nonstandard": { request: {}, reply: { text: "Done.", rawFinishReason: "end_turn" } },
 };
 
 async function record(stack: BridgeStack, name: string, s: Scenario, builtins: string[]): Promise<void> {
@@ -68,7 +76,7 @@ async function record(stack: BridgeStack, name: string, s: Scenario, builtins: s
   const client = stack.supervisor.client(directory);
   const session = (await client.session.create({ title: "patchbay: record", permission: plan.permission }, { throwOnError: true })).data;
   stack.sideChannel.register(session.id, plan.spec);
-  const lines: string[] = [JSON.stringify({ meta: { scenario: name, sessionID: session.id, toolNames: plan.toolNames, structured: plan.structured } })];
+  const lines: string[] = [JSON.stringify({ meta: { scenario: name, sessionID: session.id, toolNames: Object.fromEntries(plan.toolNames), structured: plan.structured } })];
   let idle!: () => void;
   const ended = new Promise<void>((r) => (idle = r));
   let retries = 0;

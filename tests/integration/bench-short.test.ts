@@ -26,11 +26,24 @@ test("npm run bench -- --short prints the overhead table with numbers", { timeou
     for (const line of stdout.split("\n")) t.diagnostic(line);
     assert.equal(code, 0, `bench exited with ${code}\n${stderr.slice(-3000)}`);
 
-    for (const label of ["(a) mock direct", "(b) OpenCode direct", "(c) Patchbay chat", "(d) Patchbay responses", "c/b at p50", "d/b at p50", "Patchbay CPU per request", "Patchbay RSS", "Patchbay idle CPU"]) {
+    for (const label of [
+      "(a) mock direct",
+      "(b) OpenCode direct",
+      "(c) Patchbay chat",
+      "(d) Patchbay responses",
+      "c/b at p50",
+      "d/b at p50",
+      "Patchbay CPU per request",
+      "Patchbay RSS",
+      "Patchbay idle CPU",
+    ]) {
       assert.ok(stdout.includes(label), `the table has no "${label}" line`);
     }
     const r = JSON.parse(fs.readFileSync(jsonFile, "utf8")) as {
-      cells: Record<string, Record<string, { ttft: { p50: number; p90: number }; total: { p50: number; p90: number }; n: number }>>;
+      cells: Record<
+        string,
+        Record<string, { ttft: { p50: number; p90: number }; total: { p50: number; p90: number }; n: number }>
+      >;
       cpu: { chatPerRequestMs: number; responsesPerRequestMs: number; perChunkMs: number };
       rss: { beforeMb: number; afterMb: number; requests: number };
       idle: { patchbayCpuPct: number; seconds: number };
@@ -40,7 +53,8 @@ test("npm run bench -- --short prints the overhead table with numbers", { timeou
         const cell = r.cells[conc]?.[target];
         assert.ok(cell, `no cell ${target} at concurrency ${conc}`);
         assert.ok(cell.n >= 20, `${target}@${conc}: only ${cell.n} requests`);
-        for (const v of [cell.ttft.p50, cell.ttft.p90, cell.total.p50, cell.total.p90]) assert.ok(Number.isFinite(v) && v > 0, `${target}@${conc}: ${v}`);
+        for (const v of [cell.ttft.p50, cell.ttft.p90, cell.total.p50, cell.total.p90])
+          assert.ok(Number.isFinite(v) && v > 0, `${target}@${conc}: ${v}`);
         assert.ok(cell.total.p50 >= cell.ttft.p50);
       }
     }

@@ -45,7 +45,9 @@ describe("upstream errors are mapped promptly", () => {
 
   test("429 with Retry-After → 429 rate_limit envelope with Retry-After forwarded, before OpenCode's retries", async () => {
     fx.mock.reset();
-    fx.mock.setResponder(() => ({ error: { status: 429, message: "Rate limit reached for requests", headers: { "retry-after": "3" } } }));
+    fx.mock.setResponder(() => ({
+      error: { status: 429, message: "Rate limit reached for requests", headers: { "retry-after": "3" } },
+    }));
     const t0 = Date.now();
     const res = await post(chatBody(MODEL));
     const elapsed = Date.now() - t0;
@@ -144,27 +146,43 @@ describe("OpenCode dies mid-stream", () => {
     const res = await post(chatBody(MODEL, { stream: true }));
     assert.equal(res.status, 200);
     let killedAt = 0;
-    const frames = await readSse(res, (f) => {
-      const delta = (f.json?.choices as { delta?: { content?: string } }[] | undefined)?.[0]?.delta?.content;
-      if (delta && !killedAt) {
-        killedAt = Date.now();
-        process.kill(pid, "SIGKILL");
-      }
-    }, 15_000);
+    const frames = await readSse(
+      res,
+      (f) => {
+        const delta = (f.json?.choices as { delta?: { content?: string } }[] | undefined)?.[0]?.delta?.content;
+        if (delta && !killedAt) {
+          killedAt = Date.now();
+          process.kill(pid, "SIGKILL");
+        }
+      },
+      15_000,
+    );
     assert.ok(killedAt > 0, "no content before the kill");
     const err = inBandError(frames);
-    assert.ok(err, `no in-band error; frames: ${frames.map((f) => f.data).join(" | ").slice(0, 500)}`);
+    assert.ok(
+      err,
+      `no in-band error; frames: ${frames
+        .map((f) => f.data)
+        .join(" | ")
+        .slice(0, 500)}`,
+    );
     assert.ok(err.at - killedAt < 2000, `in-band error ${err.at - killedAt} ms after the kill`);
     assert.equal(err.code, "backend_unavailable");
     assert.ok(!frames.some((f) => f.data === "[DONE]"), "a failed stream must not end with [DONE]");
 
-    await waitFor("OpenCode to restart", () => fx.pb.status().opencode.state === "ready" && fx.pb.status().opencode.pid !== pid, 60_000);
+    await waitFor(
+      "OpenCode to restart",
+      () => fx.pb.status().opencode.state === "ready" && fx.pb.status().opencode.pid !== pid,
+      60_000,
+    );
     const st = fx.pb.status().opencode;
     assert.notEqual(st.pid, pid);
     assert.ok(st.restarts > restartsBefore);
     fx.mock.reset();
     fx.mock.script({ text: "back again" });
-    const r = await fx.openai(key).chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "hi" }] });
+    const r = await fx
+      .openai(key)
+      .chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "hi" }] });
     assert.equal(r.choices[0]?.message.content, "back again");
   });
 });
@@ -186,7 +204,10 @@ describe("unwritable data dir", () => {
           return true;
         },
       );
-      await assert.rejects(fx.admin.createApp({ body: { name: "new-app-locked" } }), (e: unknown) => e instanceof AdminApiError && e.code === "storage_error");
+      await assert.rejects(
+        fx.admin.createApp({ body: { name: "new-app-locked" } }),
+        (e: unknown) => e instanceof AdminApiError && e.code === "storage_error",
+      );
       // The existing key still authenticates and the API still answers.
       fx.mock.reset();
       const r = await post(chatBody(MODEL));

@@ -31,7 +31,11 @@ before(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pb-slow-"));
   dataDir = path.join(tmp, "data");
   const wrapper = path.join(tmp, "slow-opencode.sh");
-  fs.writeFileSync(wrapper, `#!/bin/sh\nsleep ${STARTUP_DELAY_S}\nexec "${resolveOpenCodeBinary(undefined, {})}" "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(
+    wrapper,
+    `#!/bin/sh\nsleep ${STARTUP_DELAY_S}\nexec "${resolveOpenCodeBinary(undefined, {})}" "$@"\n`,
+    { mode: 0o755 },
+  );
   pb = await createPatchbay({
     dataDir,
     port: 0,
@@ -43,7 +47,8 @@ before(async () => {
   const urls = await pb.start();
   apiBase = urls.openaiUrl!.replace(/\/v1$/, "");
   const admin = createAdminClient(
-    (input, init) => fetch(input, { ...init, headers: { ...init.headers, authorization: `Bearer ${urls.adminToken}` } }),
+    (input, init) =>
+      fetch(input, { ...init, headers: { ...init.headers, authorization: `Bearer ${urls.adminToken}` } }),
     urls.adminUrl,
   );
   await admin.createApp({ body: { name: "slow" } });
@@ -57,7 +62,10 @@ after(async () => {
 });
 
 const call = (pathname: string, init: RequestInit = {}) =>
-  fetch(apiBase + pathname, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } });
+  fetch(apiBase + pathname, {
+    ...init,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+  });
 
 describe("OpenCode slow to start", () => {
   test("requests meanwhile get 503 backend_starting with Retry-After; /healthz says starting", async () => {
@@ -67,7 +75,10 @@ describe("OpenCode slow to start", () => {
     assert.deepEqual(await health.json(), { status: "degraded", opencode: "starting" });
 
     const t0 = Date.now();
-    const [chat, models] = await Promise.all([call("/v1/chat/completions", { method: "POST", body: chatBody("mock/mock-model") }), call("/v1/models")]);
+    const [chat, models] = await Promise.all([
+      call("/v1/chat/completions", { method: "POST", body: chatBody("mock/mock-model") }),
+      call("/v1/models"),
+    ]);
     const elapsed = Date.now() - t0;
     for (const res of [chat, models]) {
       const retryAfter = Number(res.headers.get("retry-after"));

@@ -21,7 +21,11 @@ export const OpenAiErrorEnvelope = z
 export type OpenAiErrorEnvelope = z.infer<typeof OpenAiErrorEnvelope>;
 
 /** Asserts `res` is an OpenAI error envelope with `status` (and `code` when given); returns the parsed `error`. */
-export async function expectEnvelope(res: Response, status: number, code?: string): Promise<OpenAiErrorEnvelope["error"]> {
+export async function expectEnvelope(
+  res: Response,
+  status: number,
+  code?: string,
+): Promise<OpenAiErrorEnvelope["error"]> {
   const text = await res.text();
   assert.equal(res.status, status, `status of ${res.url}: ${text.slice(0, 300)}`);
   assert.match(res.headers.get("content-type") ?? "", /^application\/json/, `content-type of ${res.url}`);
@@ -43,7 +47,11 @@ export interface TimedFrame {
  * Reads an SSE response frame by frame. `onFrame` may return true to stop reading (the body is then cancelled).
  * Resolves with every frame read; stops after `timeoutMs` at the latest (rejects then).
  */
-export async function readSse(res: Response, onFrame: (f: TimedFrame) => boolean | void = () => {}, timeoutMs = 30_000): Promise<TimedFrame[]> {
+export async function readSse(
+  res: Response,
+  onFrame: (f: TimedFrame) => boolean | void = () => {},
+  timeoutMs = 30_000,
+): Promise<TimedFrame[]> {
   assert.ok(res.body, "response has no body");
   const frames: TimedFrame[] = [];
   let stop = false;
@@ -79,7 +87,9 @@ export async function readSse(res: Response, onFrame: (f: TimedFrame) => boolean
 }
 
 /** The in-band error of a stream (chat: a `{error:{…}}` frame; Responses: `response.failed`), or null. */
-export function inBandError(frames: readonly TimedFrame[]): { message: string; code: string | null; at: number } | null {
+export function inBandError(
+  frames: readonly TimedFrame[],
+): { message: string; code: string | null; at: number } | null {
   for (const f of frames) {
     const j = f.json;
     if (!j) continue;
@@ -125,7 +135,11 @@ export interface RawHttpResult {
  * and reads until the server closes the connection or one full response (Content-Length or chunked) arrived.
  * `halfClose` ends our side after writing (a body shorter than its Content-Length then ends early).
  */
-export function rawHttp(port: number, request: Buffer | string, opts: { timeoutMs?: number; halfClose?: boolean } = {}): Promise<RawHttpResult> {
+export function rawHttp(
+  port: number,
+  request: Buffer | string,
+  opts: { timeoutMs?: number; halfClose?: boolean } = {},
+): Promise<RawHttpResult> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1");
     const chunks: Buffer[] = [];
@@ -138,7 +152,10 @@ export function rawHttp(port: number, request: Buffer | string, opts: { timeoutM
       if (err) return reject(err);
       resolve(parseRawResponse(Buffer.concat(chunks)));
     };
-    const timer = setTimeout(() => finish(new Error(`no complete answer within ${opts.timeoutMs ?? 10_000} ms`)), opts.timeoutMs ?? 10_000);
+    const timer = setTimeout(
+      () => finish(new Error(`no complete answer within ${opts.timeoutMs ?? 10_000} ms`)),
+      opts.timeoutMs ?? 10_000,
+    );
     socket.on("connect", () => {
       socket.write(request);
       if (opts.halfClose) socket.end();
@@ -168,7 +185,8 @@ function responseComplete(buf: Buffer): boolean {
   if (!parts) return false;
   const r = parseRawResponse(buf);
   if (r.headers["content-length"] !== undefined) return parts.body.length >= Number(r.headers["content-length"]);
-  if (/chunked/i.test(r.headers["transfer-encoding"] ?? "")) return parts.body.includes("\r\n0\r\n\r\n") || parts.body.subarray(0, 5).toString() === "0\r\n\r\n";
+  if (/chunked/i.test(r.headers["transfer-encoding"] ?? ""))
+    return parts.body.includes("\r\n0\r\n\r\n") || parts.body.subarray(0, 5).toString() === "0\r\n\r\n";
   return false;
 }
 

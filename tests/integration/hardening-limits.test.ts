@@ -24,7 +24,8 @@ after(async () => {
 async function setLimits(limits: Partial<AppLimits>): Promise<void> {
   await fx.admin.updateApp({ params: { name: "limits" }, body: { limits } });
 }
-const post = (body: string, init: RequestInit = {}) => fx.api("/v1/chat/completions", { method: "POST", key, body, ...init });
+const post = (body: string, init: RequestInit = {}) =>
+  fx.api("/v1/chat/completions", { method: "POST", key, body, ...init });
 
 describe("limits", () => {
   test("concurrency over the limit → 429 rate_limit_exceeded with Retry-After, then the slot frees", async () => {
@@ -40,7 +41,11 @@ describe("limits", () => {
       assert.ok(Number(second.headers.get("retry-after")) >= 1, "Retry-After missing");
       const err = await expectEnvelope(second, 429, "rate_limit_exceeded");
       assert.equal(err.type, "rate_limit_error");
-      const responses = await fx.api("/v1/responses", { method: "POST", key, body: JSON.stringify({ model: MODEL, input: "x" }) });
+      const responses = await fx.api("/v1/responses", {
+        method: "POST",
+        key,
+        body: JSON.stringify({ model: MODEL, input: "x" }),
+      });
       await expectEnvelope(responses, 429, "rate_limit_exceeded");
       assert.equal(fx.mock.chatRequests().length, 1, "refused requests must not reach the upstream");
       fx.mock.release();
@@ -90,7 +95,9 @@ describe("limits", () => {
       const res = await post(chatBody(MODEL, { stream: true }));
       assert.equal(res.status, 200);
       const frames = await readSse(res);
-      const text = frames.map((f) => (f.json?.choices as { delta?: { content?: string } }[] | undefined)?.[0]?.delta?.content ?? "").join("");
+      const text = frames
+        .map((f) => (f.json?.choices as { delta?: { content?: string } }[] | undefined)?.[0]?.delta?.content ?? "")
+        .join("");
       assert.ok(text.length > 0, "some tokens arrived before the deadline");
       assert.equal(inBandError(frames)?.code, "timeout");
       assert.ok(!frames.some((f) => f.data === "[DONE]"));
@@ -103,11 +110,29 @@ describe("limits", () => {
     await setLimits({ maxTools: 1 });
     try {
       fx.mock.reset();
-      const fn = (name: string) => ({ type: "function", function: { name, parameters: { type: "object", properties: {} } } });
-      const err = await expectEnvelope(await post(chatBody(MODEL, { tools: [fn("a"), fn("b")] })), 400, "invalid_request_error");
+      const fn = (name: string) => ({
+        type: "function",
+        function: { name, parameters: { type: "object", properties: {} } },
+      });
+      const err = await expectEnvelope(
+        await post(chatBody(MODEL, { tools: [fn("a"), fn("b")] })),
+        400,
+        "invalid_request_error",
+      );
       assert.equal(err.param, "tools");
       const rErr = await expectEnvelope(
-        await fx.api("/v1/responses", { method: "POST", key, body: JSON.stringify({ model: MODEL, input: "x", tools: [{ type: "function", name: "a", parameters: {} }, { type: "function", name: "b", parameters: {} }] }) }),
+        await fx.api("/v1/responses", {
+          method: "POST",
+          key,
+          body: JSON.stringify({
+            model: MODEL,
+            input: "x",
+            tools: [
+              { type: "function", name: "a", parameters: {} },
+              { type: "function", name: "b", parameters: {} },
+            ],
+          }),
+        }),
         400,
         "invalid_request_error",
       );

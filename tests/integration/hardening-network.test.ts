@@ -28,14 +28,24 @@ interface Raw {
 }
 
 /** A request to 127.0.0.1:`port` with exactly these headers (Host and Origin included). */
-function raw(port: number, method: string, pathname: string, headers: Record<string, string>, body?: string): Promise<Raw> {
+function raw(
+  port: number,
+  method: string,
+  pathname: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, method, path: pathname, headers, timeout: 30_000 }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
+    // agent: false: no keep-alive reuse across the listener restarts below (the port stays the same).
+    const req = http.request(
+      { host: "127.0.0.1", port, method, path: pathname, headers, timeout: 30_000, agent: false },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -57,13 +67,23 @@ describe("host guard (loopback)", () => {
       const r = await raw(p, "GET", "/v1/models", { host, authorization: `Bearer ${key}` });
       assert.equal(r.status, 200, host);
     }
-    assert.equal((await raw(p, "GET", "/healthz", { host: `localhost:${p}` })).status, 200, "/healthz is open on loopback");
+    assert.equal(
+      (await raw(p, "GET", "/healthz", { host: `localhost:${p}` })).status,
+      200,
+      "/healthz is open on loopback",
+    );
     for (const host of ["evil.example", `evil.example:${p}`, "localhost.evil.example", "192.168.1.10", "0.0.0.0"]) {
       const r = await raw(p, "GET", "/v1/models", { host, authorization: `Bearer ${key}` });
       assert.equal(r.status, 403, host);
       assert.equal(code(r), "forbidden_host");
     }
-    const post = await raw(p, "POST", "/v1/chat/completions", { host: "evil.example", authorization: `Bearer ${key}`, "content-type": "application/json" }, chatBody(MODEL));
+    const post = await raw(
+      p,
+      "POST",
+      "/v1/chat/completions",
+      { host: "evil.example", authorization: `Bearer ${key}`, "content-type": "application/json" },
+      chatBody(MODEL),
+    );
     assert.equal(post.status, 403);
     assert.equal(fx.pb.status().api.host, "127.0.0.1");
   });
@@ -77,7 +97,11 @@ describe("CORS", () => {
     const r = await raw(p, "GET", "/v1/models", { host: "localhost", origin, authorization: `Bearer ${key}` });
     assert.equal(r.status, 200);
     assert.equal(r.headers["access-control-allow-origin"], undefined);
-    const pre = await raw(p, "OPTIONS", "/v1/chat/completions", { host: "localhost", origin, "access-control-request-method": "POST" });
+    const pre = await raw(p, "OPTIONS", "/v1/chat/completions", {
+      host: "localhost",
+      origin,
+      "access-control-request-method": "POST",
+    });
     assert.equal(pre.headers["access-control-allow-origin"], undefined);
     assert.equal(pre.headers["access-control-allow-methods"], undefined);
   });
@@ -97,19 +121,39 @@ describe("CORS", () => {
     assert.match(String(pre.headers["access-control-allow-methods"]), /POST/);
     assert.match(String(pre.headers["access-control-allow-headers"]), /authorization/);
     assert.match(String(pre.headers.vary), /Origin/);
-    const unauth = await raw(p, "POST", "/v1/chat/completions", { host: "localhost", origin, "content-type": "application/json" }, chatBody(MODEL));
+    const unauth = await raw(
+      p,
+      "POST",
+      "/v1/chat/completions",
+      { host: "localhost", origin, "content-type": "application/json" },
+      chatBody(MODEL),
+    );
     assert.equal(unauth.status, 401);
     assert.equal(unauth.headers["access-control-allow-origin"], origin, "a browser must be able to read the 401");
     assert.equal(code(unauth), "invalid_api_key");
     fx.mock.reset();
-    const ok = await raw(p, "POST", "/v1/chat/completions", { host: "localhost", origin, authorization: `Bearer ${key}`, "content-type": "application/json" }, chatBody(MODEL));
+    const ok = await raw(
+      p,
+      "POST",
+      "/v1/chat/completions",
+      { host: "localhost", origin, authorization: `Bearer ${key}`, "content-type": "application/json" },
+      chatBody(MODEL),
+    );
     assert.equal(ok.status, 200);
     assert.equal(ok.headers["access-control-allow-origin"], origin);
     assert.match(String(ok.headers["access-control-expose-headers"]), /retry-after/i);
-    const other = await raw(p, "GET", "/v1/models", { host: "localhost", origin: "https://other.example", authorization: `Bearer ${key}` });
+    const other = await raw(p, "GET", "/v1/models", {
+      host: "localhost",
+      origin: "https://other.example",
+      authorization: `Bearer ${key}`,
+    });
     assert.equal(other.headers["access-control-allow-origin"], undefined);
     await fx.admin.updateApp({ params: { name: "browser-app" }, body: { limits: { corsOrigins: [] } } });
-    const gone = await raw(p, "OPTIONS", "/v1/chat/completions", { host: "localhost", origin, "access-control-request-method": "POST" });
+    const gone = await raw(p, "OPTIONS", "/v1/chat/completions", {
+      host: "localhost",
+      origin,
+      "access-control-request-method": "POST",
+    });
     assert.equal(gone.headers["access-control-allow-origin"], undefined, "removing the origin takes effect at once");
   });
 });
@@ -127,17 +171,42 @@ describe("LAN mode", () => {
       assert.equal(st.lanExposure, true);
       const p = st.port;
       const lanHost = `192.168.1.50:${p}`;
-      for (const [method, route] of [["GET", "/healthz"], ["GET", "/v1/models"], ["GET", "/v1/models/mock%2Fmock-model"], ["POST", "/v1/chat/completions"], ["POST", "/v1/responses"], ["GET", "/nowhere"]] as const) {
-        const r = await raw(p, method, route, { host: lanHost, "content-type": "application/json" }, method === "POST" ? "{}" : undefined);
+      for (const [method, route] of [
+        ["GET", "/healthz"],
+        ["GET", "/v1/models"],
+        ["GET", "/v1/models/mock%2Fmock-model"],
+        ["POST", "/v1/chat/completions"],
+        ["POST", "/v1/responses"],
+        ["GET", "/nowhere"],
+      ] as const) {
+        const r = await raw(
+          p,
+          method,
+          route,
+          { host: lanHost, "content-type": "application/json" },
+          method === "POST" ? "{}" : undefined,
+        );
         assert.equal(r.status, 401, `${method} ${route} without a key`);
         assert.equal(code(r), "invalid_api_key");
-        const wrong = await raw(p, method, route, { host: lanHost, authorization: `Bearer ${key}x` }, method === "POST" ? "{}" : undefined);
+        const wrong = await raw(
+          p,
+          method,
+          route,
+          { host: lanHost, authorization: `Bearer ${key}x` },
+          method === "POST" ? "{}" : undefined,
+        );
         assert.equal(wrong.status, 401, `${method} ${route} with a wrong key`);
       }
       assert.equal((await raw(p, "GET", "/healthz", { host: lanHost, authorization: `Bearer ${key}` })).status, 200);
       assert.equal((await raw(p, "GET", "/v1/models", { host: lanHost, authorization: `Bearer ${key}` })).status, 200);
       fx.mock.reset();
-      const r = await raw(p, "POST", "/v1/chat/completions", { host: lanHost, authorization: `Bearer ${key}`, "content-type": "application/json" }, chatBody(MODEL));
+      const r = await raw(
+        p,
+        "POST",
+        "/v1/chat/completions",
+        { host: lanHost, authorization: `Bearer ${key}`, "content-type": "application/json" },
+        chatBody(MODEL),
+      );
       assert.equal(r.status, 200);
     } finally {
       await fx.admin.updateSettings({ body: { lanExposure: false } });
@@ -147,7 +216,10 @@ describe("LAN mode", () => {
     const back = fx.pb.status().api;
     assert.equal(back.host, "127.0.0.1");
     assert.equal((await raw(back.port, "GET", "/healthz", { host: "localhost" })).status, 200);
-    assert.equal((await raw(back.port, "GET", "/v1/models", { host: "192.168.1.50", authorization: `Bearer ${key}` })).status, 403);
+    assert.equal(
+      (await raw(back.port, "GET", "/v1/models", { host: "192.168.1.50", authorization: `Bearer ${key}` })).status,
+      403,
+    );
   });
 });
 
@@ -156,30 +228,75 @@ describe("secrets", () => {
     await fx.admin.updateSettings({ body: { logBodies: true } });
     const live: string[] = [];
     const liveAbort = new AbortController();
-    const liveReq = await fetch(`${fx.urls.adminUrl}/admin/api/logs/stream`, { headers: { authorization: `Bearer ${fx.urls.adminToken}` }, signal: liveAbort.signal });
+    const liveReq = await fetch(`${fx.urls.adminUrl}/admin/api/logs/stream`, {
+      headers: { authorization: `Bearer ${fx.urls.adminToken}` },
+      signal: liveAbort.signal,
+    });
     assert.equal(liveReq.status, 200);
     const reading = readSse(liveReq, (f) => void live.push(f.data), 60_000).catch(() => []);
     try {
       const base = `http://127.0.0.1:${apiPort()}`;
-      const nearMiss = [key + "x", key.slice(0, -1), key.slice(0, -1) + (key.endsWith("A") ? "B" : "A"), key.toUpperCase(), key.replace("pb-", "pb_")];
+      const nearMiss = [
+        key + "x",
+        key.slice(0, -1),
+        key.slice(0, -1) + (key.endsWith("A") ? "B" : "A"),
+        key.toUpperCase(),
+        key.replace("pb-", "pb_"),
+      ];
       const errorTexts: string[] = [];
       for (const k of nearMiss) {
-        const r = await fetch(`${base}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${k}`, "content-type": "application/json" }, body: chatBody(MODEL) });
+        const r = await fetch(`${base}/v1/chat/completions`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${k}`, "content-type": "application/json" },
+          body: chatBody(MODEL),
+        });
         const text = await r.text();
         assert.equal(r.status, 401, k);
         errorTexts.push(text);
       }
       errorTexts.push(await (await fetch(`${base}/v1/models`, { headers: { authorization: key } })).text()); // no scheme
-      errorTexts.push(await (await fetch(`${base}/v1/models`, { headers: { authorization: `Basic ${Buffer.from(`u:${key}`).toString("base64")}` } })).text());
+      errorTexts.push(
+        await (
+          await fetch(`${base}/v1/models`, {
+            headers: { authorization: `Basic ${Buffer.from(`u:${key}`).toString("base64")}` },
+          })
+        ).text(),
+      );
       // Successful uses: JSON, stream, Responses; an error; a key pasted into the prompt (body logging is on).
       fx.mock.reset();
       const h = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-      assert.equal((await fetch(`${base}/v1/chat/completions`, { method: "POST", headers: h, body: chatBody(MODEL) })).status, 200);
-      await (await fetch(`${base}/v1/chat/completions`, { method: "POST", headers: h, body: chatBody(MODEL, { stream: true }) })).text();
-      assert.equal((await fetch(`${base}/v1/responses`, { method: "POST", headers: h, body: JSON.stringify({ model: MODEL, input: "hi" }) })).status, 200);
-      const bad = await fetch(`${base}/v1/chat/completions`, { method: "POST", headers: h, body: JSON.stringify({ model: "mock/nope", messages: [{ role: "user", content: "x" }] }) });
+      assert.equal(
+        (await fetch(`${base}/v1/chat/completions`, { method: "POST", headers: h, body: chatBody(MODEL) })).status,
+        200,
+      );
+      await (
+        await fetch(`${base}/v1/chat/completions`, {
+          method: "POST",
+          headers: h,
+          body: chatBody(MODEL, { stream: true }),
+        })
+      ).text();
+      assert.equal(
+        (
+          await fetch(`${base}/v1/responses`, {
+            method: "POST",
+            headers: h,
+            body: JSON.stringify({ model: MODEL, input: "hi" }),
+          })
+        ).status,
+        200,
+      );
+      const bad = await fetch(`${base}/v1/chat/completions`, {
+        method: "POST",
+        headers: h,
+        body: JSON.stringify({ model: "mock/nope", messages: [{ role: "user", content: "x" }] }),
+      });
       errorTexts.push(await bad.text());
-      await waitFor("the log entries", async () => (await fx.admin.queryLogs({ query: { app: "net" } })).entries.length >= 4, 5000);
+      await waitFor(
+        "the log entries",
+        async () => (await fx.admin.queryLogs({ query: { app: "net" } })).entries.length >= 4,
+        5000,
+      );
       await sleep(1500); // batched writes (request log, OpenCode's database)
       const secret = key.slice(3 + 12); // the part after `pb-` + the public prefix: any leak of it is a leak of the key
       // Nothing so far put the key in a prompt: it must appear nowhere in the data dir, OpenCode's home included.
@@ -190,10 +307,18 @@ describe("secrets", () => {
       const pasted = await fetch(`${base}/v1/chat/completions`, {
         method: "POST",
         headers: h,
-        body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: `my key is ${key} and Bearer ${key}` }], user: key }),
+        body: JSON.stringify({
+          model: MODEL,
+          messages: [{ role: "user", content: `my key is ${key} and Bearer ${key}` }],
+          user: key,
+        }),
       });
       assert.equal(pasted.status, 200);
-      await waitFor("the log entries", async () => (await fx.admin.queryLogs({ query: { app: "net" } })).entries.length >= 5, 5000);
+      await waitFor(
+        "the log entries",
+        async () => (await fx.admin.queryLogs({ query: { app: "net" } })).entries.length >= 5,
+        5000,
+      );
       await sleep(300); // live stream delivery
 
       // The pasted key is the user's content (OpenCode keeps it in its history), but Patchbay's own logs redact it.
@@ -210,7 +335,10 @@ describe("secrets", () => {
         assert.ok(!text.toLowerCase().includes(secret.toLowerCase()), `the key (other case) leaked into ${where}`);
       }
       assert.ok(live.length >= 5, `live stream saw ${live.length} entries`);
-      assert.ok(live.some((l) => l.includes("[redacted]")), "the pasted key was not redacted in the live stream");
+      assert.ok(
+        live.some((l) => l.includes("[redacted]")),
+        "the pasted key was not redacted in the live stream",
+      );
     } finally {
       await fx.admin.updateSettings({ body: { logBodies: false } });
       liveAbort.abort();
@@ -246,14 +374,18 @@ describe("secrets", () => {
     const logs = path.join(fx.dataDir, "logs");
     if (fs.existsSync(logs)) {
       assert.equal(fs.statSync(logs).mode & 0o077, 0, "the log dir is open to others");
-      for (const f of fs.readdirSync(logs)) assert.equal(fs.statSync(path.join(logs, f)).mode & 0o077, 0, `logs/${f} is readable by others`);
+      for (const f of fs.readdirSync(logs))
+        assert.equal(fs.statSync(path.join(logs, f)).mode & 0o077, 0, `logs/${f} is readable by others`);
     }
   });
 });
 
 /** Every file under `dir`. */
 function allFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
 }
 
 /** Patchbay's own files in the data dir (stores, logs); OpenCode's home is left out: it holds the conversations,

@@ -1,5 +1,6 @@
 // Modal dialog and side drawer on the native <dialog> element: focus moves in (to [data-autofocus] when present),
-// Tab is trapped inside, Escape and a backdrop click close it, and focus returns to the opener afterwards.
+// Tab is trapped inside, Escape and a backdrop click close it, and focus returns to the opener afterwards. The role,
+// aria-modal and the title link are explicit so assistive tech that does not map <dialog> still announces a modal.
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from "react";
 import { X } from "lucide-react";
 
@@ -53,6 +54,8 @@ export function Dialog({ title, onClose, children, footer, variant = "dialog", w
       ref={ref}
       className={`dialog${variant === "drawer" ? " drawer" : ""}`}
       style={wide ? { width: "min(720px, calc(100vw - 48px))" } : undefined}
+      role="dialog"
+      aria-modal="true"
       aria-labelledby={titleId}
       onCancel={(e) => {
         e.preventDefault();

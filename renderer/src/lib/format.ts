@@ -6,6 +6,9 @@ const dateFmt = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 const numFmt = new Intl.NumberFormat();
 const compactFmt = new Intl.NumberFormat(undefined, { notation: "compact", maximumFractionDigits: 1 });
 
+/** What every page shows for an empty or unknown value: one em dash, never "–", "-" or "n/a". */
+export const EMPTY = "—";
+
 /** `14:03:22` for today, else date and time. */
 export function formatTime(ms: number, now = Date.now()): string {
   const d = new Date(ms);
@@ -31,7 +34,7 @@ export function formatRelative(ms: number, now = Date.now()): string {
 
 /** Milliseconds as `840 ms`, `1.2 s`, `3 min 4 s`. */
 export function formatMs(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined) return "—";
+  if (ms === null || ms === undefined) return EMPTY;
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
   const m = Math.floor(ms / 60_000);

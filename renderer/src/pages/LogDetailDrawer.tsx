@@ -6,7 +6,7 @@ import { CodeBlock } from "../components/CodeBlock";
 import { CopyButton } from "../components/CopyButton";
 import { Dialog } from "../components/Dialog";
 import { Callout } from "../components/States";
-import { formatDateTime, formatMs, formatNumber, statusTone } from "../lib/format";
+import { EMPTY, formatDateTime, formatMs, formatNumber, statusTone } from "../lib/format";
 
 function json(v: unknown): string {
   return typeof v === "string" ? v : JSON.stringify(v, null, 2);
@@ -39,16 +39,16 @@ export function LogDetailDrawer({ entry, onClose }: { entry: RequestLogEntry; on
         <dt>App</dt>
         <dd>{entry.app ?? <span className="faint">none (not authenticated)</span>}</dd>
         <dt>Key</dt>
-        <dd className="mono">{entry.keyPrefix ? `pb-${entry.keyPrefix}…` : "—"}</dd>
+        <dd className="mono">{entry.keyPrefix ? `pb-${entry.keyPrefix}…` : EMPTY}</dd>
         <dt>Endpoint</dt>
         <dd className="mono">
           {entry.method} {entry.endpoint}
           {entry.stream ? " (stream)" : ""}
         </dd>
         <dt>Model asked</dt>
-        <dd className="mono">{entry.modelAsked ?? "—"}</dd>
+        <dd className="mono">{entry.modelAsked ?? EMPTY}</dd>
         <dt>Model resolved</dt>
-        <dd className="mono">{entry.modelResolved ?? "—"}</dd>
+        <dd className="mono">{entry.modelResolved ?? EMPTY}</dd>
         <dt>Status</dt>
         <dd>
           <span className={`status-code ${statusTone(entry.status)}`}>{entry.status}</span>
@@ -62,10 +62,10 @@ export function LogDetailDrawer({ entry, onClose }: { entry: RequestLogEntry; on
         <dd>
           {u
             ? `${formatNumber(u.inputTokens)} in (${formatNumber(u.cachedTokens)} cached) · ${formatNumber(u.outputTokens)} out (${formatNumber(u.reasoningTokens)} reasoning)`
-            : "—"}
+            : EMPTY}
         </dd>
         <dt>Session</dt>
-        <dd className="mono">{entry.sessionId ?? "—"}</dd>
+        <dd className="mono">{entry.sessionId ?? EMPTY}</dd>
       </dl>
       {entry.warnings.length ? (
         <div className="stack">

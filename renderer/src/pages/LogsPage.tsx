@@ -11,7 +11,7 @@ import { useEventStream } from "../hooks/useEventStream";
 import { SelectField, TextField } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
 import { EmptyState, ErrorState, Loading } from "../components/States";
-import { formatMs, formatNumber, formatTime, statusTone } from "../lib/format";
+import { EMPTY, formatMs, formatNumber, formatTime, statusTone } from "../lib/format";
 import { LogDetailDrawer } from "./LogDetailDrawer";
 
 interface Filters {
@@ -42,9 +42,10 @@ function matches(e: RequestLogEntry, f: Filters): boolean {
   return true;
 }
 
+/** The path exactly as the client sent it (`/v1/chat/completions` and `/chat/completions` both work, and which one a
+ *  client uses is worth seeing), plus whether it streamed. */
 function endpointLabel(e: RequestLogEntry): string {
-  const tail = e.endpoint.replace(/^\/v1\//, "");
-  return e.stream ? `${tail} · stream` : tail;
+  return e.stream ? `${e.endpoint} · stream` : e.endpoint;
 }
 
 export function LogsPage() {
@@ -224,9 +225,9 @@ export function LogsPage() {
                         {time}
                       </button>
                     </td>
-                    <td>{e.app ?? <span className="faint">—</span>}</td>
+                    <td>{e.app ?? <span className="faint">{EMPTY}</span>}</td>
                     <td className="model mono" title={e.modelResolved && e.modelResolved !== e.modelAsked ? `${e.modelAsked} → ${e.modelResolved}` : (e.modelAsked ?? "")}>
-                      {e.modelAsked ?? "—"}
+                      {e.modelAsked ?? EMPTY}
                       {e.modelResolved && e.modelResolved !== e.modelAsked ? <span className="faint"> → {e.modelResolved}</span> : null}
                     </td>
                     <td>
@@ -234,7 +235,7 @@ export function LogsPage() {
                         {e.status}
                       </span>
                     </td>
-                    <td className="num">{e.usage ? `${formatNumber(e.usage.inputTokens)} / ${formatNumber(e.usage.outputTokens)}` : "—"}</td>
+                    <td className="num">{e.usage ? `${formatNumber(e.usage.inputTokens)} / ${formatNumber(e.usage.outputTokens)}` : EMPTY}</td>
                     <td className="num">{formatMs(e.ttftMs)}</td>
                     <td className="num">{formatMs(e.totalMs)}</td>
                     <td className="faint col-endpoint">{endpointLabel(e)}</td>

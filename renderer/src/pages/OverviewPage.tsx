@@ -8,7 +8,7 @@ import { CopyButton } from "../components/CopyButton";
 import { PageHeader } from "../components/PageHeader";
 import { ApiBadge, OpenCodeBadge } from "../components/StatusBadge";
 import { Callout, ErrorState, Loading } from "../components/States";
-import { formatNumber, formatUptime } from "../lib/format";
+import { EMPTY, formatNumber, formatUptime } from "../lib/format";
 
 function Stat({ label, value }: { label: string; value: string }) {
   return (
@@ -99,7 +99,7 @@ export function OverviewPage() {
         {oc.reason ? <Callout tone={oc.state === "failed" ? "danger" : "warn"}>{oc.reason}</Callout> : null}
         <dl className="kv">
           <dt>Version</dt>
-          <dd>{oc.version ?? "—"}</dd>
+          <dd>{oc.version ?? EMPTY}</dd>
           <dt>Restarts</dt>
           <dd>{oc.restarts}</dd>
           <dt>Data folder</dt>

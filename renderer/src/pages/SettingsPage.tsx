@@ -7,10 +7,12 @@ import type { Settings } from "../../../shared/settings";
 import { SettingsUpdate } from "../../../shared/admin-api";
 import { api, errorMessage, qk, useSettings, useStatus } from "../api";
 import { ConfirmDialog } from "../components/ConfirmDialog";
+import { CopyButton } from "../components/CopyButton";
 import { TextField } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
 import { Switch } from "../components/Switch";
 import { Callout, ErrorState, Loading } from "../components/States";
+import { EMPTY } from "../lib/format";
 
 interface Form {
   host: string;
@@ -126,7 +128,16 @@ function SettingsForm({ settings }: { settings: Settings }) {
         onChange={(v) => set("logBodies", v)}
       />
       {form.logBodies ? <Callout tone="warn">Request and response bodies can contain private data. They are kept on disk until the log rotates.</Callout> : null}
-      <Switch label="Start the API when Patchbay launches" checked={form.startOnLaunch} onChange={(v) => set("startOnLaunch", v)} />
+      <Switch
+        label="Start the API when Patchbay launches"
+        hint={
+          <>
+            When off, the API stays stopped until you press Start API on the Overview page. <code>patchbay serve --port …</code> always starts it.
+          </>
+        }
+        checked={form.startOnLaunch}
+        onChange={(v) => set("startOnLaunch", v)}
+      />
       {pinned ? (
         <Callout>This run's address was set on the command line (--host/--port); saved host and port apply the next time Patchbay starts.</Callout>
       ) : listenerChanged ? (
@@ -195,9 +206,25 @@ export function SettingsPage() {
             <dt>Version</dt>
             <dd>{status.version}</dd>
             <dt>Data folder</dt>
-            <dd className="mono">{status.dataDir}</dd>
+            <dd>
+              {status.desktop ? (
+                // The Desktop section above has "Open data folder".
+                <span className="mono">{status.dataDir}</span>
+              ) : (
+                // Headless: no native folder opener, so the path is the way there (copy it into a file manager or shell).
+                <div className="data-folder">
+                  <div className="readonly-value">
+                    <code>{status.dataDir}</code>
+                    <CopyButton text={status.dataDir} label="Copy data folder path" />
+                  </div>
+                  <span className="hint">
+                    Settings, apps, keys and the request log live here; <code>runtime.json</code> holds this run&apos;s admin URL and token for scripts.
+                  </span>
+                </div>
+              )}
+            </dd>
             <dt>OpenCode</dt>
-            <dd>{status.opencode.version ?? "—"}</dd>
+            <dd>{status.opencode.version ?? EMPTY}</dd>
           </dl>
         </section>
       ) : null}

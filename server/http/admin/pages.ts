@@ -27,7 +27,7 @@ export function unauthenticatedPage(): string {
 export function loginFailedPage(): string {
   return page(
     "This login link has expired",
-    "<p>Login links work only once. Open Patchbay from the tray, or use a new login URL printed in the terminal.</p>",
+    "<p>Login links work only once. Desktop: open the dashboard from the tray. Headless: each start of <code>patchbay serve</code> prints a new login URL. Scripts need no login URL: send <code>Authorization: Bearer &lt;adminToken&gt;</code> with the token from <code>runtime.json</code> in Patchbay's data folder.</p>",
   );
 }
 

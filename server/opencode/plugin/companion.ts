@@ -107,7 +107,8 @@ export const PatchbayCompanion = async (input: PluginInput): Promise<Hooks> => {
     if (!res.ok) console.error(`[patchbay] permission reject failed: ${res.status}`);
   }
 
-  const tool: NonNullable<Hooks["tool"]> = {};
+  // No prototype: client tool names are arbitrary (`__proto__`, `constructor`) and must all become own keys.
+  const tool = Object.create(null) as NonNullable<Hooks["tool"]>;
   for (const t of toolset) {
     const properties = (t.parameters as { properties?: unknown }).properties;
     tool[t.name] = {

@@ -3,6 +3,8 @@
 import type { Page } from "playwright-core";
 import { AliasesTab, KeysTab, ModelsTab } from "./app-tabs";
 import { ConnectPanel } from "./connect-panel";
+import { HistoryTab } from "./history-tab";
+import { SessionsTab } from "./sessions-tab";
 
 /** A tab with nothing to drive: its region is enough to wait for. */
 export class AppTab {
@@ -54,6 +56,16 @@ export class AppDetailPage {
   async aliases(): Promise<AliasesTab> {
     await this.open("Aliases");
     return new AliasesTab(this.page).ready();
+  }
+
+  async sessions(): Promise<SessionsTab> {
+    await this.open("Sessions");
+    return new SessionsTab(this.page).ready();
+  }
+
+  async history(): Promise<HistoryTab> {
+    await this.open("History");
+    return new HistoryTab(this.page).ready();
   }
 
   /** Opens a tab by its link text and waits for its region (named like the link). */

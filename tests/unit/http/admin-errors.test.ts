@@ -24,7 +24,12 @@ after(async () => {
 });
 
 async function post(pathname: string, body: Buffer | string, headers: Record<string, string> = {}) {
-  const res = await fetch(base + pathname, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+  const payload = typeof body === "string" ? body : new Uint8Array(body);
+  const res = await fetch(base + pathname, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: payload,
+  });
   return { status: res.status, body: (await res.json()) as { error?: { code: string; message: string } } };
 }
 

@@ -4,8 +4,14 @@
 import { App, type AppLimits } from "../../../shared/apps";
 import type { RequestLogEntry } from "../../../shared/log-entry";
 import { ConcurrencyGate } from "../../../server/core/concurrency";
-import type { BackendRequest, ModelBackend, ModelEvent, ModelInfo, NeutralRequest } from "../../../server/core/contract";
-import { PatchbayError } from "../../../server/core/errors";
+import type {
+  BackendRequest,
+  ModelBackend,
+  ModelEvent,
+  ModelInfo,
+  NeutralRequest,
+} from "../../../server/core/contract";
+import type { PatchbayError } from "../../../server/core/errors";
 import { Listener } from "../../../server/http/listener";
 import { createOpenAiApp } from "../../../server/http/openai-app";
 import type { AppsStore, KeysStore, LogPage, RequestLog } from "../../../server/stores/types";
@@ -140,7 +146,11 @@ export function textAnswer(text: string): Step[] {
   return [
     { type: "start", sessionId: "ses_unit", warnings: [] },
     { type: "text-delta", delta: text },
-    { type: "finish", reason: "stop", usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 } },
+    {
+      type: "finish",
+      reason: "stop",
+      usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 },
+    },
   ];
 }
 
@@ -174,7 +184,9 @@ export interface UnitServer {
 }
 
 /** Starts createOpenAiApp with the fakes in a Listener on 127.0.0.1:0. `commitAfterMs` defaults to 1000 like production. */
-export async function startUnitServer(opts: { commitAfterMs?: number; keepaliveMs?: number } = {}): Promise<UnitServer> {
+export async function startUnitServer(
+  opts: { commitAfterMs?: number; keepaliveMs?: number } = {},
+): Promise<UnitServer> {
   const apps = new OneApp();
   const backend = new ScriptedBackend();
   const log = new MemoryLog();

@@ -19,8 +19,16 @@ describe("malformed HTTP gets a JSON envelope", () => {
     ["bad method", "FO O /v1/models HTTP/1.1\r\nHost: localhost\r\n\r\n", 400],
     ["control byte in a header", "GET /v1/models HTTP/1.1\r\nHost: localhost\r\nX-A: a\u0001b\r\n\r\n", 400],
     ["header without colon", "GET /v1/models HTTP/1.1\r\nHost: localhost\r\nnocolon\r\n\r\n", 400],
-    ["broken chunked body", `POST /v1/chat/completions HTTP/1.1\r\nHost: localhost\r\n${auth}Transfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`, 400],
-    ["content-length and chunked", "POST /v1/chat/completions HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400],
+    [
+      "broken chunked body",
+      `POST /v1/chat/completions HTTP/1.1\r\nHost: localhost\r\n${auth}Transfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`,
+      400,
+    ],
+    [
+      "content-length and chunked",
+      "POST /v1/chat/completions HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+      400,
+    ],
     ["oversized headers", `GET /v1/models HTTP/1.1\r\nHost: localhost\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, 431],
   ];
   for (const [name, request, status] of cases) {
@@ -34,7 +42,10 @@ describe("malformed HTTP gets a JSON envelope", () => {
   }
 
   test("the server still serves afterwards", async () => {
-    const r = await rawHttp(s.port, `GET /v1/models HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`);
+    const r = await rawHttp(
+      s.port,
+      `GET /v1/models HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
+    );
     assert.equal(r.status, 200);
     assert.equal((JSON.parse(r.body) as { object: string }).object, "list");
   });

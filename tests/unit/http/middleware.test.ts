@@ -6,7 +6,7 @@ import { after, before, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { isLoopbackHost } from "../../../server/http/middleware/host-guard";
 import { fromBodyParserError } from "../../../server/http/middleware/openai-errors";
-import { PatchbayError } from "../../../server/core/errors";
+import type { PatchbayError } from "../../../server/core/errors";
 import { OpenAiErrorEnvelope } from "../../integration/hardening-helpers";
 import { KEY, startUnitServer, type UnitServer } from "./fakes";
 
@@ -44,7 +44,12 @@ function raw(method: string, pathname: string, headers: Record<string, string>, 
 }
 
 function rawBuf(pathname: string, headers: Record<string, string>, body: Buffer): Promise<Raw> {
-  return raw("POST", pathname, { host: "localhost", authorization: `Bearer ${KEY}`, "content-type": "application/json", ...headers }, body);
+  return raw(
+    "POST",
+    pathname,
+    { host: "localhost", authorization: `Bearer ${KEY}`, "content-type": "application/json", ...headers },
+    body,
+  );
 }
 
 function envelope(r: Raw): OpenAiErrorEnvelope["error"] {
@@ -54,12 +59,35 @@ function envelope(r: Raw): OpenAiErrorEnvelope["error"] {
 
 describe("isLoopbackHost", () => {
   test("loopback names with and without ports", () => {
-    for (const h of ["localhost", "localhost:4747", "LOCALHOST:1", "127.0.0.1", "127.0.0.1:80", "127.1.2.3:9", "[::1]", "[::1]:4747", "api.localhost:4747"]) {
+    for (const h of [
+      "localhost",
+      "localhost:4747",
+      "LOCALHOST:1",
+      "127.0.0.1",
+      "127.0.0.1:80",
+      "127.1.2.3:9",
+      "[::1]",
+      "[::1]:4747",
+      "api.localhost:4747",
+    ]) {
       assert.equal(isLoopbackHost(h), true, h);
     }
   });
   test("everything else", () => {
-    for (const h of [undefined, "", "evil.example", "evil.example:4747", "localhost.evil.example", "127.0.0.1.nip.io", "128.0.0.1", "[::2]:1", "0.0.0.0", "192.168.1.5:4747", "[::ffff:7f00:1]", "127.0.0.1@evil.example"]) {
+    for (const h of [
+      undefined,
+      "",
+      "evil.example",
+      "evil.example:4747",
+      "localhost.evil.example",
+      "127.0.0.1.nip.io",
+      "128.0.0.1",
+      "[::2]:1",
+      "0.0.0.0",
+      "192.168.1.5:4747",
+      "[::ffff:7f00:1]",
+      "127.0.0.1@evil.example",
+    ]) {
       assert.equal(isLoopbackHost(h), false, String(h));
     }
   });
@@ -70,7 +98,12 @@ describe("host guard", () => {
     const ok = await raw("GET", "/v1/models", { host: "localhost:1234", authorization: `Bearer ${KEY}` });
     assert.equal(ok.status, 200);
     for (const p of ["/v1/models", "/healthz", "/v1/chat/completions", "/nowhere"]) {
-      const r = await raw(p.includes("chat") ? "POST" : "GET", p, { host: "evil.example", authorization: `Bearer ${KEY}` }, p.includes("chat") ? "{}" : undefined);
+      const r = await raw(
+        p.includes("chat") ? "POST" : "GET",
+        p,
+        { host: "evil.example", authorization: `Bearer ${KEY}` },
+        p.includes("chat") ? "{}" : undefined,
+      );
       assert.equal(r.status, 403, p);
       assert.equal(envelope(r).code, "forbidden_host");
     }
@@ -81,13 +114,30 @@ describe("host guard", () => {
     const health = await raw("GET", "/healthz", { host: "192.168.1.20:4747" });
     assert.equal(health.status, 401);
     assert.equal(envelope(health).code, "invalid_api_key");
-    assert.equal((await raw("GET", "/healthz", { host: "192.168.1.20:4747", authorization: `Bearer ${KEY}` })).status, 200);
+    assert.equal(
+      (await raw("GET", "/healthz", { host: "192.168.1.20:4747", authorization: `Bearer ${KEY}` })).status,
+      200,
+    );
     assert.equal((await raw("GET", "/v1/models", { host: "192.168.1.20:4747" })).status, 401);
-    assert.equal((await raw("GET", "/v1/models", { host: "192.168.1.20:4747", authorization: `Bearer ${KEY}` })).status, 200);
-    assert.equal((await raw("GET", "/nowhere", { host: "192.168.1.20:4747" })).status, 401, "unknown routes need a key too");
-    assert.equal((await raw("GET", "/nowhere", { host: "192.168.1.20:4747", authorization: `Bearer ${KEY}` })).status, 404);
+    assert.equal(
+      (await raw("GET", "/v1/models", { host: "192.168.1.20:4747", authorization: `Bearer ${KEY}` })).status,
+      200,
+    );
+    assert.equal(
+      (await raw("GET", "/nowhere", { host: "192.168.1.20:4747" })).status,
+      401,
+      "unknown routes need a key too",
+    );
+    assert.equal(
+      (await raw("GET", "/nowhere", { host: "192.168.1.20:4747", authorization: `Bearer ${KEY}` })).status,
+      404,
+    );
     s.lan.on = false;
-    assert.equal((await raw("GET", "/healthz", { host: "127.0.0.1" })).status, 200, "loopback /healthz is open without LAN mode");
+    assert.equal(
+      (await raw("GET", "/healthz", { host: "127.0.0.1" })).status,
+      200,
+      "loopback /healthz is open without LAN mode",
+    );
   });
 });
 
@@ -98,7 +148,11 @@ describe("CORS", () => {
     const r = await raw("GET", "/v1/models", { host: "localhost", origin, authorization: `Bearer ${KEY}` });
     assert.equal(r.status, 200);
     assert.equal(r.headers["access-control-allow-origin"], undefined);
-    const pre = await raw("OPTIONS", "/v1/chat/completions", { host: "localhost", origin, "access-control-request-method": "POST" });
+    const pre = await raw("OPTIONS", "/v1/chat/completions", {
+      host: "localhost",
+      origin,
+      "access-control-request-method": "POST",
+    });
     assert.equal(pre.headers["access-control-allow-origin"], undefined);
     assert.equal(pre.headers["access-control-allow-methods"], undefined);
   });
@@ -119,14 +173,22 @@ describe("CORS", () => {
     assert.equal(unauth.status, 401);
     assert.equal(unauth.headers["access-control-allow-origin"], origin);
     assert.equal(envelope(unauth).code, "invalid_api_key");
-    const other = await raw("GET", "/v1/models", { host: "localhost", origin: "https://other.example", authorization: `Bearer ${KEY}` });
+    const other = await raw("GET", "/v1/models", {
+      host: "localhost",
+      origin: "https://other.example",
+      authorization: `Bearer ${KEY}`,
+    });
     assert.equal(other.status, 200);
     assert.equal(other.headers["access-control-allow-origin"], undefined);
   });
 
   test("the host guard still applies to listed origins (a rebinding page cannot use CORS to get in)", async () => {
     s.apps.setLimits({ corsOrigins: ["*"] });
-    const r = await raw("GET", "/v1/models", { host: "evil.example", origin: "http://evil.example", authorization: `Bearer ${KEY}` });
+    const r = await raw("GET", "/v1/models", {
+      host: "evil.example",
+      origin: "http://evil.example",
+      authorization: `Bearer ${KEY}`,
+    });
     assert.equal(r.status, 403);
   });
 });
@@ -137,17 +199,35 @@ describe("body-parser errors", () => {
     const big = fromBodyParserError({ type: "entity.too.large", limit: 2 * 1024 * 1024 }) as PatchbayError;
     assert.equal(big.status, 413);
     assert.match(big.message, /\(2 MB\)/);
-    assert.match((fromBodyParserError({ type: "entity.too.large", limit: 1536 }) as PatchbayError).message, /\(1\.5 KB\)/);
+    assert.match(
+      (fromBodyParserError({ type: "entity.too.large", limit: 1536 }) as PatchbayError).message,
+      /\(1\.5 KB\)/,
+    );
     assert.equal((fromBodyParserError({ type: "encoding.unsupported" }) as PatchbayError).status, 415);
     const other = new Error("x");
     assert.equal(fromBodyParserError(other), other);
   });
 
   test("gzip body, bad charset and deep JSON never produce a 5xx", async () => {
-    const gz = await raw("POST", "/v1/chat/completions", { host: "localhost", authorization: `Bearer ${KEY}`, "content-encoding": "br", "content-type": "application/json" }, "{}");
+    const gz = await raw(
+      "POST",
+      "/v1/chat/completions",
+      {
+        host: "localhost",
+        authorization: `Bearer ${KEY}`,
+        "content-encoding": "br",
+        "content-type": "application/json",
+      },
+      "{}",
+    );
     assert.ok(gz.status >= 400 && gz.status < 500, `content-encoding br → ${gz.status}`);
     envelope(gz);
-    const cs = await raw("POST", "/v1/chat/completions", { host: "localhost", authorization: `Bearer ${KEY}`, "content-type": "application/json; charset=ebcdic" }, "{}");
+    const cs = await raw(
+      "POST",
+      "/v1/chat/completions",
+      { host: "localhost", authorization: `Bearer ${KEY}`, "content-type": "application/json; charset=ebcdic" },
+      "{}",
+    );
     assert.ok(cs.status >= 400 && cs.status < 500, `charset → ${cs.status}`);
     envelope(cs);
     // A valid gzip body is read; a gzip bomb is cut at the app's limit (counted after inflating) → 413.
@@ -163,7 +243,12 @@ describe("body-parser errors", () => {
     assert.equal(envelope(b).code, "payload_too_large");
     s.apps.setLimits({ maxBodyBytes: 32 * 1024 * 1024 });
     const deep = "[".repeat(50_000) + "]".repeat(50_000);
-    const d = await raw("POST", "/v1/chat/completions", { host: "localhost", authorization: `Bearer ${KEY}`, "content-type": "application/json" }, deep);
+    const d = await raw(
+      "POST",
+      "/v1/chat/completions",
+      { host: "localhost", authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+      deep,
+    );
     assert.ok(d.status >= 400 && d.status < 500, `deep JSON → ${d.status}`);
     envelope(d);
   });

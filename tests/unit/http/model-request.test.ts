@@ -15,7 +15,13 @@ after(async () => {
   await s.close();
 });
 beforeEach(() => {
-  s.apps.setLimits({ concurrency: 4, maxTools: 128, firstTokenTimeoutMs: 300_000, totalTimeoutMs: 1_200_000, maxBodyBytes: 1024 * 1024 });
+  s.apps.setLimits({
+    concurrency: 4,
+    maxTools: 128,
+    firstTokenTimeoutMs: 300_000,
+    totalTimeoutMs: 1_200_000,
+    maxBodyBytes: 1024 * 1024,
+  });
   s.backend.script = () => textAnswer("hi");
   s.backend.listError = null;
   s.backend.listDelayMs = 0;
@@ -23,16 +29,24 @@ beforeEach(() => {
   s.log.entries = [];
 });
 
-const post = (body: string, init: RequestInit = {}) => s.call("/v1/chat/completions", { method: "POST", body, ...init });
+const post = (body: string, init: RequestInit = {}) =>
+  s.call("/v1/chat/completions", { method: "POST", body, ...init });
 
 describe("the backend stream is always closed", () => {
   test("after finish (non-stream and stream): the generator's cleanup runs", async () => {
     const r = await post(chat());
     assert.equal(r.status, 200);
-    assert.equal(((await r.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content, "hi");
+    assert.equal(
+      ((await r.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content,
+      "hi",
+    );
     const r2 = await post(chat({ stream: true }));
     await r2.text();
-    await waitFor("both streams closed", () => s.backend.streams.length === 2 && s.backend.streams.every((x) => x.closed), 1000);
+    await waitFor(
+      "both streams closed",
+      () => s.backend.streams.length === 2 && s.backend.streams.every((x) => x.closed),
+      1000,
+    );
     assert.equal(s.backend.streams[0]!.abortedAt, null, "a finished request must not be aborted");
   });
 
@@ -52,7 +66,11 @@ describe("the backend stream is always closed", () => {
 describe("limits", () => {
   test("concurrency over the limit → 429 with Retry-After; the slot is freed afterwards", async () => {
     s.apps.setLimits({ concurrency: 1 });
-    s.backend.script = () => [{ type: "start", sessionId: "ses_1", warnings: [] }, { wait: 400 }, ...textAnswer("late").slice(1)];
+    s.backend.script = () => [
+      { type: "start", sessionId: "ses_1", warnings: [] },
+      { wait: 400 },
+      ...textAnswer("late").slice(1),
+    ];
     const first = post(chat());
     await waitFor("first request in flight", () => s.gate.count("unit") === 1, 1000);
     const second = await post(chat());
@@ -66,8 +84,15 @@ describe("limits", () => {
 
   test("more tools than maxTools → 400 naming tools", async () => {
     s.apps.setLimits({ maxTools: 2 });
-    const tool = (n: string) => ({ type: "function", function: { name: n, parameters: { type: "object", properties: {} } } });
-    const err = await expectEnvelope(await post(chat({ tools: [tool("a"), tool("b"), tool("c")] })), 400, "invalid_request_error");
+    const tool = (n: string) => ({
+      type: "function",
+      function: { name: n, parameters: { type: "object", properties: {} } },
+    });
+    const err = await expectEnvelope(
+      await post(chat({ tools: [tool("a"), tool("b"), tool("c")] })),
+      400,
+      "invalid_request_error",
+    );
     assert.equal(err.param, "tools");
     assert.match(err.message, /3 tools.*at most 2/);
     assert.equal(s.backend.streams.length, 0);
@@ -78,7 +103,11 @@ describe("limits", () => {
     const big = chat({ messages: [{ role: "user", content: "x".repeat(4000) }] });
     await expectEnvelope(await post(big), 413, "payload_too_large");
     const bigResponses = JSON.stringify({ model: "mock/mock-model", input: "y".repeat(4000) });
-    await expectEnvelope(await s.call("/v1/responses", { method: "POST", body: bigResponses }), 413, "payload_too_large");
+    await expectEnvelope(
+      await s.call("/v1/responses", { method: "POST", body: bigResponses }),
+      413,
+      "payload_too_large",
+    );
   });
 });
 
@@ -90,7 +119,11 @@ describe("deadlines", () => {
     const err = await expectEnvelope(await post(chat()), 504, "timeout");
     assert.match(err.message, /first-token timeout/);
     assert.ok(Date.now() - t0 < 1000);
-    await waitFor("backend aborted and closed", () => s.backend.streams[0]?.abortedAt !== null && s.backend.streams[0]?.closed === true, 1000);
+    await waitFor(
+      "backend aborted and closed",
+      () => s.backend.streams[0]?.abortedAt !== null && s.backend.streams[0]?.closed === true,
+      1000,
+    );
     assert.equal(s.log.entries.at(-1)?.status, 504);
   });
 
@@ -129,7 +162,11 @@ describe("deadlines", () => {
 
 describe("client disconnect and backend failures", () => {
   test("client leaves mid-stream → the backend signal aborts at once, entry logged as 499", async () => {
-    s.backend.script = () => [{ type: "start", sessionId: "ses_1", warnings: [] }, { type: "text-delta", delta: "a" }, "hang"];
+    s.backend.script = () => [
+      { type: "start", sessionId: "ses_1", warnings: [] },
+      { type: "text-delta", delta: "a" },
+      "hang",
+    ];
     const ac = new AbortController();
     const res = await post(chat({ stream: true }), { signal: ac.signal });
     let leftAt = 0;
@@ -144,7 +181,11 @@ describe("client disconnect and backend failures", () => {
     assert.ok(s.backend.streams[0]!.abortedAt! - leftAt < 200);
     await waitFor("the log entry", () => s.log.entries.length > 0, 1000);
     await new Promise((r) => setTimeout(r, 50));
-    assert.equal(s.log.entries.length, 1, `one entry per request: ${JSON.stringify(s.log.entries.map((x) => [x.status, x.errorCode]))}`);
+    assert.equal(
+      s.log.entries.length,
+      1,
+      `one entry per request: ${JSON.stringify(s.log.entries.map((x) => [x.status, x.errorCode]))}`,
+    );
     assert.equal(s.log.entries[0]!.status, 499);
   });
 
@@ -156,14 +197,20 @@ describe("client disconnect and backend failures", () => {
     await pending;
     await waitFor("the log entry", () => s.log.entries.length > 0, 2000);
     await new Promise((r) => setTimeout(r, 50));
-    assert.equal(s.log.entries.length, 1, `one entry per request: ${JSON.stringify(s.log.entries.map((x) => [x.status, x.errorCode]))}`);
+    assert.equal(
+      s.log.entries.length,
+      1,
+      `one entry per request: ${JSON.stringify(s.log.entries.map((x) => [x.status, x.errorCode]))}`,
+    );
     assert.equal(s.log.entries[0]!.status, 499);
     assert.equal(s.backend.streams.length, 0, "a model run started for a client that had left");
     assert.equal(s.gate.count("unit"), 0);
   });
 
   test("OpenCode still starting → 503 backend_starting with Retry-After", async () => {
-    s.backend.listError = new PatchbayError("backend_starting", "OpenCode is still starting; retry in a few seconds.", { retryAfter: 3 });
+    s.backend.listError = new PatchbayError("backend_starting", "OpenCode is still starting; retry in a few seconds.", {
+      retryAfter: 3,
+    });
     const res = await post(chat());
     assert.equal(res.headers.get("retry-after"), "3");
     const err = await expectEnvelope(res, 503, "backend_starting");
@@ -171,7 +218,10 @@ describe("client disconnect and backend failures", () => {
   });
 
   test("a backend that ends without finish → 502 on JSON, in-band on a committed stream", async () => {
-    s.backend.script = () => [{ type: "start", sessionId: "ses_1", warnings: [] }, { type: "text-delta", delta: "half" }];
+    s.backend.script = () => [
+      { type: "start", sessionId: "ses_1", warnings: [] },
+      { type: "text-delta", delta: "half" },
+    ];
     await expectEnvelope(await post(chat()), 502, "upstream_error");
     const frames = await readSse(await post(chat({ stream: true })));
     assert.equal(inBandError(frames)?.code, "upstream_error");

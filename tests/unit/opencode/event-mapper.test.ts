@@ -14,8 +14,8 @@ const DIR = fileURLToPath(new URL("../../fixtures/opencode-events/", import.meta
 
 function replay(file: string): ModelEvent[] {
   const [head, ...rest] = fs.readFileSync(file, "utf8").trim().split("\n");
-  const meta = (JSON.parse(head!) as { meta: MapperInit }).meta;
-  const state = createMapperState({ sessionID: meta.sessionID, toolNames: meta.toolNames, structured: meta.structured });
+  const meta = (JSON.parse(head!) as { meta: Omit<MapperInit, "toolNames"> & { toolNames: Record<string, string> } }).meta;
+  const state = createMapperState({ sessionID: meta.sessionID, toolNames: new Map(Object.entries(meta.toolNames)), structured: meta.structured });
   const out: ModelEvent[] = [];
   for (const line of rest) {
     const { receivedAt, event } = JSON.parse(line) as { receivedAt: number; event: OpenCodeEvent };
@@ -42,7 +42,7 @@ describe("event mapper: recorded OpenCode streams vs golden output", () => {
 });
 
 describe("event mapper: focused cases", () => {
-  const init: MapperInit = { sessionID: "ses_1", toolNames: { get_time: "get_time", client_write: "write" }, structured: null };
+  const init: MapperInit = { sessionID: "ses_1", toolNames: new Map([["get_time", "get_time"], ["client_write", "write"]]), structured: null };
   const ev = (type: string, properties: Record<string, unknown>): OpenCodeEvent => ({ type, properties });
   const assistant = (extra: Record<string, unknown> = {}) => ev("message.updated", { sessionID: "ses_1", info: { id: "msg_a", role: "assistant", ...extra } });
 
@@ -65,7 +65,7 @@ describe("event mapper: focused cases", () => {
 
   test("renamed tool names map back; pending parts without input are not flushed as calls", () => {
     const s = createMapperState(init);
-    mapOpenCodeEvent(assistant(), s);
+    mapOpenCodeEvent(assistant({ finish: "tool-calls" }), s);
     const tp = (callID: string, tool: string, state: Record<string, unknown>) =>
       ev("message.part.updated", { sessionID: "ses_1", part: { id: `p_${callID}`, messageID: "msg_a", sessionID: "ses_1", type: "tool", callID, tool, state } });
     mapOpenCodeEvent(tp("c1", "client_write", { status: "running", input: { path: "x" } }), s);
@@ -78,6 +78,7 @@ describe("event mapper: focused cases", () => {
 
   test("the plugin's single-step refusal is not an error; later events are ignored after finish", () => {
     const s = createMapperState(init);
+    mapOpenCodeEvent(assistant({ finish: "tool-calls" }), s); // the first (allowed) step ended properly
     const refusal = ev("session.error", { sessionID: "ses_1", error: { name: "UnknownError", data: { message: "Error: patchbay: refusing a second model call for a single-step request\n at x" } } });
     assert.deepEqual(mapOpenCodeEvent(refusal, s), []);
     assert.equal(mapOpenCodeEvent(ev("session.idle", { sessionID: "ses_1" }), s)[0]?.type, "finish");
@@ -90,6 +91,53 @@ describe("event mapper: focused cases", () => {
     assert.deepEqual(mapOpenCodeEvent(ev("session.error", { sessionID: "ses_1", error: { name: "ContentFilterError", data: { message: "blocked" } } }), s), []);
     const out = mapOpenCodeEvent(ev("session.status", { sessionID: "ses_1", status: { type: "idle" } }), s);
     assert.deepEqual(out, [{ type: "finish", reason: "content_filter", usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 } }]);
+  });
+
+  const cutOff = { code: "upstream_error", status: 502, message: "The provider ended the answer without finishing it (the stream was cut off or malformed)." };
+  const idle = () => ev("session.idle", { sessionID: "ses_1" });
+  const stepFinish = (reason: string | undefined, output: number) =>
+    ev("message.part.updated", {
+      sessionID: "ses_1",
+      part: { id: "p_sf", messageID: "msg_a", sessionID: "ses_1", type: "step-finish", ...(reason ? { reason } : {}), tokens: { input: output ? 5 : 0, output, reasoning: 0, cache: { read: 0, write: 0 } } },
+    });
+
+  test("finish \"unknown\" without the provider's usage report (stream cut off or not SSE) is an error, after what was streamed", () => {
+    const s = createMapperState(init);
+    mapOpenCodeEvent(assistant(), s);
+    const text = ev("message.part.updated", { sessionID: "ses_1", part: { id: "p1", messageID: "msg_a", sessionID: "ses_1", type: "text", text: "hello" } });
+    assert.deepEqual(mapOpenCodeEvent(text, s), [{ type: "text-delta", delta: "hello" }]);
+    mapOpenCodeEvent(stepFinish("unknown", 0), s);
+    mapOpenCodeEvent(assistant({ finish: "unknown" }), s);
+    assert.deepEqual(mapOpenCodeEvent(idle(), s), [{ type: "error", error: cutOff }]);
+    assert.deepEqual(mapOpenCodeEvent(idle(), s), [], "nothing after the error");
+  });
+
+  test("no finish at all is an error too; finish \"error\" is an error", () => {
+    const s = createMapperState(init);
+    mapOpenCodeEvent(assistant(), s);
+    assert.deepEqual(mapOpenCodeEvent(idle(), s), [{ type: "error", error: cutOff }]);
+    const e = createMapperState(init);
+    mapOpenCodeEvent(stepFinish("error", 3), e);
+    const out = mapOpenCodeEvent(idle(), e);
+    assert.equal(out.length, 1);
+    assert.equal(out[0]?.type === "error" && out[0].error.code, "upstream_error");
+    assert.equal(out[0]?.type === "error" && out[0].error.status, 502);
+  });
+
+  test("finish \"unknown\" WITH the provider's final usage (a non-standard finish_reason such as end_turn) finishes as stop", () => {
+    const s = createMapperState(init);
+    mapOpenCodeEvent(stepFinish("unknown", 7), s);
+    assert.deepEqual(mapOpenCodeEvent(idle(), s), [{ type: "finish", reason: "stop", usage: { inputTokens: 5, outputTokens: 7, cachedInputTokens: 0, reasoningTokens: 0 } }]);
+  });
+
+  test("tool names that are Object.prototype keys map exactly (no inherited lookups)", () => {
+    const s = createMapperState({ ...init, toolNames: new Map([["constructor", "constructor"], ["__proto__", "__proto__"]]) });
+    mapOpenCodeEvent(assistant({ finish: "tool-calls" }), s);
+    const tp = (callID: string, tool: string) =>
+      ev("message.part.updated", { sessionID: "ses_1", part: { id: `p_${callID}`, messageID: "msg_a", sessionID: "ses_1", type: "tool", callID, tool, state: { status: "error", input: { a: 1 }, error: "rejected" } } });
+    assert.deepEqual(mapOpenCodeEvent(tp("c1", "toString"), s), [{ type: "tool-call", id: "c1", name: "toString", arguments: '{"a":1}' }]);
+    assert.deepEqual(mapOpenCodeEvent(tp("c2", "__proto__"), s), [{ type: "tool-call", id: "c2", name: "__proto__", arguments: '{"a":1}' }]);
+    assert.deepEqual(mapOpenCodeEvent(tp("c3", "constructor"), s), [{ type: "tool-call", id: "c3", name: "constructor", arguments: '{"a":1}' }]);
   });
 
   test("fail-closed error from the plugin becomes 503 backend_unavailable", () => {

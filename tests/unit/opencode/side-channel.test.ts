@@ -1,6 +1,7 @@
 // SideChannel: loopback, token-protected spec registry; unknown sessions are 404 (the plugin then fails closed).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { PatchbayError } from "../../../server/core/errors";
 import { SideChannel } from "../../../server/opencode/side-channel";
 import type { CompanionSpec } from "../../../server/opencode/plugin/companion";
 
@@ -43,4 +44,15 @@ test("the plugin's hello marks an instance directory as having the plugin, per O
   assert.equal(sc.pluginLoaded("/some/dir", 43), false, "another OpenCode process (after a restart) must announce again");
   assert.equal(sc.pluginLoaded("/other", 42), false);
   await sc.stop();
+});
+
+test("a 10,000-level spec is refused with a 400 naming the field, not a stack overflow; nothing is registered", () => {
+  const sc = new SideChannel();
+  let deep: Record<string, unknown> = {};
+  for (let i = 0; i < 10_000; i++) deep = { a: deep };
+  const message = { info: { id: "msg_1", role: "assistant" as const }, parts: [{ id: "prt_1", type: "tool", state: { status: "completed", input: deep } }] };
+  const isBadRequest = (param: string) => (e: unknown) => e instanceof PatchbayError && e.status === 400 && e.param === param;
+  assert.throws(() => sc.register("ses_deep", { ...spec, messages: [message] }), isBadRequest("messages"));
+  assert.throws(() => sc.register("ses_deep", { ...spec, params: { ...spec.params, options: { response_format: deep } } }), isBadRequest("response_format"));
+  assert.equal(sc.size(), 0);
 });

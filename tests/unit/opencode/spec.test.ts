@@ -79,7 +79,7 @@ describe("planBridgeRequest", () => {
   test("tools: renamed, sorted, hashed independent of order; every client tool allowed under auto", () => {
     const a = planBridgeRequest(req({ tools: [weather, time, { name: "task", parameters: {} }] }), compat, ctx);
     assert.deepEqual(a.toolset.map((t) => t.name), ["client_task", "get_time", "get_weather"]);
-    assert.deepEqual(a.toolNames, { get_weather: "get_weather", get_time: "get_time", client_task: "task" });
+    assert.deepEqual(a.toolNames, new Map([["client_task", "task"], ["get_time", "get_time"], ["get_weather", "get_weather"]]));
     assert.equal(a.toolset[1]?.description, "");
     const b = planBridgeRequest(req({ tools: [{ name: "task", parameters: {} }, time, weather] }), compat, ctx);
     assert.equal(a.toolsetHash, b.toolsetHash);
@@ -171,11 +171,65 @@ describe("planBridgeRequest", () => {
   });
 });
 
+describe("client-controlled names and values", () => {
+  /** `{a:{a:…}}`, `levels` deep, built without recursion. */
+  const nested = (levels: number): Record<string, unknown> => {
+    let v: Record<string, unknown> = {};
+    for (let i = 0; i < levels; i++) v = { a: v };
+    return v;
+  };
+  const isBadRequest = (param: string) => (e: unknown) => e instanceof PatchbayError && e.status === 400 && e.code === "invalid_request_error" && e.param === param;
+  const protoTools = ["constructor", "toString", "__proto__", "hasOwnProperty"].map((name) => ({ name, parameters: { type: "object", properties: {} } }));
+
+  test("tools named after Object.prototype keys are accepted and keep their names (no inherited lookups)", () => {
+    const plan = planBridgeRequest(req({ tools: protoTools }), compat, ctx);
+    // `__proto__` is renamed like a clashing built-in: OpenCode's own tool map would drop it before the upstream call.
+    assert.deepEqual([...plan.toolNames.entries()], [["constructor", "constructor"], ["toString", "toString"], ["client___proto__", "__proto__"], ["hasOwnProperty", "hasOwnProperty"]]);
+    assert.deepEqual(plan.permission.map((r) => [r.permission, r.action]), [["client___proto__", "allow"], ["constructor", "allow"], ["hasOwnProperty", "allow"], ["toString", "allow"]]);
+    const map = promptToolsMap(plan, ["bash", "toString"]);
+    assert.deepEqual({ ...map }, { bash: false, client___proto__: true, constructor: true, hasOwnProperty: true, toString: true });
+    const chosen = planBridgeRequest(req({ tools: protoTools, toolChoice: { type: "function", name: "constructor" } }), compat, ctx);
+    assert.deepEqual(chosen.permission.filter((r) => r.action === "allow").map((r) => r.permission), ["constructor"]);
+    const proto = planBridgeRequest(req({ tools: protoTools, toolChoice: { type: "function", name: "__proto__" } }), compat, ctx);
+    assert.deepEqual(proto.permission.filter((r) => r.action === "allow").map((r) => r.permission), ["client___proto__"]);
+  });
+
+  test("a named tool_choice or built-in called like an Object.prototype key is not found by inheritance", () => {
+    assert.throws(() => planBridgeRequest(req({ tools: [weather], toolChoice: { type: "function", name: "constructor" } }), compat, ctx), isBadRequest("tool_choice"));
+    assert.throws(() => planBridgeRequest(req({ tools: [weather], toolChoice: { type: "function", name: "__proto__" } }), compat, ctx), isBadRequest("tool_choice"));
+    const plain = planBridgeRequest(req(), compat, ctx);
+    assert.deepEqual(JSON.parse(JSON.stringify(promptToolsMap(plain, ["toString", "constructor"]))), { toString: false, constructor: false });
+  });
+
+  test("10,000-level tool schemas are a 400 naming `tools`, not a stack overflow", () => {
+    const deep = [{ name: "deep", description: "", parameters: { type: "object", properties: { x: nested(10_000) } } }];
+    assert.throws(() => toolsetHash(deep), isBadRequest("tools"));
+    assert.throws(() => planBridgeRequest(req({ tools: deep }), compat, ctx), isBadRequest("tools"));
+    const fine = [{ name: "ok", description: "", parameters: nested(200) }];
+    assert.match(toolsetHash(fine), /^[0-9a-f]{16}$/);
+  });
+
+  test("10,000-level history arguments and response_format schemas are 400s naming the field", () => {
+    const deepArgs = '{"a":'.repeat(10_000) + "1" + "}".repeat(10_000);
+    const history = req({
+      messages: [
+        { role: "user", content: [{ type: "text", text: "Hi" }] },
+        { role: "assistant", content: [], toolCalls: [{ id: "c1", name: "get_weather", arguments: deepArgs }] },
+        { role: "tool", toolCallId: "c1", content: "ok" },
+      ],
+    });
+    assert.throws(() => planBridgeRequest(history, compat, ctx), isBadRequest("messages"));
+    const rf = { type: "json_schema" as const, name: "deep", schema: nested(10_000) };
+    assert.throws(() => planBridgeRequest(req({ responseFormat: rf }), compat, ctx), isBadRequest("response_format"));
+    assert.throws(() => planBridgeRequest(req({ responseFormat: rf }), anthropic, ctx), isBadRequest("response_format"));
+  });
+});
+
 describe("promptToolsMap", () => {
   test("built-ins off, client tools per plan, a client tool overriding a built-in stays on, and never a wildcard", () => {
     const plan = planBridgeRequest(req({ tools: [{ name: "bash", parameters: {} }, weather], toolChoice: { type: "function", name: "bash" } }), compat, ctx);
     const map = promptToolsMap(plan, ["bash", "read", "edit", "StructuredOutput"]);
-    assert.deepEqual(map, { read: false, edit: false, StructuredOutput: false, bash: true, get_weather: false });
+    assert.deepEqual({ ...map }, { read: false, edit: false, StructuredOutput: false, bash: true, get_weather: false });
     assert.equal("*" in map, false);
     assert.equal("patchbay_client_tool" in map, false, "the client-tool permission must stay `ask`");
   });

@@ -57,9 +57,25 @@ describe("mapRetryStatus", () => {
     });
     assert.equal(mapRetryStatus("Too Many Requests", undefined, 0).status, 429);
   });
+  test("429s whose message does not say \"rate limit\" are still recognised (OpenCode gives only the message)", () => {
+    // What OpenCode 1.18.33 really sends for a 429 with body {"error":{"message":"slow down"}} and retry-after: 7
+    // (tests/fixtures/opencode-events/error-429-slow-down.jsonl): the upstream's message, nothing else.
+    assert.deepEqual(mapRetryStatus("slow down", 10_000 + 7_000, 10_000), {
+      code: "upstream_rate_limited",
+      status: 429,
+      message: "The provider is rate limiting requests: slow down",
+      retryAfter: 7,
+    });
+    for (const text of ["Please slow down your requests", "HTTP 429", "Too many requests in the last minute", "Request was throttled", "You exceeded your current quota", "Requests per minute exceeded (RPM)", "Limit: 30000 tokens per min"]) {
+      assert.equal(mapRetryStatus(text, undefined, 0).status, 429, text);
+    }
+  });
   test("anything else → 502", () => {
     assert.equal(mapRetryStatus("Internal server error", 5, 1).status, 502);
     assert.match(mapRetryStatus("Cannot connect to API: socket closed", 5, 1).message, /Could not reach the provider/);
+    for (const text of ["Provider is overloaded", "Service Unavailable", "Bad gateway", "upstream connect error"]) {
+      assert.equal(mapRetryStatus(text, undefined, 0).status, 502, text);
+    }
   });
 });
 

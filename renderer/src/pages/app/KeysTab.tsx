@@ -10,7 +10,7 @@ import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { CopyButton } from "../../components/CopyButton";
 import { TextField } from "../../components/Field";
 import { Callout, EmptyState, ErrorState, Loading } from "../../components/States";
-import { formatDateTime, formatRelative } from "../../lib/format";
+import { EMPTY, formatDateTime, formatRelative } from "../../lib/format";
 import { useCurrentApp } from "./context";
 
 function NewKeyDialog({ app, onClose }: { app: string; onClose: () => void }) {
@@ -135,7 +135,7 @@ export function KeysTab() {
               {keys.data.keys.map((k) => (
                 <tr key={k.prefix}>
                   <td className="mono">pb-{k.prefix}…</td>
-                  <td>{k.label || <span className="faint">—</span>}</td>
+                  <td>{k.label || <span className="faint">{EMPTY}</span>}</td>
                   <td title={formatDateTime(k.createdAt)}>{formatRelative(k.createdAt)}</td>
                   <td title={k.lastUsedAt ? formatDateTime(k.lastUsedAt) : undefined}>
                     {k.lastUsedAt ? formatRelative(k.lastUsedAt) : <span className="faint">Never</span>}

@@ -1,6 +1,6 @@
 // History pruning of one app, shown under the history limits editor: a live preview of what the limits being edited
 // would delete now, a "Prune now" button (runs one bounded sweep with the saved limits) and the last sweep's result.
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Scissors } from "lucide-react";
 import type { HistoryLimits } from "../../../../shared/apps";
@@ -46,6 +46,7 @@ export interface PrunePanelProps {
 
 export function PrunePanel({ app, limits, saved }: PrunePanelProps) {
   const qc = useQueryClient();
+  const headingId = useId();
   const editing = useDebounced(limits, 400);
   const hasLimits = editing !== null && (editing.maxSessions !== null || editing.maxAgeDays !== null);
   const preview = useQuery({
@@ -75,9 +76,9 @@ export function PrunePanel({ app, limits, saved }: PrunePanelProps) {
   const unsaved = limits !== null && (limits.maxSessions !== saved.maxSessions || limits.maxAgeDays !== saved.maxAgeDays);
 
   return (
-    <div className="card stack" aria-label="Prune">
-      <h2>Prune</h2>
-      <div aria-live="polite" className="prune-preview">
+    <section className="card stack" aria-labelledby={headingId}>
+      <h2 id={headingId}>Prune</h2>
+      <div role="status" aria-label="Prune preview" className="prune-preview">
         {editing === null ? (
           <p className="faint">Fix the limits above to see a preview.</p>
         ) : !hasLimits ? (
@@ -107,16 +108,28 @@ export function PrunePanel({ app, limits, saved }: PrunePanelProps) {
         </span>
       </div>
       {prune.isError ? <Callout tone="danger">{errorMessage(prune.error)}</Callout> : null}
-      <div className="last-sweep" aria-label="Last sweep">
+      <div className="last-sweep" role="group" aria-label="Last sweep">
         <strong>Last sweep: </strong>
         {last.data?.sweeping ? <span className="badge info pulse"><span className="dot" />Sweeping</span> : null}{" "}
-        {last.data?.sweep ? <SweepLine r={last.data.sweep} /> : <span className="faint">none since Patchbay started.</span>}
+        {last.data?.sweep ? <SweepLine r={last.data.sweep} /> : last.isPending ? <span className="faint">Loading…</span> : last.isError ? null : <span className="faint">none since Patchbay started.</span>}
+        {last.isError ? (
+          // "none since Patchbay started" would be a guess when the endpoint failed: say so (and keep any older result above).
+          <span className="last-sweep-error">
+            <span className="error-text">
+              {last.data?.sweep ? " Could not refresh: " : "Could not load it: "}
+              {errorMessage(last.error)}
+            </span>{" "}
+            <button type="button" className="btn sm" onClick={() => void last.refetch()} disabled={last.isFetching}>
+              Try again
+            </button>
+          </span>
+        ) : null}
       </div>
       {confirming ? (
         <ConfirmDialog title="Prune now" confirmLabel="Yes, prune" onConfirm={() => prune.mutateAsync()} onClose={() => setConfirming(false)}>
           <p>Delete this app's sessions beyond its saved history limits, oldest first? Running sessions are kept. This cannot be undone.</p>
         </ConfirmDialog>
       ) : null}
-    </div>
+    </section>
   );
 }

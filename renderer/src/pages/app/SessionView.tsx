@@ -5,7 +5,7 @@ import type { MessagePart, SessionMessage, SessionSummary } from "../../../../sh
 import { api } from "../../api";
 import { Dialog } from "../../components/Dialog";
 import { Callout, ErrorState, Loading } from "../../components/States";
-import { formatDateTime, formatNumber } from "../../lib/format";
+import { EMPTY, formatDateTime, formatNumber } from "../../lib/format";
 import { tokenText } from "./sessions-data";
 
 function bytes(n: number | null): string {
@@ -105,11 +105,11 @@ export function SessionView({ app, session, onClose }: { app: string; session: S
         <dt>Last active</dt>
         <dd>{formatDateTime(latest.updatedAt)}</dd>
         <dt>Model</dt>
-        <dd className="mono">{latest.model ?? "—"}</dd>
+        <dd className="mono">{latest.model ?? EMPTY}</dd>
         <dt>Tokens in / out</dt>
         <dd className="mono">{tokenText(latest)}</dd>
         <dt>Cost</dt>
-        <dd>{latest.cost ? `$${latest.cost.toFixed(4)}` : "—"}</dd>
+        <dd>{latest.cost ? `$${latest.cost.toFixed(4)}` : EMPTY}</dd>
         <dt>Tool set</dt>
         <dd className="mono">{latest.toolSet}</dd>
       </dl>

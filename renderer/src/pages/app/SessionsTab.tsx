@@ -9,7 +9,7 @@ import { api } from "../../api";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { TextField } from "../../components/Field";
 import { Callout, EmptyState, ErrorState, Loading } from "../../components/States";
-import { formatDateTime, formatNumber, formatRelative } from "../../lib/format";
+import { EMPTY, formatDateTime, formatNumber, formatRelative } from "../../lib/format";
 import { useCurrentApp } from "./context";
 import { SessionView } from "./SessionView";
 import { sessionsKey, tokenText } from "./sessions-data";
@@ -147,7 +147,7 @@ export function SessionsTab() {
                     {s.running ? <span className="badge info pulse session-running"><span className="dot" />Running</span> : null}
                   </td>
                   <td title={formatDateTime(s.createdAt)}>{formatRelative(s.createdAt)}</td>
-                  <td className="mono">{s.model ?? <span className="faint">—</span>}</td>
+                  <td className="mono">{s.model ?? <span className="faint">{EMPTY}</span>}</td>
                   <td className="mono">{tokenText(s)}</td>
                   <td className="actions">
                     <button type="button" className="btn sm danger-ghost" aria-label={`Delete ${s.title || s.id}`} onClick={() => setConfirming([s.id])}>

@@ -53,7 +53,7 @@ export function requireAuth(adminToken: string, adminOrigin: () => string) {
     const auth = authenticate(req, adminToken);
     if (auth === null) {
       if (req.path.startsWith(ADMIN_API_PREFIX) || req.method !== "GET") {
-        next(new PatchbayError("admin_auth_required", "Sign in to the Patchbay dashboard first (open it from the tray or use the login URL printed in the terminal)."));
+        next(new PatchbayError("admin_auth_required", "Sign in to the Patchbay dashboard first: open it from the tray, use the login URL `patchbay serve` printed, or send Authorization: Bearer <adminToken> from runtime.json in the data folder."));
         return;
       }
       res.status(401).type("html").setHeader("Cache-Control", "no-store");
