@@ -1,6 +1,7 @@
 // Resolves the `model` a client asked for into an OpenCode target under the app's aliases and allowlist.
 // Pure: takes the model catalog as input; never talks to OpenCode itself.
 import { isModelAllowed, type App } from "../../shared/apps";
+import { quoteClientText as q } from "./client-text";
 import type { ModelInfo, ModelTarget } from "./contract";
 import { PatchbayError } from "./errors";
 
@@ -10,13 +11,17 @@ export interface ResolvedModel {
   target: ModelTarget;
   /** The alias used, if any. */
   alias: string | null;
+  /** The catalog entry of the model (capabilities, limits). */
+  info: ModelInfo;
 }
 
-/** Splits `provider/model#variant`. Returns null when there is no provider part. */
+/** Splits `provider/model#variant`. Returns null when there is no provider part, no model part, or a `#` with no
+ *  variant after it. */
 export function parseModelRef(ref: string): ModelTarget | null {
   const hash = ref.lastIndexOf("#");
   const base = hash > 0 ? ref.slice(0, hash) : ref;
   const variant = hash > 0 ? ref.slice(hash + 1) : undefined;
+  if (variant === "") return null;
   const slash = base.indexOf("/");
   if (slash <= 0 || slash === base.length - 1) return null;
   return { providerID: base.slice(0, slash), modelID: base.slice(slash + 1), ...(variant ? { variant } : {}) };
@@ -27,21 +32,29 @@ export function parseModelRef(ref: string): ModelTarget | null {
  * 1. an alias of the app (aliases are explicit grants: their targets pass the allowlist);
  * 2. `provider/model[#variant]` from the catalog, checked against the allowlist;
  * 3. a bare model id that exactly one provider offers.
- * Throws PatchbayError `model_not_found` (404, message names the id) or `model_not_allowed` (403).
+ * Throws PatchbayError `model_not_found` (404, message quotes the id, shortened) or `model_not_allowed` (403).
  */
 export function resolveModel(app: App, asked: string, catalog: readonly ModelInfo[]): ResolvedModel {
-  const aliasTarget = app.aliases[asked];
+  // Own keys only: `constructor` or `__proto__` are model names a client may send, not aliases.
+  const aliasTarget = Object.hasOwn(app.aliases, asked) ? app.aliases[asked] : undefined;
   if (aliasTarget !== undefined) {
     const target = parseModelRef(aliasTarget);
     const info = target && findModel(catalog, target);
     if (!target || !info) {
       throw new PatchbayError(
         "model_not_found",
-        `The alias '${asked}' points to '${aliasTarget}', which no connected OpenCode provider offers. Fix the alias in the Patchbay dashboard.`,
+        `The alias ${q(asked)} points to ${q(aliasTarget)}, which no connected OpenCode provider offers. Fix the alias in the Patchbay dashboard.`,
         { param: "model" },
       );
     }
-    return { id: info.id, target: withVariant(info, target.variant, asked), alias: asked };
+    return { id: info.id, target: withVariant(info, target.variant, asked), alias: asked, info };
+  }
+  if (asked.endsWith("#")) {
+    throw new PatchbayError(
+      "model_not_found",
+      `The model ${q(asked)} ends with '#' but names no variant: use provider/model or provider/model#variant.`,
+      { param: "model" },
+    );
   }
 
   let target = parseModelRef(asked);
@@ -56,7 +69,7 @@ export function resolveModel(app: App, asked: string, catalog: readonly ModelInf
   if (!target || !info) {
     throw new PatchbayError(
       "model_not_found",
-      `The model '${asked}' does not exist or is not available through your OpenCode logins. GET /v1/models lists the models this key can use.`,
+      `The model ${q(asked)} does not exist or is not available through your OpenCode logins. GET /v1/models lists the models this key can use.`,
       { param: "model" },
     );
   }
@@ -67,7 +80,7 @@ export function resolveModel(app: App, asked: string, catalog: readonly ModelInf
       { param: "model" },
     );
   }
-  return { id: info.id, target: withVariant(info, target.variant, asked), alias: null };
+  return { id: info.id, target: withVariant(info, target.variant, asked), alias: null, info };
 }
 
 function findModel(catalog: readonly ModelInfo[], t: ModelTarget): ModelInfo | undefined {
@@ -79,7 +92,7 @@ function withVariant(info: ModelInfo, variant: string | undefined, asked: string
   if (!info.variants.includes(variant)) {
     throw new PatchbayError(
       "model_not_found",
-      `'${asked}' names the variant '${variant}', but ${info.id} has ${info.variants.length ? `only: ${info.variants.join(", ")}` : "no variants"}.`,
+      `${q(asked)} names the variant ${q(variant)}, but ${info.id} has ${info.variants.length ? `only: ${info.variants.join(", ")}` : "no variants"}.`,
       { param: "model" },
     );
   }

@@ -1,5 +1,6 @@
 // Decodes image and file references from either wire format into neutral media parts, with 400s naming the field.
 // Must not fetch anything: http(s) image URLs stay URLs here (the request service inlines them when the app allows).
+import { quoteClientText } from "../core/client-text";
 import type { ContentPart } from "../core/contract";
 import { invalidRequest } from "../core/errors";
 
@@ -27,6 +28,12 @@ const FILE_TYPES_BY_EXTENSION: Record<string, string> = {
 function extensionOf(name: string): string {
   const match = /\.([a-z0-9]+)$/i.exec(name);
   return match?.[1]?.toLowerCase() ?? "";
+}
+
+/** The media type registered for `name`'s extension; own keys only (an extension such as `.constructor` is unknown). */
+function typeByExtension(table: Record<string, string>, name: string): string | undefined {
+  const ext = extensionOf(name);
+  return Object.hasOwn(table, ext) ? table[ext] : undefined;
 }
 
 /** A parsed base64 data URL: `data:<mediaType>[;params];base64,<payload>`. */
@@ -66,11 +73,11 @@ export function decodeImageUrl(url: string, param: string): ContentPart {
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     throw invalidRequest(
-      `Invalid image URL in '${param}': only http(s) URLs and base64 data URLs are accepted, not '${parsed.protocol}'.`,
+      `Invalid image URL in '${param}': only http(s) URLs and base64 data URLs are accepted, not ${quoteClientText(parsed.protocol)}.`,
       param,
     );
   }
-  const mediaType = IMAGE_TYPES_BY_EXTENSION[extensionOf(parsed.pathname)] ?? "image/*";
+  const mediaType = typeByExtension(IMAGE_TYPES_BY_EXTENSION, parsed.pathname) ?? "image/*";
   return { type: "media", mediaType, url };
 }
 
@@ -92,6 +99,6 @@ export function decodeFileData(fileData: string, filename: string | undefined, p
   if (!BASE64_BODY.test(payload)) {
     throw invalidRequest(`Invalid file data in '${param}': expected base64 data or a base64 data URL.`, param);
   }
-  const mediaType = FILE_TYPES_BY_EXTENSION[extensionOf(filename ?? "")] ?? "application/octet-stream";
+  const mediaType = typeByExtension(FILE_TYPES_BY_EXTENSION, filename ?? "") ?? "application/octet-stream";
   return { type: "media", mediaType, url: `data:${mediaType};base64,${payload}`, ...named };
 }

@@ -1,6 +1,7 @@
-// Small rules about tools shared by both decoders: argument normalisation and unique names.
+// Small rules shared by both decoders: tool argument normalisation, unique tool names, non-empty user messages.
 // No wire shapes here.
-import type { ToolDefinition } from "../core/contract";
+import type { ContentPart, ToolDefinition } from "../core/contract";
+import { quoteClientText } from "../core/client-text";
 import { invalidRequest } from "../core/errors";
 
 /** Tool-call arguments as JSON text: "" / whitespace / null / absent become "{}" (a call without arguments); a JSON
@@ -16,7 +17,23 @@ export function uniqueToolNames(tools: ToolDefinition[], paramOf: (index: number
   const seen = new Set<string>();
   tools.forEach((tool, i) => {
     if (seen.has(tool.name))
-      throw invalidRequest(`Duplicate tool name '${tool.name}': tool names must be unique.`, paramOf(i));
+      throw invalidRequest(`Duplicate tool name ${quoteClientText(tool.name)}: tool names must be unique.`, paramOf(i));
     seen.add(tool.name);
   });
+}
+
+/**
+ * A user message's parts without empty text parts (upstreams reject empty text blocks, as for assistant messages).
+ * @throws PatchbayError 400 naming `param` (e.g. `messages[2].content`) when nothing is left: upstream SDKs refuse an
+ *   empty user message, and OpenCode would silently drop it.
+ */
+export function refuseEmptyUserContent(parts: ContentPart[], param: string): ContentPart[] {
+  const kept = parts.filter((part) => part.type !== "text" || part.text !== "");
+  if (kept.length === 0) {
+    throw invalidRequest(
+      `Invalid '${param}': this user message is empty. Send some text, an image or a file, or leave the message out.`,
+      param,
+    );
+  }
+  return kept;
 }

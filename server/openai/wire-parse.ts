@@ -1,17 +1,22 @@
 // Parses request JSON with a zod schema and turns the first problem into a 400 PatchbayError that names the field
 // in OpenAI's `param` style (`messages[2].content`). Shared by the chat and Responses decoders; no wire knowledge here.
 import type { z } from "zod";
+import { shortenClientText } from "../core/client-text";
 import { invalidRequest, type PatchbayError } from "../core/errors";
 
 /** A path into the request body, as zod reports it. */
 export type WirePath = readonly PropertyKey[];
 
-/** Formats a path as OpenAI's `param`: `["messages", 2, "content"]` → `messages[2].content`. */
+/** Formats a path as OpenAI's `param`: `["messages", 2, "content"]` → `messages[2].content`. Keys are shortened
+ *  (a client's record key, e.g. in `metadata`, can be any length). */
 export function formatParam(path: WirePath): string {
   let out = "";
   for (const key of path) {
     if (typeof key === "number") out += `[${key}]`;
-    else out += out === "" ? String(key) : `.${String(key)}`;
+    else {
+      const name = shortenClientText(String(key));
+      out += out === "" ? name : `.${name}`;
+    }
   }
   return out;
 }

@@ -1,5 +1,6 @@
-// Redaction of request-log entries before they are stored or broadcast: API keys, Bearer tokens, auth headers.
-// Must stay pure (no I/O) and must never return the caller's object (it copies).
+// Redaction of request-log entries before they are stored or broadcast: API keys, Bearer tokens, auth headers, and
+// size caps on every string (an entry echoes client input). Must stay pure (no I/O) and must never return the
+// caller's object (it copies).
 import type { RequestLogEntry } from "../../shared/log-entry";
 
 /** A Patchbay key, or anything long enough to be a piece of one beyond its public prefix. */
@@ -11,6 +12,31 @@ const SECRET_FIELD = /^(authorization|proxy-authorization|x-api-key|api[-_]?key|
 const MAX_DEPTH = 64;
 
 export const REDACTED = "[redacted]";
+
+/** Longest kept value of an entry's short fields (id, app, key prefix, method, endpoint, models, error code,
+ *  session id), characters before the truncation marker. */
+export const MAX_ENTRY_FIELD_CHARS = 512;
+/** Longest kept error message or warning, characters before the truncation marker. */
+export const MAX_ENTRY_MESSAGE_CHARS = 2048;
+/** Most warnings kept per entry. */
+export const MAX_ENTRY_WARNINGS = 32;
+
+const SHORT_FIELDS = [
+  "id",
+  "app",
+  "keyPrefix",
+  "method",
+  "endpoint",
+  "modelAsked",
+  "modelResolved",
+  "errorCode",
+  "sessionId",
+] as const satisfies readonly (keyof RequestLogEntry)[];
+
+/** `text` cut to `max` characters plus a marker saying how much was cut. */
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…[truncated, ${text.length - max} more characters]` : text;
+}
 
 /** Scrubs keys and Bearer tokens from one string. */
 export function redactString(text: string): string {
@@ -30,30 +56,37 @@ export interface RedactOptions {
  * `maxStringChars` cut, nesting deeper than 64 levels replaced by a marker.
  */
 export function redactValue(value: unknown, maxStringChars = Infinity, depth = 0): unknown {
-  if (typeof value === "string") {
-    const cut =
-      value.length > maxStringChars
-        ? `${value.slice(0, maxStringChars)}…[truncated, ${value.length - maxStringChars} more characters]`
-        : value;
-    return redactString(cut);
-  }
+  if (typeof value === "string") return redactString(truncate(value, maxStringChars));
   if (value === null || typeof value === "number" || typeof value === "boolean") return value;
   if (typeof value !== "object") return value === undefined ? undefined : String(value);
   if (depth >= MAX_DEPTH) return "[too deeply nested]";
   if (Array.isArray(value)) return value.map((v) => redactValue(v, maxStringChars, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    const key = redactString(k);
-    out[key] =
-      SECRET_FIELD.test(k) && v !== null && v !== undefined ? REDACTED : redactValue(v, maxStringChars, depth + 1);
-  }
-  return out;
+  // Object.fromEntries defines own properties, so a body's `__proto__` key stays a plain field (an assignment
+  // would set the copy's prototype instead).
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      redactString(truncate(k, maxStringChars)),
+      SECRET_FIELD.test(k) && v !== null && v !== undefined ? REDACTED : redactValue(v, maxStringChars, depth + 1),
+    ]),
+  );
 }
 
-/** A redacted copy of a log entry; bodies are kept only if the entry carries them (the caller decides). */
+/**
+ * A redacted copy of a log entry; bodies are kept only if the entry carries them (the caller decides). Every string
+ * is capped: {@link MAX_ENTRY_FIELD_CHARS} for the short fields, {@link MAX_ENTRY_MESSAGE_CHARS} for the error message
+ * and each warning (at most {@link MAX_ENTRY_WARNINGS}), `maxBodyStringChars` for body strings.
+ */
 export function redactEntry(entry: RequestLogEntry, options: RedactOptions): RequestLogEntry {
-  const { requestBody, responseBody, ...rest } = entry;
-  const out = redactValue(rest) as RequestLogEntry;
+  const { requestBody, responseBody, warnings, ...rest } = entry;
+  const capped: Record<string, unknown> = { ...rest };
+  for (const field of SHORT_FIELDS) {
+    const value = capped[field];
+    if (typeof value === "string") capped[field] = truncate(value, MAX_ENTRY_FIELD_CHARS);
+  }
+  const out = redactValue(capped, MAX_ENTRY_MESSAGE_CHARS) as RequestLogEntry;
+  out.warnings = (warnings ?? [])
+    .slice(0, MAX_ENTRY_WARNINGS)
+    .map((w) => redactString(truncate(String(w), MAX_ENTRY_MESSAGE_CHARS)));
   if (requestBody !== undefined) out.requestBody = redactValue(requestBody, options.maxBodyStringChars);
   if (responseBody !== undefined) out.responseBody = redactValue(responseBody, options.maxBodyStringChars);
   return out;

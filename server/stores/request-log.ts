@@ -20,7 +20,8 @@ export interface RequestLogOptions {
   /** Wall clock, epoch ms (default Date.now). `now` is accepted as an alias. */
   clock?: () => number;
   now?: () => number;
-  /** Rotate when the current file would exceed this many bytes (default 10 MiB). */
+  /** Rotate when the current file would exceed this many bytes (default 10 MiB); a file holds more only when a
+   *  single line is larger. */
   maxFileBytes?: number;
   /** Files kept, the current one included (default 5). */
   maxFiles?: number;
@@ -263,21 +264,36 @@ class FileRequestLog implements RequestLog {
     while (this.pending.length > 0) {
       const lines = this.pending;
       this.pending = [];
-      let chunk = lines.join("");
-      if (this.needsNewline) chunk = `\n${chunk}`;
-      const bytes = Buffer.byteLength(chunk);
+      let written = 0;
       const file = logFilePath(this.dir, 0);
       try {
         await fsp.mkdir(this.dir, { recursive: true, mode: 0o700 });
-        if (this.currentSize > 0 && this.currentSize + bytes > this.maxFileBytes) await this.rotate();
-        await fsp.appendFile(file, chunk, { mode: 0o600 });
-        this.currentSize += bytes;
-        this.needsNewline = false;
+        // Lines go out in groups that fit the current file; a file is rotated before the line that would overflow
+        // it, so a burst (or one huge line) can exceed the cap by at most one line.
+        while (written < lines.length) {
+          let bytes = 0;
+          let end = written;
+          for (; end < lines.length; end++) {
+            const next = Buffer.byteLength(lines[end] as string);
+            if (this.currentSize + bytes > 0 && this.currentSize + bytes + next > this.maxFileBytes) break;
+            bytes += next;
+          }
+          if (end === written) {
+            await this.rotate();
+            continue;
+          }
+          let chunk = lines.slice(written, end).join("");
+          if (this.needsNewline) chunk = `\n${chunk}`;
+          await fsp.appendFile(file, chunk, { mode: 0o600 });
+          this.currentSize += Buffer.byteLength(chunk);
+          this.needsNewline = false;
+          written = end;
+        }
         this.error =
           this.dropped > 0 ? `${this.dropped} request log entries were dropped while the disk was unavailable.` : null;
         this.dropped = 0;
       } catch (err) {
-        this.dropped += lines.length;
+        this.dropped += lines.length - written;
         this.error = `Could not write ${file}: ${describeFsError(err)}; ${this.dropped} entries were not saved.`;
       }
     }
@@ -292,6 +308,7 @@ class FileRequestLog implements RequestLog {
       });
     }
     this.currentSize = 0;
+    this.needsNewline = false;
   }
 
   query(q: LogQuery): LogPage {

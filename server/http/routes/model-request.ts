@@ -8,7 +8,8 @@ import type { RequestLogEntry } from "../../../shared/log-entry";
 import type { ModelBackend, ModelError, ModelEvent, ModelInfo, NeutralRequest, Usage } from "../../core/contract";
 import type { ConcurrencyGate } from "../../core/concurrency";
 import { PatchbayError, toPatchbayError } from "../../core/errors";
-import { resolveModel } from "../../core/model-resolver";
+import { assertModelAcceptsMedia } from "../../core/media-check";
+import { modelsForApp, resolveModel } from "../../core/model-resolver";
 import type { SseFrame } from "../../openai/sse-frame";
 import type { RequestLog } from "../../stores/types";
 import { markLogged } from "../middleware/access-log";
@@ -118,8 +119,10 @@ export async function runModelRequest(
     }
     // Over the limit → 429 before any work (model list, image fetches).
     release = deps.gate.acquire(app.name, app.limits.concurrency);
-    const resolved = resolveModel(app, request.model, await deps.catalog());
+    const catalog = await deps.catalog();
+    const resolved = resolveModel(app, request.model, catalog);
     entry.modelResolved = resolved.target.variant ? `${resolved.id}#${resolved.target.variant}` : resolved.id;
+    assertModelAcceptsMedia(request, resolved.info, modelsForApp(app, catalog).models);
     request = await deps.inlineImages(request, app.limits.remoteImages, ac.signal);
     if (ac.signal.aborted) {
       entry.status = CLIENT_CLOSED;

@@ -11,11 +11,13 @@ import type {
   ToolChoice,
   ToolDefinition,
 } from "../../core/contract";
+import { quoteClientText as q } from "../../core/client-text";
 import { PatchbayError, invalidRequest, unsupportedParameter } from "../../core/errors";
+import { assertJsonDepth } from "../json-depth";
 import { decodeFileData, decodeImageUrl } from "../media";
 import { isJsonObject, parseWire } from "../wire-parse";
 import { hoistWarning, joinTexts } from "../text";
-import { normaliseArguments, uniqueToolNames } from "../tool-helpers";
+import { normaliseArguments, refuseEmptyUserContent, uniqueToolNames } from "../tool-helpers";
 import {
   ChatFunctionDefinition,
   ChatRequestSchema,
@@ -32,36 +34,41 @@ function joinText(content: TextContent): string {
   return typeof content === "string" ? content : joinTexts(content.map((part) => part.text));
 }
 
+/** A user message's parts; empty text parts are dropped (as for assistants) and nothing left is a 400. */
 function decodeUserContent(content: string | z.output<typeof ChatUserContentPart>[], param: string): ContentPart[] {
-  if (typeof content === "string") return [{ type: "text", text: content }];
-  return content.map((part, j): ContentPart => {
-    const at = `${param}[${j}]`;
-    switch (part.type) {
-      case "text":
-        return { type: "text", text: part.text };
-      case "image_url": {
-        const url = typeof part.image_url === "string" ? part.image_url : part.image_url.url;
-        return decodeImageUrl(url, typeof part.image_url === "string" ? `${at}.image_url` : `${at}.image_url.url`);
-      }
-      case "input_audio":
-        throw new PatchbayError(
-          "unsupported_value",
-          `Audio input ('${at}', type 'input_audio') is not supported by Patchbay: transcribe it and send text instead.`,
-          { param: `${at}.type` },
-        );
-      case "file": {
-        if (part.file.file_data)
-          return decodeFileData(part.file.file_data, part.file.filename ?? undefined, `${at}.file.file_data`);
-        if (part.file.file_id) {
-          throw unsupportedParameter(
-            `${at}.file.file_id`,
-            `File ids need OpenAI's Files API, which Patchbay does not have: send the file inline in '${at}.file.file_data' as a base64 data URL.`,
-          );
-        }
-        throw invalidRequest(`Missing required parameter: '${at}.file.file_data'.`, `${at}.file.file_data`);
-      }
+  const parts: ContentPart[] =
+    typeof content === "string"
+      ? [{ type: "text", text: content }]
+      : content.map((part, j) => decodeUserPart(part, `${param}[${j}]`));
+  return refuseEmptyUserContent(parts, param);
+}
+
+function decodeUserPart(part: z.output<typeof ChatUserContentPart>, at: string): ContentPart {
+  switch (part.type) {
+    case "text":
+      return { type: "text", text: part.text };
+    case "image_url": {
+      const url = typeof part.image_url === "string" ? part.image_url : part.image_url.url;
+      return decodeImageUrl(url, typeof part.image_url === "string" ? `${at}.image_url` : `${at}.image_url.url`);
     }
-  });
+    case "input_audio":
+      throw new PatchbayError(
+        "unsupported_value",
+        `Audio input ('${at}', type 'input_audio') is not supported by Patchbay: transcribe it and send text instead.`,
+        { param: `${at}.type` },
+      );
+    case "file": {
+      if (part.file.file_data)
+        return decodeFileData(part.file.file_data, part.file.filename ?? undefined, `${at}.file.file_data`);
+      if (part.file.file_id) {
+        throw unsupportedParameter(
+          `${at}.file.file_id`,
+          `File ids need OpenAI's Files API, which Patchbay does not have: send the file inline in '${at}.file.file_data' as a base64 data URL.`,
+        );
+      }
+      throw invalidRequest(`Missing required parameter: '${at}.file.file_data'.`, `${at}.file.file_data`);
+    }
+  }
 }
 
 function decodeAssistantContent(
@@ -82,12 +89,12 @@ function decodeAssistantContent(
   return parts;
 }
 
-function decodeToolCalls(message: Extract<ChatMessage, { role: "assistant" }>): ToolCall[] {
-  return (message.tool_calls ?? []).map((call) => ({
-    id: call.id,
-    name: call.function.name,
-    arguments: normaliseArguments(call.function.arguments),
-  }));
+function decodeToolCalls(message: Extract<ChatMessage, { role: "assistant" }>, at: string): ToolCall[] {
+  return (message.tool_calls ?? []).map((call, j) => {
+    const args = call.function.arguments;
+    if (typeof args === "object" && args !== null) assertJsonDepth(args, `${at}.tool_calls[${j}].function.arguments`);
+    return { id: call.id, name: call.function.name, arguments: normaliseArguments(args) };
+  });
 }
 
 interface DecodedMessages {
@@ -119,7 +126,7 @@ function decodeMessages(wire: ChatMessage[]): DecodedMessages {
             `The legacy '${at}.function_call' is not supported: send 'tool_calls' (type 'function') instead.`,
           );
         }
-        const toolCalls = decodeToolCalls(message);
+        const toolCalls = decodeToolCalls(message, at);
         for (const call of toolCalls) callIds.add(call.id);
         messages.push({
           role: "assistant",
@@ -131,7 +138,7 @@ function decodeMessages(wire: ChatMessage[]): DecodedMessages {
       case "tool":
         if (!callIds.has(message.tool_call_id)) {
           throw invalidRequest(
-            `Invalid '${at}.tool_call_id': '${message.tool_call_id}' does not answer any tool call of an earlier assistant message.`,
+            `Invalid '${at}.tool_call_id': ${q(message.tool_call_id)} does not answer any tool call of an earlier assistant message.`,
             `${at}.tool_call_id`,
           );
         }
@@ -153,11 +160,12 @@ function decodeTools(req: ChatRequest): ToolDefinition[] {
     if (tool.type !== "function") {
       throw new PatchbayError(
         "unsupported_value",
-        `Tool type '${tool.type}' ('tools[${i}].type') is not supported: Patchbay accepts only 'function' tools.`,
+        `Tool type ${q(tool.type)} ('tools[${i}].type') is not supported: Patchbay accepts only 'function' tools.`,
         { param: `tools[${i}].type` },
       );
     }
     const fn = parseWire(ChatFunctionDefinition, tool.function, ["tools", i, "function"]);
+    if (fn.parameters) assertJsonDepth(fn.parameters, `tools[${i}].function.parameters`);
     return {
       name: fn.name,
       ...(fn.description == null ? {} : { description: fn.description }),
@@ -180,13 +188,13 @@ function decodeToolChoice(req: ChatRequest, tools: ToolDefinition[]): ToolChoice
   if (choice.type !== "function" || !choice.function) {
     throw new PatchbayError(
       "unsupported_value",
-      `Invalid 'tool_choice': type '${choice.type}' is not supported; use 'auto', 'none', 'required' or {type: 'function', function: {name}}.`,
+      `Invalid 'tool_choice': type ${q(choice.type)} is not supported; use 'auto', 'none', 'required' or {type: 'function', function: {name}}.`,
       { param: "tool_choice" },
     );
   }
   const name = choice.function.name;
   if (!tools.some((tool) => tool.name === name)) {
-    throw invalidRequest(`Invalid 'tool_choice': function '${name}' is not in 'tools'.`, "tool_choice");
+    throw invalidRequest(`Invalid 'tool_choice': function ${q(name)} is not in 'tools'.`, "tool_choice");
   }
   return { type: "function", name };
 }
@@ -196,6 +204,7 @@ function decodeResponseFormat(req: ChatRequest): ResponseFormat {
   if (!format || format.type === "text") return { type: "text" };
   if (format.type === "json_object") return { type: "json_object" };
   const spec = format.json_schema;
+  assertJsonDepth(spec.schema, "response_format.json_schema.schema");
   return {
     type: "json_schema",
     name: spec.name,
@@ -289,7 +298,10 @@ function refuseUnsupported(req: ChatRequest): string[] {
  * - system/developer messages become `system` texts (text parts joined with `TEXT_PART_SEPARATOR` from ../text); one after
  *   the conversation started is hoisted into `system` and noted in `warnings`.
  * - Image URLs: base64 `data:image/...` or http(s) (`detail` is dropped); files: `file.file_data` only.
- * - Assistant `content: ""`/null is dropped; tool-call `arguments` "" becomes "{}".
+ * - Assistant `content: ""`/null is dropped; tool-call `arguments` "" becomes "{}". Empty text parts of user messages are
+ *   dropped; a user message left with nothing → 400 `messages[i].content`.
+ * - Tool `parameters`, `response_format.json_schema.schema` and object-valued tool-call `arguments` nested deeper than
+ *   MAX_JSON_DEPTH (../json-depth) → 400 naming the field.
  * @throws PatchbayError 400 (`invalid_request_error`, `unsupported_parameter` or `unsupported_value`) whose `param`
  *   names the field, e.g. `messages[2].content`, `tool_choice`, `n`.
  */

@@ -10,10 +10,12 @@ import type {
   ToolChoice,
   ToolDefinition,
 } from "../../core/contract";
+import { quoteClientText as q } from "../../core/client-text";
 import { PatchbayError, invalidRequest, unsupportedParameter } from "../../core/errors";
+import { assertJsonDepth } from "../json-depth";
 import { decodeFileData, decodeImageUrl } from "../media";
 import { hoistWarning, joinTexts } from "../text";
-import { normaliseArguments, uniqueToolNames } from "../tool-helpers";
+import { normaliseArguments, refuseEmptyUserContent, uniqueToolNames } from "../tool-helpers";
 import { isJsonObject, parseWire } from "../wire-parse";
 import {
   KNOWN_ITEM_TYPES,
@@ -92,7 +94,7 @@ function refuseStatefulOrHosted(body: Record<string, unknown>): void {
       if (typeof type === "string" && !(KNOWN_ITEM_TYPES as readonly string[]).includes(type)) {
         throw new PatchbayError(
           "unsupported_value",
-          `Input item type '${type}' ('input[${i}].type') is not supported: Patchbay accepts message, function_call, function_call_output and reasoning items (hosted tools are not available).`,
+          `Input item type ${q(type)} ('input[${i}].type') is not supported: Patchbay accepts message, function_call, function_call_output and reasoning items (hosted tools are not available).`,
           { param: `input[${i}].type` },
         );
       }
@@ -110,7 +112,7 @@ function refuseStatefulOrHosted(body: Record<string, unknown>): void {
       if (isJsonObject(tool) && typeof tool.type === "string" && tool.type !== "function") {
         throw unsupportedParameter(
           `tools[${i}].type`,
-          `Hosted tool '${tool.type}' ('tools[${i}].type') is not available through Patchbay: only function tools are supported. Offer your own function instead.`,
+          `Hosted tool ${q(tool.type)} ('tools[${i}].type') is not available through Patchbay: only function tools are supported. Offer your own function instead.`,
         );
       }
     });
@@ -120,7 +122,7 @@ function refuseStatefulOrHosted(body: Record<string, unknown>): void {
 function textOf(part: ResponsesPart, param: string, allowed: string): string {
   if (part.type === "input_text" || part.type === "output_text") return part.text;
   if (part.type === "refusal") return part.refusal;
-  throw invalidRequest(`Invalid '${param}.type': '${part.type}' is not allowed here; ${allowed}.`, `${param}.type`);
+  throw invalidRequest(`Invalid '${param}.type': ${q(part.type)} is not allowed here; ${allowed}.`, `${param}.type`);
 }
 
 function decodePart(part: ResponsesPart, param: string): ContentPart {
@@ -172,8 +174,10 @@ interface DecodedInput {
 
 function decodeInput(input: string | ResponsesItem[], instructions: string | null | undefined): DecodedInput {
   const system: string[] = instructions ? [instructions] : [];
-  if (typeof input === "string")
-    return { system, messages: [{ role: "user", content: [{ type: "text", text: input }] }], warnings: [] };
+  if (typeof input === "string") {
+    const content = refuseEmptyUserContent([{ type: "text", text: input }], "input");
+    return { system, messages: [{ role: "user", content }], warnings: [] };
+  }
   const messages: NeutralMessage[] = [];
   const hoisted: string[] = [];
   const callIds = new Set<string>();
@@ -191,11 +195,11 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
             );
             return;
           case "user": {
-            const content =
+            const parts: ContentPart[] =
               typeof item.content === "string"
-                ? [{ type: "text" as const, text: item.content }]
+                ? [{ type: "text", text: item.content }]
                 : item.content.map((part, j) => decodePart(part, `${at}.content[${j}]`));
-            messages.push({ role: "user", content });
+            messages.push({ role: "user", content: refuseEmptyUserContent(parts, `${at}.content`) });
             return;
           }
           case "assistant": {
@@ -224,7 +228,7 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
       case "function_call_output":
         if (!callIds.has(item.call_id)) {
           throw invalidRequest(
-            `Invalid '${at}.call_id': '${item.call_id}' does not answer any earlier function_call item in 'input'.`,
+            `Invalid '${at}.call_id': ${q(item.call_id)} does not answer any earlier function_call item in 'input'.`,
             `${at}.call_id`,
           );
         }
@@ -251,7 +255,11 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
 }
 
 function decodeTools(req: ResponsesRequest): { tools: ToolDefinition[]; echo: ResponseFunctionToolOut[] } {
-  const parsed = (req.tools ?? []).map((tool, i) => parseWire(ResponsesFunctionTool, tool, ["tools", i]));
+  const parsed = (req.tools ?? []).map((tool, i) => {
+    const t = parseWire(ResponsesFunctionTool, tool, ["tools", i]);
+    if (t.parameters) assertJsonDepth(t.parameters, `tools[${i}].parameters`);
+    return t;
+  });
   const tools = parsed.map((t): ToolDefinition => ({
     name: t.name,
     ...(t.description == null ? {} : { description: t.description }),
@@ -280,12 +288,12 @@ function decodeToolChoice(req: ResponsesRequest, tools: ToolDefinition[]): ToolC
   if (choice.type !== "function" || !choice.name) {
     throw unsupportedParameter(
       "tool_choice",
-      `'tool_choice' of type '${choice.type}' is not supported: use 'auto', 'none', 'required' or {type: 'function', name}.`,
+      `'tool_choice' of type ${q(choice.type)} is not supported: use 'auto', 'none', 'required' or {type: 'function', name}.`,
     );
   }
   const name = choice.name;
   if (!tools.some((tool) => tool.name === name))
-    throw invalidRequest(`Invalid 'tool_choice': function '${name}' is not in 'tools'.`, "tool_choice");
+    throw invalidRequest(`Invalid 'tool_choice': function ${q(name)} is not in 'tools'.`, "tool_choice");
   return { type: "function", name };
 }
 
@@ -293,6 +301,7 @@ function decodeFormat(req: ResponsesRequest): { format: ResponseFormat; echo: Re
   const format = req.text?.format;
   if (!format || format.type === "text") return { format: { type: "text" }, echo: { type: "text" } };
   if (format.type === "json_object") return { format: { type: "json_object" }, echo: { type: "json_object" } };
+  assertJsonDepth(format.schema, "text.format.schema");
   const description = format.description == null ? {} : { description: format.description };
   return {
     format: {
@@ -341,6 +350,8 @@ function notesOf(req: ResponsesRequest): string[] {
  * - Refused with 400 `unsupported_parameter` naming the field and what to do instead: previous_response_id,
  *   conversation, item_reference, background: true, prompt, hosted tools (`tools[i].type`), truncation: auto,
  *   top_logprobs > 0, include message.output_text.logprobs. `input: []` → 400 `input`.
+ * - Empty user content (`input: ""`, a user item whose parts are all empty text) → 400 `input` / `input[i].content`;
+ *   `tools[i].parameters` and `text.format.schema` nested deeper than MAX_JSON_DEPTH → 400 naming the field.
  * @throws PatchbayError 400 whose `param` names the field, e.g. `input[3].call_id`.
  */
 export function decodeResponsesRequest(body: unknown): DecodedResponsesRequest {

@@ -1,0 +1,70 @@
+// resolveModel / parseModelRef: aliases, catalog ids, variants, and client input that must not crash or be echoed whole.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { App } from "../../../shared/apps";
+import type { ModelInfo } from "../../../server/core/contract";
+import { PatchbayError } from "../../../server/core/errors";
+import { parseModelRef, resolveModel } from "../../../server/core/model-resolver";
+
+function model(id: string, variants: string[] = []): ModelInfo {
+  const [providerID = "", modelID = ""] = id.split("/");
+  return {
+    id,
+    providerID,
+    modelID,
+    name: id,
+    providerName: providerID,
+    variants,
+    capabilities: { toolCall: true, attachment: false, reasoning: false, temperature: true },
+    limit: { context: 1000, output: 100 },
+    npm: null,
+    created: 0,
+  };
+}
+
+const CATALOG = [model("demo/echo", ["high"]), model("mock/mock-model")];
+const APP = App.parse({ id: "app_1", name: "unit", createdAt: 0, aliases: { fast: "demo/echo#high" } });
+
+function rejects(asked: string, code: string): PatchbayError {
+  let caught: unknown;
+  try {
+    resolveModel(APP, asked, CATALOG);
+  } catch (err) {
+    caught = err;
+  }
+  assert.ok(caught instanceof PatchbayError, `'${asked.slice(0, 40)}' → ${String(caught)}`);
+  assert.equal(caught.code, code);
+  assert.equal(caught.param, "model");
+  return caught;
+}
+
+describe("resolveModel", () => {
+  test("aliases, provider/model, variants and bare ids resolve, and carry the catalog entry", () => {
+    const alias = resolveModel(APP, "fast", CATALOG);
+    assert.deepEqual(alias.target, { providerID: "demo", modelID: "echo", variant: "high" });
+    assert.equal(alias.info.id, "demo/echo");
+    assert.equal(resolveModel(APP, "demo/echo#high", CATALOG).target.variant, "high");
+    assert.equal(resolveModel(APP, "mock-model", CATALOG).info.id, "mock/mock-model");
+  });
+
+  test("names of built-in object properties are unknown models (404), not a crash", () => {
+    for (const asked of ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"]) {
+      rejects(asked, "model_not_found");
+    }
+  });
+
+  test("an empty variant after '#' is refused, naming model", () => {
+    const err = rejects("demo/echo#", "model_not_found");
+    assert.match(err.message, /variant/);
+    assert.equal(parseModelRef("demo/echo#"), null);
+    assert.deepEqual(parseModelRef("demo/echo#high"), { providerID: "demo", modelID: "echo", variant: "high" });
+  });
+
+  test("a huge model id is quoted at most ~200 characters in the message", () => {
+    const err = rejects(`x/${"y".repeat(20_000)}`, "model_not_found");
+    assert.ok(err.message.length < 500, `message length ${err.message.length}`);
+    assert.match(err.message, /y…'/);
+    const variant = rejects(`demo/echo#${"v".repeat(20_000)}`, "model_not_found");
+    assert.ok(variant.message.length < 700, `variant message length ${variant.message.length}`);
+  });
+});
