@@ -1,7 +1,7 @@
 // Headless entry of Patchbay: the `patchbay` command (commander). Parses global options, registers the command
 // groups (server/cli/commands/), and turns failures into one line on stderr plus an exit code (2 usage, 1 other).
 // Must not implement commands itself, and must not load the server unless a command needs it.
-import { Command } from "commander";
+import { Command, InvalidArgumentError } from "commander";
 import { COMMAND_GROUPS } from "./cli/commands";
 import { openCliStores, type CliContext, type CliIO, type CreatePatchbay } from "./cli/context";
 import { resolveDataDir } from "./cli/data-dir";
@@ -30,6 +30,13 @@ export interface CliDeps {
   createPatchbay?: CreatePatchbay;
 }
 
+/** `--data-dir` must name a folder: an empty value would silently mean the current folder. */
+function parseDataDir(value: string): string {
+  if (value.trim() === "")
+    throw new InvalidArgumentError("The data folder path is empty; give a folder path or leave --data-dir out.");
+  return value;
+}
+
 /** Builds the `patchbay` program for `io` (no parsing yet). */
 export function buildProgram(io: CliIO, deps: CliDeps = {}): Command {
   const program = new Command("patchbay");
@@ -43,7 +50,11 @@ export function buildProgram(io: CliIO, deps: CliDeps = {}): Command {
   program
     .description("Patchbay: your OpenCode logins as a local OpenAI-compatible API, one app and key per client program.")
     .version(PATCHBAY_VERSION, "-v, --version", "print the version")
-    .option("--data-dir <dir>", "data folder (default: $PATCHBAY_DATA_DIR, else the per-user app-data folder)")
+    .option(
+      "--data-dir <dir>",
+      "data folder (default: $PATCHBAY_DATA_DIR, else the per-user app-data folder)",
+      parseDataDir,
+    )
     .helpOption("-h, --help", "show help")
     .helpCommand("help [command]", "show help for a command")
     .showHelpAfterError("(run patchbay --help for usage)")

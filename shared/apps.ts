@@ -17,8 +17,34 @@ export const AliasTarget = z
   .string()
   .regex(/^[A-Za-z0-9._-]+\/[^\s#]+(#[A-Za-z0-9._-]+)?$/, "Use provider/model or provider/model#variant");
 
-/** Alias name as a client sends it in `model`; must not contain `/` so it never shadows a real id. */
-export const AliasName = z.string().regex(/^[A-Za-z0-9._:-]{1,80}$/, "Alias names use letters, digits, '.', '_', ':' and '-'");
+/** Names an alias map cannot hold safely as a plain JavaScript object key. */
+export const RESERVED_ALIAS_NAMES: readonly string[] = ["__proto__", "constructor", "prototype"];
+
+function reservedAliasMessage(name: string): string {
+  return `The alias name "${name}" is reserved (as are ${RESERVED_ALIAS_NAMES.filter((n) => n !== name).map((n) => `"${n}"`).join(" and ")}); choose another name`;
+}
+
+/** Alias name as a client sends it in `model`; must not contain `/` so it never shadows a real id, and must not be
+ *  one of {@link RESERVED_ALIAS_NAMES}. */
+export const AliasName = z
+  .string()
+  .regex(/^[A-Za-z0-9._:-]{1,80}$/, "Alias names use letters, digits, '.', '_', ':' and '-'")
+  .superRefine((name, ctx) => {
+    if (RESERVED_ALIAS_NAMES.includes(name)) ctx.addIssue({ code: "custom", message: reservedAliasMessage(name) });
+  });
+
+/**
+ * An app's aliases: alias name → target. Reserved names are refused on the raw input, before the record is parsed:
+ * zod drops a `__proto__` key silently and reports other bad keys only as "Invalid key in record".
+ */
+export const AliasMap = z.preprocess((value, ctx) => {
+  if (typeof value === "object" && value !== null) {
+    for (const name of RESERVED_ALIAS_NAMES) {
+      if (Object.hasOwn(value, name)) ctx.issues.push({ code: "custom", message: reservedAliasMessage(name), path: [name], input: value });
+    }
+  }
+  return value;
+}, z.record(AliasName, AliasTarget));
 
 /** Per-app request limits, without defaults (the base of both the stored shape and the patch shape: zod 4 applies
  *  `.default()` even inside `.partial()`, which would reset fields a patch did not name). Times in ms, sizes in bytes. */
@@ -74,7 +100,7 @@ export const App = z.object({
   createdAt: z.number().int(),
   /** Empty list: every model is allowed. */
   models: z.array(ModelPattern).default([]),
-  aliases: z.record(AliasName, AliasTarget).default({}),
+  aliases: AliasMap.default({}),
   limits: AppLimits.default(DEFAULT_APP_LIMITS),
   history: HistoryLimits.default({ maxSessions: null, maxAgeDays: null }),
 });
@@ -84,7 +110,7 @@ export type App = z.infer<typeof App>;
 export const AppPatch = z
   .object({
     models: z.array(ModelPattern).max(200),
-    aliases: z.record(AliasName, AliasTarget),
+    aliases: AliasMap,
     limits: AppLimitsFields.partial(),
     history: HistoryLimitsFields.partial(),
   })

@@ -15,8 +15,16 @@ export const KeyInfo = z.object({
 });
 export type KeyInfo = z.infer<typeof KeyInfo>;
 
-/** A key as stored on disk: its sha256 (hex) beside the listed fields. */
-export const KeyRecord = KeyInfo.extend({ sha256: z.string().regex(/^[0-9a-f]{64}$/) });
+/**
+ * A key as stored on disk: its sha256 (hex) and the `id` of the app it was created for, beside the listed fields.
+ * A key verifies only while an app of its name with that id exists, so a key never unlocks a later app that reuses
+ * the name (e.g. after apps.json was set aside as corrupt). Records without `appId` (written before it existed) never
+ * verify; Patchbay has no released data, so nothing is migrated.
+ */
+export const KeyRecord = KeyInfo.extend({
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  appId: z.string().min(1).optional(),
+});
 export type KeyRecord = z.infer<typeof KeyRecord>;
 
 /** Create-key response: the only time the full key is returned. */

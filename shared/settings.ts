@@ -4,10 +4,26 @@ import { z } from "zod";
 export const DEFAULT_PORT = 4747;
 export const DEFAULT_HOST = "127.0.0.1";
 
+/** Why a host is refused: the OpenAI listener binds loopback only unless LAN exposure (which requires keys) is on. */
+export const LOOPBACK_HOST_MESSAGE =
+  "The OpenAI API host must be a loopback address (127.0.0.1, another 127.x.x.x, localhost or ::1). " +
+  "To serve other machines, turn on LAN exposure instead (it listens on all interfaces and requires a key on every request).";
+
+/** True for a host the OpenAI listener may bind without LAN exposure: `localhost`, `::1` or an IPv4 in 127.0.0.0/8. */
+export function isLoopbackBindHost(host: string): boolean {
+  const h = host.toLowerCase();
+  if (h === "localhost" || h === "::1") return true;
+  const octets = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
+  return octets !== null && octets.slice(1).every((o) => Number(o) <= 255);
+}
+
+/** The OpenAI listener's host when LAN exposure is off; see {@link isLoopbackBindHost}. */
+export const LoopbackHost = z.string().refine(isLoopbackBindHost, LOOPBACK_HOST_MESSAGE);
+
 /** Global settings as stored in settings.json and edited in the dashboard. */
 export const Settings = z.object({
-  /** Host the OpenAI listener binds when LAN exposure is off. */
-  host: z.string().min(1).default(DEFAULT_HOST),
+  /** Host the OpenAI listener binds when LAN exposure is off: loopback only (LAN exposure is the way to listen wider). */
+  host: LoopbackHost.default(DEFAULT_HOST),
   port: z.number().int().min(0).max(65535).default(DEFAULT_PORT),
   /** Bind 0.0.0.0 and require a key on every route (including /healthz). */
   lanExposure: z.boolean().default(false),
@@ -22,7 +38,7 @@ export type Settings = z.infer<typeof Settings>;
 /** A settings change: only the named fields (no defaults, so unnamed fields are never reset). */
 export const SettingsPatch = z
   .object({
-    host: z.string().min(1),
+    host: LoopbackHost,
     port: z.number().int().min(0).max(65535),
     lanExposure: z.boolean(),
     logBodies: z.boolean(),

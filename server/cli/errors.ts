@@ -19,8 +19,10 @@ export class UsageError extends Error {
 /** The exit code and the one-line message for `err`; `debug` adds the stack of unexpected errors. */
 export function describeCliError(err: unknown, debug: boolean): { code: number; message: string | null } {
   if (err instanceof CommanderError) {
-    // Commander already printed its message (through configureOutput); help and --version end normally.
+    // Commander already printed its message (through configureOutput); help and --version end normally. The `help`
+    // command reports `commander.help` with exit code 0 (a command group run without a subcommand: 1, a usage error).
     if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return { code: 0, message: null };
+    if (err.code === "commander.help" && err.exitCode === 0) return { code: 0, message: null };
     return { code: EXIT_USAGE, message: null };
   }
   if (err instanceof UsageError) return { code: EXIT_USAGE, message: err.message };

@@ -12,7 +12,11 @@ const MAX_SUGGESTIONS = 5;
  * position, `messages[i].content[j]` (as inline-images.ts does); the message names the model and which of
  * `candidates` (the models the app may use) accept attachments.
  */
-export function assertModelAcceptsMedia(request: NeutralRequest, model: ModelInfo, candidates: readonly ModelInfo[]): void {
+export function assertModelAcceptsMedia(
+  request: NeutralRequest,
+  model: ModelInfo,
+  candidates: readonly ModelInfo[],
+): void {
   if (model.capabilities.attachment) return;
   for (const [i, message] of request.messages.entries()) {
     if (message.role === "tool") continue;

@@ -3,6 +3,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import fsp from "node:fs/promises";
 import { z } from "zod";
+import type { App } from "../../shared/apps";
 import { KEY_PREFIX_LENGTH, KeyRecord, type CreatedKey, type KeyInfo } from "../../shared/keys";
 import { PatchbayError } from "../core/errors";
 import { createAppsStore, type AppsStoreHandle } from "./apps-store";
@@ -62,11 +63,14 @@ export async function createKeysStore(options: KeysStoreOptions): Promise<KeysSt
     ? null
     : await createAppsStore({ dataDir: options.dataDir, watch: options.watch, clock });
   const apps: Pick<AppsStore, "get"> = options.apps ?? (ownApps as AppsStoreHandle);
-  const appExists = (name: string): boolean => {
-    if (apps.get(name)) return true;
+  const findApp = (name: string): App | undefined => {
+    const found = apps.get(name);
+    if (found) return found;
     ownApps?.refresh(); // our own view may lag a write made a moment ago by another store instance
-    return apps.get(name) !== undefined;
+    return apps.get(name);
   };
+  /** True when `k` belongs to the app that now carries its name (same id); see KeyRecord. */
+  const ownedByCurrentApp = (k: KeyRecord): boolean => k.appId !== undefined && apps.get(k.app)?.id === k.appId;
   // Tighten a file whose mode was loosened by hand; it holds key hashes.
   await fsp.chmod(path, 0o600).catch(() => undefined);
   const file = await JsonFileStore.open<KeysFile>({
@@ -121,9 +125,12 @@ export async function createKeysStore(options: KeysStoreOptions): Promise<KeysSt
   return {
     async create(app, label = "") {
       const validLabel = parseInput(Label, label, "label");
-      if (!appExists(app)) throw new PatchbayError("app_not_found", `No app named "${app}".`, { param: "app" });
+      const owner = findApp(app);
+      if (!owner) throw new PatchbayError("app_not_found", `No app named "${app}".`, { param: "app" });
       const out: { created?: CreatedKey } = {};
       await file.update((draft) => {
+        // Keys of an earlier app with this name can never verify again; drop them while we write anyway.
+        draft.keys = draft.keys.filter((k) => k.app !== app || k.appId === owner.id);
         let key = generateKey();
         // The prefix identifies a key in lists and revoke commands, so it must be unique across all keys.
         while (draft.keys.some((k) => k.prefix === keyPrefixOf(key))) key = generateKey();
@@ -134,6 +141,7 @@ export async function createKeysStore(options: KeysStoreOptions): Promise<KeysSt
           createdAt: clock(),
           lastUsedAt: null,
           sha256: sha256(key).toString("hex"),
+          appId: owner.id,
         };
         draft.keys.push(record);
         out.created = {
@@ -152,7 +160,7 @@ export async function createKeysStore(options: KeysStoreOptions): Promise<KeysSt
     list(app) {
       return file
         .get()
-        .keys.filter((k) => k.app === app)
+        .keys.filter((k) => k.app === app && ownedByCurrentApp(k))
         .map((k): KeyInfo => {
           const used = pending.get(k.prefix);
           const lastUsedAt = used !== undefined && (k.lastUsedAt ?? 0) < used ? used : k.lastUsedAt;
@@ -185,7 +193,7 @@ export async function createKeysStore(options: KeysStoreOptions): Promise<KeysSt
       const record = byHash.get(digest.toString("hex"));
       if (!record) return null;
       if (!timingSafeEqual(digest, Buffer.from(record.sha256, "hex"))) return null;
-      if (!apps.get(record.app)) return null;
+      if (!ownedByCurrentApp(record)) return null;
       pending.set(record.prefix, clock());
       scheduleFlush();
       return { app: record.app, prefix: record.prefix };

@@ -36,14 +36,17 @@ export interface KeyMatch {
 
 /** Keys store (keys.json, mode 0600): sha256 + visible prefix only. */
 export interface KeysStore {
-  /** Creates a key for an existing app; the full key is in the result only. Throws `app_not_found`. */
+  /** Creates a key for an existing app (recording the app's id); the full key is in the result only. Throws
+   *  `app_not_found`. */
   create(app: string, label?: string): Promise<CreatedKey>;
+  /** Keys of the app that now carries this name (keys of an earlier app of the same name are not listed). */
   list(app: string): KeyInfo[];
   /** Throws `key_not_found`. */
   revoke(app: string, prefix: string): Promise<void>;
   /** Removes every key of an app (used when the app is deleted). */
   revokeAll(app: string): Promise<void>;
-  /** Constant-time check of a presented key; null when unknown or revoked. Records last-used time (batched). */
+  /** Constant-time check of a presented key; null when unknown, revoked, or its app is gone or was recreated under the
+   *  same name (keys carry their app's id). Records last-used time (batched). */
   verify(presented: string): KeyMatch | null;
 }
 

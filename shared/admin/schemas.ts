@@ -1,7 +1,7 @@
 // Zod schemas of the admin API's inputs and outputs that are not plain shared records (apps, keys, settings, log
 // entries, status). Used by the endpoint table in shared/admin-api.ts. No Node, no DOM.
 import { z } from "zod";
-import { AliasName, AliasTarget, App, AppLimitsFields, AppName, HistoryLimitsFields, ModelPattern } from "../apps";
+import { AliasMap, App, AppLimitsFields, AppName, HistoryLimitsFields, ModelPattern } from "../apps";
 import { KeyInfo } from "../keys";
 import { RequestLogEntry } from "../log-entry";
 import { Settings } from "../settings";
@@ -38,7 +38,7 @@ export const HistoryLimitsPatch = HistoryLimitsFields.strict().partial();
 export const AppUpdate = z
   .strictObject({
     models: z.array(ModelPattern).max(200),
-    aliases: z.record(AliasName, AliasTarget).refine((a) => Object.keys(a).length <= 200, "At most 200 aliases per app"),
+    aliases: AliasMap.refine((a) => Object.keys(a).length <= 200, "At most 200 aliases per app"),
     limits: AppLimitsPatch,
     history: HistoryLimitsPatch,
   })

@@ -2,6 +2,7 @@
 // Must never print a key anywhere else (lists show the visible prefix only).
 import type { Command } from "commander";
 import { PatchbayError } from "../../core/errors";
+import { KEY_SCHEME } from "../../stores/keys-store";
 import { withStores, type CliContext } from "../context";
 import { localTime, table } from "../format";
 
@@ -16,7 +17,7 @@ export function registerKeyCommands(program: Command, ctx: CliContext): void {
 Examples:
   $ KEY=$(patchbay key create my-editor --label laptop)
   $ patchbay key list my-editor
-  $ patchbay key revoke my-editor AbCdEfGhIjKl`,
+  $ patchbay key revoke my-editor pb-AbCdEfGhIjKl`,
     );
 
   key
@@ -33,7 +34,7 @@ Examples:
 
   key
     .command("list")
-    .description("List an app's keys (visible prefixes only)")
+    .description("List an app's keys (visible prefixes only, shown as pb-<prefix> like the dashboard)")
     .argument("<app>", "app name")
     .option("--json", "print JSON (an array of {prefix, app, label, createdAt, lastUsedAt})")
     .action(async (app: string, opts: { json?: boolean }) => {
@@ -48,7 +49,12 @@ Examples:
           ctx.io.out(`No keys for app "${app}". Create one with: patchbay key create ${app}\n`);
           return;
         }
-        const rows = list.map((k) => [k.prefix, k.label || "-", localTime(k.createdAt), localTime(k.lastUsedAt)]);
+        const rows = list.map((k) => [
+          shownPrefix(k.prefix),
+          k.label || "-",
+          localTime(k.createdAt),
+          localTime(k.lastUsedAt),
+        ]);
         ctx.io.out(table([["PREFIX", "LABEL", "CREATED", "LAST USED"], ...rows]));
       });
     });
@@ -57,14 +63,24 @@ Examples:
     .command("revoke")
     .description("Revoke a key; a running server refuses it within about a second")
     .argument("<app>", "app name")
-    .argument("<prefix>", "the key's prefix, as shown by `patchbay key list`")
-    .action(async (app: string, prefix: string) => {
+    .argument(
+      "<prefix>",
+      "the key's prefix as `patchbay key list` and the dashboard show it (pb-AbCdEfGhIjKl; the pb- is optional)",
+    )
+    .action(async (app: string, given: string) => {
+      // The dashboard shows `pb-AbCdEfGhIjKl…`; accept what a user copies from there or from `key list`.
+      const prefix = given.replace(/…$/, "");
       await withStores(ctx, async ({ apps, keys }) => {
         if (!apps.get(app)) throw notFound(app);
         await keys.revoke(app, prefix);
       });
-      ctx.io.out(`Revoked key ${prefix} of app "${app}".\n`);
+      ctx.io.out(`Revoked key ${shownPrefix(prefix)} of app "${app}".\n`);
     });
+}
+
+/** A key's prefix as the dashboard and the request log show it: with its `pb-`. */
+function shownPrefix(prefix: string): string {
+  return prefix.startsWith(KEY_SCHEME) ? prefix : `${KEY_SCHEME}${prefix}`;
 }
 
 function notFound(app: string): PatchbayError {

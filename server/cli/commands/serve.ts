@@ -1,6 +1,7 @@
 // `patchbay serve`: runs Patchbay headless through createPatchbay, prints its URLs and status, stops on a signal.
 // Must not build any part of Patchbay itself: the composition root (server/index.ts) does.
 import { InvalidArgumentError, type Command } from "commander";
+import { isLoopbackBindHost, LOOPBACK_HOST_MESSAGE } from "../../../shared/settings";
 import type { PatchbayStatus } from "../../../shared/status";
 import { PatchbayError } from "../../core/errors";
 import type { CliContext } from "../context";
@@ -16,9 +17,9 @@ function parsePort(value: string): number {
   return port;
 }
 
+/** `--host` is loopback only, like the setting: LAN exposure (dashboard settings) is the one way to listen wider. */
 function parseHost(value: string): string {
-  if (value.trim() === "" || /\s/.test(value))
-    throw new InvalidArgumentError("Use a host name or IP address, e.g. 127.0.0.1.");
+  if (!isLoopbackBindHost(value)) throw new InvalidArgumentError(LOOPBACK_HOST_MESSAGE);
   return value;
 }
 
@@ -33,7 +34,11 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
   program
     .command("serve")
     .description("Run Patchbay headless: the OpenAI-compatible API and the dashboard")
-    .option("--host <host>", "host the OpenAI API binds (default: from settings, 127.0.0.1)", parseHost)
+    .option(
+      "--host <host>",
+      "loopback host the OpenAI API binds, e.g. 127.0.0.1 or ::1 (default: from settings, 127.0.0.1; for other machines turn on LAN exposure in the dashboard)",
+      parseHost,
+    )
     .option("--port <port>", "port of the OpenAI API; 0 picks a free port (default: from settings, 4747)", parsePort)
     .option("--demo", "also start a built-in demo model (provider `demo`), for trying Patchbay without any login")
     .addHelpText(

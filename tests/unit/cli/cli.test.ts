@@ -93,7 +93,7 @@ describe("patchbay CLI (spawned)", () => {
 
     const keys = await run([...d, "key", "list", "demo-app"]);
     assert.equal(keys.code, 0, keys.stderr);
-    assert.match(keys.stdout, new RegExp(`^${prefix.replace(/[-]/g, "\\-")}\\s+laptop\\s`, "m"));
+    assert.match(keys.stdout, new RegExp(`^pb-${prefix.replace(/[-]/g, "\\-")}\\s+laptop\\s`, "m"));
     assert.ok(!keys.stdout.includes(secret.slice(15)), "no secret part of the key in the list");
     const keysJson = await run([...d, "key", "list", "demo-app", "--json"]);
     const listed = JSON.parse(keysJson.stdout) as Record<string, unknown>[];
@@ -110,7 +110,7 @@ describe("patchbay CLI (spawned)", () => {
     assert.deepEqual(store.verify(secret), { app: "demo-app", prefix });
     const revoked = await run([...d, "key", "revoke", "demo-app", prefix]);
     assert.equal(revoked.code, 0, revoked.stderr);
-    assert.match(revoked.stdout, new RegExp(`Revoked key ${prefix.replace(/[-]/g, "\\-")} of app "demo-app"`));
+    assert.match(revoked.stdout, new RegExp(`Revoked key pb-${prefix.replace(/[-]/g, "\\-")} of app "demo-app"`));
     const fresh = await createKeysStore({ dataDir, watch: false });
     assert.equal(fresh.verify(secret), null);
     await fresh.close();

@@ -44,7 +44,13 @@ function request(messages: NeutralRequest["messages"]): NeutralRequest {
 const withImage = request([
   { role: "user", content: [{ type: "text", text: "hi" }] },
   { role: "assistant", content: [{ type: "text", text: "yo" }], toolCalls: [] },
-  { role: "user", content: [{ type: "text", text: "what is this?" }, { type: "media", mediaType: "image/png", url: PNG }] },
+  {
+    role: "user",
+    content: [
+      { type: "text", text: "what is this?" },
+      { type: "media", mediaType: "image/png", url: PNG },
+    ],
+  },
 ]);
 
 describe("assertModelAcceptsMedia", () => {
@@ -70,7 +76,10 @@ describe("assertModelAcceptsMedia", () => {
 
   test("a file for a text-only model names files; with no capable model the message says so", () => {
     const pdf = request([
-      { role: "user", content: [{ type: "media", mediaType: "application/pdf", url: "data:application/pdf;base64,JVBE" }] },
+      {
+        role: "user",
+        content: [{ type: "media", mediaType: "application/pdf", url: "data:application/pdf;base64,JVBE" }],
+      },
     ]);
     assert.throws(
       () => assertModelAcceptsMedia(pdf, TEXT_ONLY, [TEXT_ONLY]),

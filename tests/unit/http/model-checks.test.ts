@@ -24,7 +24,11 @@ const post = (body: unknown) => s.call("/v1/chat/completions", { method: "POST",
 describe("model checks in the request runner", () => {
   test("`constructor`, `toString`, `__proto__` → 404 model_not_found naming model", async () => {
     for (const model of ["constructor", "toString", "__proto__"]) {
-      const err = await expectEnvelope(await post({ model, messages: [{ role: "user", content: "hi" }] }), 404, "model_not_found");
+      const err = await expectEnvelope(
+        await post({ model, messages: [{ role: "user", content: "hi" }] }),
+        404,
+        "model_not_found",
+      );
       assert.equal(err.param, "model");
     }
     assert.equal(s.backend.streams.length, 0);
@@ -32,13 +36,24 @@ describe("model checks in the request runner", () => {
 
   test("a 20 000-character model id is quoted short in the error", async () => {
     const model = `x/${"y".repeat(20_000)}`;
-    const err = await expectEnvelope(await post({ model, messages: [{ role: "user", content: "hi" }] }), 404, "model_not_found");
+    const err = await expectEnvelope(
+      await post({ model, messages: [{ role: "user", content: "hi" }] }),
+      404,
+      "model_not_found",
+    );
     assert.ok(err.message.length < 500, `message of ${err.message.length} characters`);
   });
 
   test("an image for a model without attachments → 400 naming the part; the backend is not asked", async () => {
-    const content = [{ type: "text", text: "what is this?" }, { type: "image_url", image_url: { url: PNG } }];
-    const err = await expectEnvelope(await post({ model: MODEL, messages: [{ role: "user", content }] }), 400, "invalid_request_error");
+    const content = [
+      { type: "text", text: "what is this?" },
+      { type: "image_url", image_url: { url: PNG } },
+    ];
+    const err = await expectEnvelope(
+      await post({ model: MODEL, messages: [{ role: "user", content }] }),
+      400,
+      "invalid_request_error",
+    );
     assert.equal(err.param, "messages[0].content[1]");
     assert.match(err.message, /does not accept images/);
     assert.equal(s.backend.streams.length, 0);

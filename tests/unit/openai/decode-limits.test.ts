@@ -11,7 +11,8 @@ import { assert400 } from "./decode-helpers";
 const HUGE = "z".repeat(50_000);
 const USER = { role: "user", content: "hi" };
 const chat = (extra: Record<string, unknown>) => () => decodeChatRequest({ model: "m/x", messages: [USER], ...extra });
-const responses = (extra: Record<string, unknown>) => () => decodeResponsesRequest({ model: "m/x", input: "hi", ...extra });
+const responses = (extra: Record<string, unknown>) => () =>
+  decodeResponsesRequest({ model: "m/x", input: "hi", ...extra });
 
 /** `{a:{a:…}}` nested `levels` objects deep. */
 function nested(levels: number): Record<string, unknown> {
@@ -37,14 +38,20 @@ function assertShort(fn: () => unknown, param: string, exact = true): void {
 
 describe("client values are quoted short in error messages", () => {
   test("chat: tool_call_id, tool type, tool_choice type and name", () => {
-    assertShort(chat({ messages: [USER, { role: "tool", tool_call_id: HUGE, content: "x" }] }), "messages[1].tool_call_id");
+    assertShort(
+      chat({ messages: [USER, { role: "tool", tool_call_id: HUGE, content: "x" }] }),
+      "messages[1].tool_call_id",
+    );
     assertShort(chat({ tools: [{ type: HUGE }] }), "tools[0].type");
     assertShort(chat({ tool_choice: { type: HUGE } }), "tool_choice");
     assertShort(chat({ tool_choice: { type: "function", function: { name: HUGE } } }), "tool_choice");
   });
 
   test("responses: call_id, item type, hosted tool type, tool_choice name, metadata key", () => {
-    assertShort(responses({ input: [{ type: "function_call_output", call_id: HUGE, output: "x" }] }), "input[0].call_id");
+    assertShort(
+      responses({ input: [{ type: "function_call_output", call_id: HUGE, output: "x" }] }),
+      "input[0].call_id",
+    );
     assertShort(responses({ input: [{ type: HUGE }] }), "input[0].type");
     assertShort(responses({ tools: [{ type: HUGE }] }), "tools[0].type");
     assertShort(responses({ tool_choice: { type: "function", name: HUGE } }), "tool_choice");
@@ -69,7 +76,9 @@ describe("JSON nested deeper than 64 levels is refused naming the field", () => 
   });
 
   test("responses: tools[i].parameters and text.format.schema", () => {
-    assert400(responses({ tools: [{ type: "function", name: "f", parameters: deep }] }), { param: "tools[0].parameters" });
+    assert400(responses({ tools: [{ type: "function", name: "f", parameters: deep }] }), {
+      param: "tools[0].parameters",
+    });
     assert400(responses({ text: { format: { type: "json_schema", name: "s", schema: deep } } }), {
       param: "text.format.schema",
     });
@@ -78,9 +87,12 @@ describe("JSON nested deeper than 64 levels is refused naming the field", () => 
   test("deep arrays count too; 30 levels of schema (60 JSON levels) are fine", () => {
     let arr: unknown = 1;
     for (let i = 0; i < 100; i++) arr = [arr];
-    assert400(chat({ tools: [{ type: "function", function: { name: "f", parameters: { type: "object", enum: arr } } }] }), {
-      param: "tools[0].function.parameters",
-    });
+    assert400(
+      chat({ tools: [{ type: "function", function: { name: "f", parameters: { type: "object", enum: arr } } }] }),
+      {
+        param: "tools[0].function.parameters",
+      },
+    );
     const ok = decodeChatRequest({
       model: "m/x",
       messages: [USER],
@@ -106,7 +118,15 @@ describe("a user message with no content is refused", () => {
     const png = "data:image/png;base64,iVBORw0KGgo=";
     const req = decodeChatRequest({
       model: "m/x",
-      messages: [{ role: "user", content: [{ type: "text", text: "" }, { type: "image_url", image_url: { url: png } }] }],
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "" },
+            { type: "image_url", image_url: { url: png } },
+          ],
+        },
+      ],
     });
     assert.deepEqual(req.messages[0], { role: "user", content: [{ type: "media", mediaType: "image/png", url: png }] });
   });
@@ -118,7 +138,11 @@ describe("a user message with no content is refused", () => {
         () =>
           decodeResponsesRequest({
             model: "m/x",
-            input: [{ role: "user", content: "hi" }, { role: "assistant", content: "yo" }, { role: "user", content }],
+            input: [
+              { role: "user", content: "hi" },
+              { role: "assistant", content: "yo" },
+              { role: "user", content },
+            ],
           }),
         { param: "input[2].content" },
       );
@@ -140,7 +164,9 @@ describe("media types from extensions", () => {
         },
       ],
     });
-    const parts = req.messages[0]?.content ?? [];
+    const first = req.messages[0];
+    assert.equal(first?.role, "user");
+    const parts = first?.role === "user" ? first.content : [];
     assert.deepEqual(
       parts.map((p) => (p.type === "media" ? p.mediaType : p.type)),
       ["application/octet-stream", "image/*"],

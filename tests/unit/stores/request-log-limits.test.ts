@@ -66,7 +66,17 @@ describe("request log limits", () => {
     await log.close();
     const stored = log.recent(1)[0] as RequestLogEntry;
     for (const e of [stored, seen[0] as RequestLogEntry]) {
-      for (const field of ["id", "app", "keyPrefix", "method", "endpoint", "modelAsked", "modelResolved", "errorCode", "sessionId"] as const) {
+      for (const field of [
+        "id",
+        "app",
+        "keyPrefix",
+        "method",
+        "endpoint",
+        "modelAsked",
+        "modelResolved",
+        "errorCode",
+        "sessionId",
+      ] as const) {
         const value = e[field] ?? "";
         assert.ok(value.length <= MAX_ENTRY_FIELD_CHARS + MARKER_SLACK, `${field}: ${value.length} characters`);
         assert.ok(value.startsWith(field === "endpoint" ? "/mmm" : "mmm"), `${field} keeps its start`);
@@ -90,7 +100,10 @@ describe("request log limits", () => {
     for (const f of files) {
       const text = fs.readFileSync(path.join(logs, f), "utf8");
       const lines = text.split("\n").filter(Boolean).length;
-      assert.ok(Buffer.byteLength(text) <= 2000 || lines === 1, `${f}: ${Buffer.byteLength(text)} bytes in ${lines} lines`);
+      assert.ok(
+        Buffer.byteLength(text) <= 2000 || lines === 1,
+        `${f}: ${Buffer.byteLength(text)} bytes in ${lines} lines`,
+      );
     }
     const newest = fs.readFileSync(path.join(logs, "requests.jsonl"), "utf8").trim().split("\n").at(-1) ?? "";
     assert.equal((JSON.parse(newest) as { id: string }).id, "r39");

@@ -2,6 +2,7 @@
 // body-parser failures → 400/413/415, anything else → 500 without details (logged). Routes never build error JSON.
 import type { NextFunction, Request, Response } from "express";
 import type { AdminErrorBody } from "../../../../shared/errors";
+import { shortenClientText } from "../../../core/client-text";
 import { PatchbayError, toPatchbayError } from "../../../core/errors";
 
 /** Maps body-parser's errors (they carry `status`, most a `type`) and the router's bad %-escapes to Patchbay codes;
@@ -45,7 +46,9 @@ export function adminErrorHandler(log: (line: string) => void) {
   };
 }
 
-/** 404 for any `/admin/api` path no row matched. */
+/** 404 for any `/admin/api` path no row matched; the message names the full path (shortened when huge), also when
+ *  mounted under a prefix (`req.path` is relative to the mount point there). */
 export function apiNotFound(req: Request, _res: Response, next: NextFunction): void {
-  next(new PatchbayError("not_found", `No admin API endpoint ${req.method} ${req.path}.`));
+  const fullPath = `${req.baseUrl}${req.path}`;
+  next(new PatchbayError("not_found", `No admin API endpoint ${req.method} ${shortenClientText(fullPath)}.`));
 }

@@ -1,0 +1,90 @@
+// CLI edges found by QA (in process): an empty --data-dir is a usage error, `help` ends with 0, key prefixes are
+// shown as `pb-…` like the dashboard and accepted in both forms, `serve --host` must be a loopback address.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { main } from "../../../server/cli";
+import type { CliIO, CreatePatchbay } from "../../../server/cli/context";
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function cli(args: string[], createPatchbay?: CreatePatchbay): Promise<Run> {
+  let stdout = "";
+  let stderr = "";
+  const io: CliIO = {
+    out: (t) => void (stdout += t),
+    err: (t) => void (stderr += t),
+    env: {},
+    stdoutIsTTY: false,
+    exit: (code) => {
+      throw new Error(`exit ${code} was not expected here`);
+    },
+    onSignal: () => undefined,
+  };
+  const code = await main(["node", "patchbay", ...args], io, createPatchbay ? { createPatchbay } : {});
+  return { code, stdout, stderr };
+}
+
+describe("patchbay CLI edges", () => {
+  let dataDir: string;
+  before(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-cli-edges-"));
+  });
+  after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  test("--data-dir '' (or blanks) is a usage error, exit 2, and creates nothing", async () => {
+    for (const value of ["", "   "]) {
+      const r = await cli(["--data-dir", value, "app", "list"]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /--data-dir/);
+      assert.match(r.stderr, /empty/);
+    }
+  });
+
+  test("`patchbay help` and `patchbay help serve` print help and exit 0", async () => {
+    const r = await cli(["help"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /serve/);
+    const serve = await cli(["help", "serve"]);
+    assert.equal(serve.code, 0, serve.stderr);
+    assert.match(serve.stdout, /--host/);
+  });
+
+  test("key list shows pb-<prefix> like the dashboard; key revoke takes either form", async () => {
+    const d = ["--data-dir", dataDir];
+    assert.equal((await cli([...d, "app", "create", "edge-app"])).code, 0);
+    const keys: string[] = [];
+    for (let i = 0; i < 2; i++) keys.push((await cli([...d, "key", "create", "edge-app"])).stdout.trim());
+    const [withScheme, bare] = keys.map((k) => k.slice(3, 15));
+    const list = await cli([...d, "key", "list", "edge-app"]);
+    assert.equal(list.code, 0, list.stderr);
+    for (const prefix of [withScheme, bare]) assert.ok(list.stdout.includes(`pb-${prefix}`), list.stdout);
+
+    const r1 = await cli([...d, "key", "revoke", "edge-app", `pb-${withScheme}`]);
+    assert.equal(r1.code, 0, r1.stderr);
+    assert.match(r1.stdout, new RegExp(`Revoked key pb-${withScheme?.replace(/-/g, "\\-")}`));
+    const r2 = await cli([...d, "key", "revoke", "edge-app", bare ?? ""]);
+    assert.equal(r2.code, 0, r2.stderr);
+    assert.match((await cli([...d, "key", "list", "edge-app"])).stdout, /No keys/);
+  });
+
+  test("serve --host must be loopback; the message points to LAN exposure; Patchbay is not started", async () => {
+    let started = 0;
+    const create: CreatePatchbay = async () => {
+      started++;
+      throw new Error("must not start");
+    };
+    for (const host of ["0.0.0.0", "192.168.1.5", "not a host!!", "::"]) {
+      const r = await cli(["--data-dir", dataDir, "serve", "--host", host], create);
+      assert.equal(r.code, 2, `${host}: ${r.stderr}`);
+      assert.match(r.stderr, /LAN exposure/);
+    }
+    assert.equal(started, 0);
+  });
+});
