@@ -5,7 +5,10 @@ import http from "node:http";
 import crypto from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
-import { assertJsonDepth, MAX_JSON_DEPTH } from "./json-depth";
+import { assertJsonDepth } from "../core/json-depth";
+
+/** Depth allowed in a client value inside a spec (the bridge's bound, see spec.ts). */
+const MAX_JSON_DEPTH = 256;
 import type { CompanionSpec } from "./plugin/companion";
 
 /** Where the plugin reaches the side channel (passed to `opencode serve` as env, never on a command line). */

@@ -5,7 +5,10 @@ import crypto from "node:crypto";
 import type { BackendRequest, ContentPart, JsonSchema, NeutralMessage, ToolCall } from "../core/contract";
 import { PatchbayError } from "../core/errors";
 import type { CompanionMessage, CompanionParams, CompanionSpec, CompanionTool } from "./plugin/companion";
-import { assertJsonDepth } from "./json-depth";
+import { assertJsonDepth } from "../core/json-depth";
+
+/** The bridge's own bound, above the decoders' (64): a safety net, never the first check. */
+const BRIDGE_JSON_DEPTH = 256;
 import { BRIDGE_AGENT } from "./opencode-config";
 import { toOpenCodeToolName } from "./tool-names";
 
@@ -67,7 +70,7 @@ const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: "object", properties: {} };
 /**
  * Plans `req` for `model`. Throws PatchbayError `invalid_request_error` for requests OpenCode cannot express
  * (a named tool_choice that is not among the tools, two tools that map to the same OpenCode name) and for tool
- * schemas, history tool-call arguments or response_format schemas nested deeper than MAX_JSON_DEPTH.
+ * schemas, history tool-call arguments or response_format schemas nested deeper than BRIDGE_JSON_DEPTH.
  */
 export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: PlanContext): BridgePlan {
   const r = req.request;
@@ -113,7 +116,7 @@ export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: P
   let structured: StructuredMode = null;
   let format: BridgePlan["format"];
   const rf = r.responseFormat;
-  if (rf.type === "json_schema") assertJsonDepth(rf.schema, "response_format", "the response_format schema");
+  if (rf.type === "json_schema") assertJsonDepth(rf.schema, "response_format", "the response_format schema", BRIDGE_JSON_DEPTH);
   if (rf.type === "json_schema" || rf.type === "json_object") {
     if (openaiCompatible) {
       structured = "passthrough";
@@ -224,7 +227,7 @@ export function promptToolsMap(plan: BridgePlan, builtinIds: readonly string[]):
  * parameters nest deeper than MAX_JSON_DEPTH (hashing serialises them).
  */
 export function toolsetHash(toolset: readonly CompanionTool[]): string {
-  for (const t of toolset) assertJsonDepth(t.parameters, "tools", `the parameters of tool "${t.name}"`);
+  for (const t of toolset) assertJsonDepth(t.parameters, "tools", `the parameters of tool "${t.name}"`, BRIDGE_JSON_DEPTH);
   return sha256(toolset).slice(0, 16);
 }
 
@@ -295,7 +298,7 @@ function toolPart(c: ToolCall, result: string | undefined, partId: string, now: 
       input = { _raw: c.arguments };
       warnings.push(`arguments of tool call "${c.id}" are not a JSON object; sent as {"_raw": …}`);
     }
-    assertJsonDepth(input, "messages", `the arguments of tool call "${c.id}"`);
+    assertJsonDepth(input, "messages", `the arguments of tool call "${c.id}"`, BRIDGE_JSON_DEPTH);
   }
   const time = { start: now, end: now };
   const state =

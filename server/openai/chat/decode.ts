@@ -13,7 +13,7 @@ import type {
 } from "../../core/contract";
 import { quoteClientText as q } from "../../core/client-text";
 import { PatchbayError, invalidRequest, unsupportedParameter } from "../../core/errors";
-import { assertJsonDepth } from "../json-depth";
+import { assertJsonDepth } from "../../core/json-depth";
 import { decodeFileData, decodeImageUrl } from "../media";
 import { isJsonObject, parseWire } from "../wire-parse";
 import { hoistWarning, joinTexts } from "../text";
@@ -301,7 +301,7 @@ function refuseUnsupported(req: ChatRequest): string[] {
  * - Assistant `content: ""`/null is dropped; tool-call `arguments` "" becomes "{}". Empty text parts of user messages are
  *   dropped; a user message left with nothing → 400 `messages[i].content`.
  * - Tool `parameters`, `response_format.json_schema.schema` and object-valued tool-call `arguments` nested deeper than
- *   MAX_JSON_DEPTH (../json-depth) → 400 naming the field.
+ *   MAX_CLIENT_JSON_DEPTH (core/json-depth) → 400 naming the field.
  * @throws PatchbayError 400 (`invalid_request_error`, `unsupported_parameter` or `unsupported_value`) whose `param`
  *   names the field, e.g. `messages[2].content`, `tool_choice`, `n`.
  */

@@ -12,7 +12,7 @@ import type {
 } from "../../core/contract";
 import { quoteClientText as q } from "../../core/client-text";
 import { PatchbayError, invalidRequest, unsupportedParameter } from "../../core/errors";
-import { assertJsonDepth } from "../json-depth";
+import { assertJsonDepth } from "../../core/json-depth";
 import { decodeFileData, decodeImageUrl } from "../media";
 import { hoistWarning, joinTexts } from "../text";
 import { normaliseArguments, refuseEmptyUserContent, uniqueToolNames } from "../tool-helpers";
@@ -351,7 +351,7 @@ function notesOf(req: ResponsesRequest): string[] {
  *   conversation, item_reference, background: true, prompt, hosted tools (`tools[i].type`), truncation: auto,
  *   top_logprobs > 0, include message.output_text.logprobs. `input: []` → 400 `input`.
  * - Empty user content (`input: ""`, a user item whose parts are all empty text) → 400 `input` / `input[i].content`;
- *   `tools[i].parameters` and `text.format.schema` nested deeper than MAX_JSON_DEPTH → 400 naming the field.
+ *   `tools[i].parameters` and `text.format.schema` nested deeper than MAX_CLIENT_JSON_DEPTH → 400 naming the field.
  * @throws PatchbayError 400 whose `param` names the field, e.g. `input[3].call_id`.
  */
 export function decodeResponsesRequest(body: unknown): DecodedResponsesRequest {
