@@ -74,7 +74,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     gate,
     requestLog,
     logBodies: () => settings.get().logBodies,
-    inlineImages: (request, allowed) => inlineRemoteImages(request, { allowed }),
+    inlineImages: (request, allowed, signal) => inlineRemoteImages(request, { allowed, ...(signal ? { signal } : {}) }),
     afterRequest: (app) => history.sweeper.notifyRequest(app),
     now,
     lanExposure: () => settings.get().lanExposure,

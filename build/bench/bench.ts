@@ -4,7 +4,7 @@
 // before/after many requests and idle CPU. Prints a table with the ratios c/b, d/b and the targets (issue 8).
 //
 // Usage: node --import tsx build/bench/bench.ts [--short] [--json FILE] [--profile DIR]
-//   --short    CI mode: 20 requests per cell, 200 for RSS, 10 s idle (prints the same table).
+//   --short    CI mode: 24 requests per cell, 200 for RSS, 10 s idle (prints the same table).
 //   --json     also write the results as JSON.   --profile  V8 CPU profile of the Patchbay process into DIR.
 // Patchbay runs in a child process (build/bench/patchbay-child.ts) so process.cpuUsage() there is Patchbay's alone;
 // OpenCode and the mock are other processes. (b) is driven from its own child process too (opencode-direct-child.ts)
@@ -40,7 +40,7 @@ const PROFILE_DIR = profIdx > 0 ? path.resolve(process.argv[profIdx + 1] ?? ".")
 const CFG = {
   chunks: 20,
   paceMs: 10,
-  requests: SHORT ? 20 : 60,
+  requests: SHORT ? 24 : 60,
   warmup: SHORT ? 4 : 8,
   cpuRequests: SHORT ? 10 : 30,
   rssRequests: SHORT ? 200 : 1000,

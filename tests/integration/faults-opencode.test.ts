@@ -31,7 +31,7 @@ const post = (body: string, signal?: AbortSignal) =>
   fx.api("/v1/chat/completions", { method: "POST", key, body, ...(signal ? { signal } : {}) });
 
 describe("upstream errors are mapped promptly", () => {
-  test("401 from the provider → 502 upstream_auth_error, one upstream call, no retry", async () => {
+  test("401 from the provider → 502 upstream_auth_error, one upstream call, no retry", async (t) => {
     fx.mock.reset();
     fx.mock.script({ error: { status: 401, message: "Incorrect API key provided: sk-mock-****0000" } });
     const t0 = Date.now();
@@ -39,11 +39,12 @@ describe("upstream errors are mapped promptly", () => {
     const elapsed = Date.now() - t0;
     assert.match(err.message, /rejected the credentials/);
     assert.doesNotMatch(err.message, /sk-mock-key/);
+    t.diagnostic(`401 answered in ${elapsed} ms`);
     assert.ok(elapsed < 4000, `took ${elapsed} ms`);
     assert.equal(fx.mock.chatRequests().length, 1);
   });
 
-  test("429 with Retry-After → 429 rate_limit envelope with Retry-After forwarded, before OpenCode's retries", async () => {
+  test("429 with Retry-After → 429 rate_limit envelope with Retry-After forwarded, before OpenCode's retries", async (t) => {
     fx.mock.reset();
     fx.mock.setResponder(() => ({
       error: { status: 429, message: "Rate limit reached for requests", headers: { "retry-after": "3" } },
@@ -56,6 +57,7 @@ describe("upstream errors are mapped promptly", () => {
     assert.equal(err.type, "rate_limit_error");
     assert.ok(retryAfter >= 2 && retryAfter <= 3, `Retry-After ${retryAfter}`);
     // OpenCode alone would retry 5 times (≈ 6 × 3 s); Patchbay answers at the first retry notice.
+    t.diagnostic(`429 answered in ${elapsed} ms, Retry-After ${retryAfter}`);
     assert.ok(elapsed < 2500, `took ${elapsed} ms`);
     assert.equal(fx.mock.chatRequests().length, 1);
     // The session was aborted: OpenCode's retry (due 3 s after the first call) never reaches the upstream.
@@ -63,13 +65,14 @@ describe("upstream errors are mapped promptly", () => {
     assert.equal(fx.mock.chatRequests().length, 1, "OpenCode kept retrying after Patchbay answered");
   });
 
-  test("500 → 502 upstream_error at once, not after OpenCode's 2–30 s backoff", async () => {
+  test("500 → 502 upstream_error at once, not after OpenCode's 2–30 s backoff", async (t) => {
     fx.mock.reset();
     fx.mock.setResponder(() => ({ error: { status: 500, message: "upstream exploded" } }));
     const t0 = Date.now();
     const err = await expectEnvelope(await post(chatBody(MODEL)), 502, "upstream_error");
     const elapsed = Date.now() - t0;
     assert.match(err.message, /upstream exploded/);
+    t.diagnostic(`500 answered in ${elapsed} ms`);
     assert.ok(elapsed < 2500, `took ${elapsed} ms`);
     await sleep(2500); // OpenCode's first retry would come 2 s after the failure
     assert.equal(fx.mock.chatRequests().length, 1, "OpenCode kept retrying after Patchbay answered");
@@ -96,7 +99,7 @@ describe("upstream errors are mapped promptly", () => {
 });
 
 describe("client disconnect interrupts the OpenCode session", () => {
-  test("streaming: the upstream connection closes within 1 s of the client leaving", async () => {
+  test("streaming: the upstream connection closes within 1 s of the client leaving", async (t) => {
     fx.mock.reset();
     fx.mock.script({ text: "partial answer before a long pause", chunks: 4, hold: true });
     const ac = new AbortController();
@@ -115,12 +118,13 @@ describe("client disconnect interrupts the OpenCode session", () => {
     const rec = fx.mock.chatRequests()[0]!;
     await waitFor("the upstream connection to close", () => rec.closedEarlyAt !== null, 5000);
     const lag = rec.closedEarlyAt! - abortedAt;
+    t.diagnostic(`upstream closed ${lag} ms after the client left`);
     assert.ok(lag < 1000, `upstream closed ${lag} ms after the client left`);
     const entry = await waitForLogEntry((e) => e.status === 499);
     assert.equal(entry.errorCode, "client_closed");
   });
 
-  test("non-streaming: the upstream connection closes within 1 s of the client leaving", async () => {
+  test("non-streaming: the upstream connection closes within 1 s of the client leaving", async (t) => {
     fx.mock.reset();
     fx.mock.script({ text: "never delivered", hold: true });
     const ac = new AbortController();
@@ -132,12 +136,13 @@ describe("client disconnect interrupts the OpenCode session", () => {
     await pending;
     await waitFor("the upstream connection to close", () => rec.closedEarlyAt !== null, 5000);
     const lag = rec.closedEarlyAt! - abortedAt;
+    t.diagnostic(`upstream closed ${lag} ms after the client left`);
     assert.ok(lag < 1000, `upstream closed ${lag} ms after the client left`);
   });
 });
 
 describe("OpenCode dies mid-stream", () => {
-  test("the client gets an in-band error within 2 s, OpenCode restarts, the next request works", async () => {
+  test("the client gets an in-band error within 2 s, OpenCode restarts, the next request works", async (t) => {
     fx.mock.reset();
     fx.mock.script({ text: "streaming when OpenCode dies", chunks: 3, hold: true });
     const pid = fx.pb.status().opencode.pid;
@@ -166,6 +171,7 @@ describe("OpenCode dies mid-stream", () => {
         .join(" | ")
         .slice(0, 500)}`,
     );
+    t.diagnostic(`in-band error ${err.at - killedAt} ms after the kill`);
     assert.ok(err.at - killedAt < 2000, `in-band error ${err.at - killedAt} ms after the kill`);
     assert.equal(err.code, "backend_unavailable");
     assert.ok(!frames.some((f) => f.data === "[DONE]"), "a failed stream must not end with [DONE]");

@@ -68,7 +68,7 @@ const call = (pathname: string, init: RequestInit = {}) =>
   });
 
 describe("OpenCode slow to start", () => {
-  test("requests meanwhile get 503 backend_starting with Retry-After; /healthz says starting", async () => {
+  test("requests meanwhile get 503 backend_starting with Retry-After; /healthz says starting", async (t) => {
     assert.equal(pb.status().opencode.state, "starting");
     const health = await fetch(`${apiBase}/healthz`);
     assert.equal(health.status, 503);
@@ -87,6 +87,7 @@ describe("OpenCode slow to start", () => {
       assert.equal(err.type, "service_unavailable");
       assert.ok(retryAfter >= 1 && retryAfter <= 30, `Retry-After ${retryAfter}`);
     }
+    t.diagnostic(`503 after ${elapsed} ms (Patchbay waits up to 15 s for OpenCode first)`);
     assert.ok(elapsed < 20_000, `the 503 took ${elapsed} ms`);
     assert.equal(mock.chatRequests().length, 0);
   });
