@@ -141,9 +141,11 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   let bound = { host: settings.get().host, port: settings.get().port, lan: settings.get().lanExposure };
   settings.onChange((s) => {
     const next = { host: s.host, port: s.port, lan: s.lanExposure };
-    const changed = next.host !== bound.host || next.port !== bound.port || next.lan !== bound.lan;
+    // With --host/--port pinned, only LAN exposure can change where the API listens.
+    const pinned = deps.port !== undefined || deps.host !== undefined;
+    const changed = next.lan !== bound.lan || (!pinned && (next.host !== bound.host || next.port !== bound.port));
     bound = next;
-    if (changed && api.current.running && deps.port === undefined) {
+    if (changed && api.current.running) {
       void api.stop().then(() => startApi());
     }
   });
