@@ -5,7 +5,7 @@ import type { ModelInfo } from "../core/contract";
 import type { AppsStore, KeysStore } from "../stores/types";
 import { accessLog } from "./middleware/access-log";
 import { apiAuth, authOf } from "./middleware/api-auth";
-import { cors } from "./middleware/cors";
+import { cors, restrictCorsToApp } from "./middleware/cors";
 import { hostGuard } from "./middleware/host-guard";
 import { openAiErrorHandler, openAiNotFound } from "./middleware/openai-errors";
 import { chatCompletionsRoute } from "./routes/chat.route";
@@ -37,7 +37,9 @@ export function createOpenAiApp(deps: OpenAiAppDeps): express.Express {
   app.use(hostGuard(deps.lanExposure));
   app.use(cors(() => deps.apps.list().flatMap((a) => a.limits.corsOrigins)));
 
-  const auth = apiAuth(deps.keys, deps.apps);
+  const authenticate = apiAuth(deps.keys, deps.apps);
+  const appCors = restrictCorsToApp();
+  const auth: RequestHandler = (req, res, next) => authenticate(req, res, (err?: unknown) => (err ? next(err) : appCors(req, res, next)));
   const health: RequestHandler = (_req, res) => {
     const h = deps.health();
     res.status(h.ok ? 200 : 503).json({ status: h.ok ? "ok" : "degraded", opencode: h.opencode });

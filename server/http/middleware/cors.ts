@@ -36,3 +36,17 @@ export function cors(allowedOrigins: AllowedOrigins): RequestHandler {
     next();
   };
 }
+
+/** After authentication: the app's own `corsOrigins` decide. Removes the CORS headers {@link cors} added for an origin
+ *  that another app allows but this key's app does not. */
+export function restrictCorsToApp(): RequestHandler {
+  return (req, res, next) => {
+    const origin = req.headers.origin;
+    const auth = res.locals.auth as { app: { limits: { corsOrigins: readonly string[] } } } | undefined;
+    if (origin && auth && res.getHeader("Access-Control-Allow-Origin") && !originAllowed(origin, auth.app.limits.corsOrigins)) {
+      res.removeHeader("Access-Control-Allow-Origin");
+      res.removeHeader("Access-Control-Expose-Headers");
+    }
+    next();
+  };
+}

@@ -4,12 +4,13 @@ import { PatchbayError } from "../../core/errors";
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
-/** True for `localhost`, `*.localhost`, 127.0.0.0/8 and [::1], with or without a port. */
+/** True for `localhost`, `*.localhost`, 127.0.0.0/8 and [::1], with or without a numeric port; anything else in the
+ *  header (e.g. `localhost:evil.com`, `[::1]evil.com`) is not a loopback host. */
 export function isLoopbackHost(hostHeader: string | undefined): boolean {
   if (!hostHeader) return false;
-  let host = hostHeader.trim().toLowerCase();
-  if (host.startsWith("[")) host = host.slice(0, host.indexOf("]") + 1);
-  else if (host.includes(":")) host = host.slice(0, host.lastIndexOf(":"));
+  const m = /^(\[[^\]]*\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(hostHeader.trim().toLowerCase());
+  if (!m) return false;
+  const host = m[1] ?? "";
   if (LOOPBACK_NAMES.has(host) || host.endsWith(".localhost")) return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

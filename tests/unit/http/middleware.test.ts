@@ -87,6 +87,9 @@ describe("isLoopbackHost", () => {
       "192.168.1.5:4747",
       "[::ffff:7f00:1]",
       "127.0.0.1@evil.example",
+      "localhost:evil.com",
+      "[::1]evil.com",
+      "localhost:80:80",
     ]) {
       assert.equal(isLoopbackHost(h), false, String(h));
     }
