@@ -1,6 +1,6 @@
 // Small rules shared by both decoders: tool argument normalisation, unique tool names, non-empty user messages.
 // No wire shapes here.
-import type { ContentPart, ToolDefinition } from "../core/contract";
+import type { ContentPart, ToolChoice, ToolDefinition } from "../core/contract";
 import { quoteClientText } from "../core/client-text";
 import { invalidRequest } from "../core/errors";
 
@@ -36,4 +36,16 @@ export function refuseEmptyUserContent(parts: ContentPart[], param: string): Con
     );
   }
   return kept;
+}
+
+/** The keyword forms of `tool_choice` both wires share: absent/`auto` → auto, `none`, `required` (400 without
+ *  tools). Returns null for the object form, which each wire decodes itself. */
+export function decodeToolChoiceKeyword(choice: unknown, tools: readonly ToolDefinition[]): ToolChoice | null {
+  if (choice == null || choice === "auto") return "auto";
+  if (choice === "none") return "none";
+  if (choice === "required") {
+    if (tools.length === 0) throw invalidRequest("Invalid 'tool_choice': 'required' needs at least one entry in 'tools'.", "tool_choice");
+    return "required";
+  }
+  return null;
 }

@@ -17,7 +17,7 @@ import { assertJsonDepth } from "../../core/json-depth";
 import { decodeFileData, decodeImageUrl } from "../media";
 import { isJsonObject, parseWire } from "../wire-parse";
 import { hoistWarning, joinTexts } from "../text";
-import { normaliseArguments, refuseEmptyUserContent, uniqueToolNames } from "../tool-helpers";
+import { decodeToolChoiceKeyword, normaliseArguments, refuseEmptyUserContent, uniqueToolNames } from "../tool-helpers";
 import {
   ChatFunctionDefinition,
   ChatRequestSchema,
@@ -179,12 +179,9 @@ function decodeTools(req: ChatRequest): ToolDefinition[] {
 
 function decodeToolChoice(req: ChatRequest, tools: ToolDefinition[]): ToolChoice {
   const choice = req.tool_choice;
-  if (choice == null || choice === "auto" || choice === "none") return choice ?? "auto";
-  if (choice === "required") {
-    if (tools.length === 0)
-      throw invalidRequest("Invalid 'tool_choice': 'required' needs at least one entry in 'tools'.", "tool_choice");
-    return "required";
-  }
+  const keyword = decodeToolChoiceKeyword(choice, tools);
+  if (keyword) return keyword;
+  if (choice == null || typeof choice === "string") return "auto"; // unreachable: keywords handled above
   if (choice.type !== "function" || !choice.function) {
     throw new PatchbayError(
       "unsupported_value",

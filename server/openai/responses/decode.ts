@@ -15,7 +15,7 @@ import { PatchbayError, invalidRequest, unsupportedParameter } from "../../core/
 import { assertJsonDepth } from "../../core/json-depth";
 import { decodeFileData, decodeImageUrl } from "../media";
 import { hoistWarning, joinTexts } from "../text";
-import { normaliseArguments, refuseEmptyUserContent, uniqueToolNames } from "../tool-helpers";
+import { decodeToolChoiceKeyword, normaliseArguments, refuseEmptyUserContent, uniqueToolNames } from "../tool-helpers";
 import { isJsonObject, parseWire } from "../wire-parse";
 import {
   KNOWN_ITEM_TYPES,
@@ -279,12 +279,9 @@ function decodeTools(req: ResponsesRequest): { tools: ToolDefinition[]; echo: Re
 
 function decodeToolChoice(req: ResponsesRequest, tools: ToolDefinition[]): ToolChoice {
   const choice = req.tool_choice;
-  if (choice == null || choice === "auto" || choice === "none") return choice ?? "auto";
-  if (choice === "required") {
-    if (tools.length === 0)
-      throw invalidRequest("Invalid 'tool_choice': 'required' needs at least one entry in 'tools'.", "tool_choice");
-    return "required";
-  }
+  const keyword = decodeToolChoiceKeyword(choice, tools);
+  if (keyword) return keyword;
+  if (choice == null || typeof choice === "string") return "auto"; // unreachable: keywords handled above
   if (choice.type !== "function" || !choice.name) {
     throw unsupportedParameter(
       "tool_choice",
