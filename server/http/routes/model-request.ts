@@ -223,17 +223,11 @@ export async function runModelRequest(
         ...(failure.retryAfter !== undefined ? { retryAfter: failure.retryAfter } : {}),
       });
     }
+    // Non-stream success (a stream that finished was committed and ended above).
     for (const [k, v] of Object.entries(headers())) res.setHeader(k, v);
-    if (request.stream) {
-      // Finished before the commit hold elapsed: send the whole stream now.
-      sse.commit(headers());
-      sse.write(encoder.end());
-      sse.end();
-    } else {
-      const body = encoder.body();
-      if (deps.logBodies()) entry.responseBody = body;
-      res.status(200).json(body);
-    }
+    const body = encoder.body();
+    if (deps.logBodies()) entry.responseBody = body;
+    res.status(200).json(body);
     entry.status = 200;
   } catch (err) {
     const e = toPatchbayError(err);
@@ -258,7 +252,7 @@ function timeoutError(message: string): ModelError {
 
 /** A backend's error code when it is one of ours, else `upstream_error`. */
 function errorCodeOf(code: string): ErrorCode {
-  return code in ERROR_CODES ? (code as ErrorCode) : "upstream_error";
+  return Object.hasOwn(ERROR_CODES, code) ? (code as ErrorCode) : "upstream_error";
 }
 
 function toLogUsage(u: Usage): RequestLogEntry["usage"] {
