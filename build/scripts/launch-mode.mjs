@@ -12,7 +12,7 @@ export function decideLaunchMode({ platform, env, electronBinary, exists }) {
     return { mode: "headless", reason: "PATCHBAY_HEADLESS is set" };
   }
   if (!electronBinary) {
-    return { mode: "headless", reason: "Electron binary not installed (ELECTRON_SKIP_BINARY_DOWNLOAD?)" };
+    return { mode: "headless", reason: "Electron binary not installed (its download failed or was skipped)" };
   }
   if (!exists(electronBinary)) {
     return { mode: "headless", reason: `Electron binary missing at ${electronBinary}` };

@@ -32,7 +32,7 @@ describe("decideLaunchMode", () => {
       decideLaunchMode({ platform: "linux", env: { DISPLAY: ":0" }, electronBinary: null, exists: yes }),
       {
         mode: "headless",
-        reason: "Electron binary not installed (ELECTRON_SKIP_BINARY_DOWNLOAD?)",
+        reason: "Electron binary not installed (its download failed or was skipped)",
       },
     );
     assert.deepEqual(decideLaunchMode({ platform: "darwin", env: {}, electronBinary: BIN, exists: no }), {
@@ -57,10 +57,10 @@ describe("decideLaunchMode", () => {
     );
   });
   test("the fallback is one line naming the reason", () => {
-    const line = fallbackLine("Electron binary not installed (ELECTRON_SKIP_BINARY_DOWNLOAD?)");
+    const line = fallbackLine("Electron binary not installed (its download failed or was skipped)");
     assert.equal(
       line,
-      "Patchbay: Electron binary not installed (ELECTRON_SKIP_BINARY_DOWNLOAD?) — starting headless server instead.",
+      "Patchbay: Electron binary not installed (its download failed or was skipped) — starting headless server instead.",
     );
     assert.equal(line.includes("\n"), false);
   });
