@@ -178,6 +178,29 @@ export const SweepResult = z.object({
 });
 export type SweepResult = z.infer<typeof SweepResult>;
 
+/** A sweep result with every count at zero (the start of a sweep, or a sweep that failed before doing anything). */
+export function emptySweepResult(
+  app: string,
+  trigger: SweepResult["trigger"],
+  at: number,
+  opts: { dryRun?: boolean; error?: string | null } = {},
+): SweepResult {
+  return {
+    app,
+    trigger,
+    startedAt: at,
+    finishedAt: at,
+    scanned: 0,
+    removed: 0,
+    alreadyMissing: 0,
+    failed: 0,
+    skippedRunning: 0,
+    remaining: 0,
+    dryRun: opts.dryRun === true,
+    error: opts.error ?? null,
+  };
+}
+
 /** `GET /admin/api/apps/:name/history/last-sweep`. */
 export const LastSweep = z.object({ sweep: SweepResult.nullable(), sweeping: z.boolean() });
 export type LastSweep = z.infer<typeof LastSweep>;

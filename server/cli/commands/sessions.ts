@@ -7,7 +7,7 @@
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
 import type { HistoryLimits } from "../../../shared/apps";
-import type { SessionSummary, SweepResult } from "../../../shared/admin/history";
+import { emptySweepResult, type SessionSummary, type SweepResult } from "../../../shared/admin/history";
 import { PatchbayError } from "../../core/errors";
 import type { HistoryService, HistoryServiceOptions } from "../../opencode/history/history-service";
 import { withStores, type CliContext } from "../context";
@@ -159,19 +159,7 @@ Examples:
           for (const s of p.sample) ctx.io.out(`  ${s.id}  ${localTime(s.updatedAt)}  ${s.title}\n`);
           return;
         }
-        const total: Omit<SweepResult, "startedAt" | "finishedAt"> & { sweeps: number } = {
-          app: name,
-          trigger: "manual",
-          scanned: 0,
-          removed: 0,
-          alreadyMissing: 0,
-          failed: 0,
-          skippedRunning: 0,
-          remaining: 0,
-          dryRun: false,
-          error: null,
-          sweeps: 0,
-        };
+        const total: SweepResult & { sweeps: number } = { ...emptySweepResult(name, "manual", Date.now()), sweeps: 0 };
         for (let i = 0; i < MAX_SWEEPS; i++) {
           const r = await history.prune(name, { limits, trigger: "manual" });
           total.sweeps++;

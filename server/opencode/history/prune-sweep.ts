@@ -2,7 +2,7 @@
 // pacing). Never deletes a running session or another app's; never starts sweeps by itself (see sweeper.ts).
 import { performance } from "node:perf_hooks";
 import type { HistoryLimits } from "../../../shared/apps";
-import type { PrunePreview, SweepResult } from "../../../shared/admin/history";
+import { emptySweepResult, type PrunePreview, type SweepResult } from "../../../shared/admin/history";
 import type { RawSession } from "./opencode-port";
 import { hasLimits, planPrune, pruneRule, spreadSample, type PruneRule } from "./prune-plan";
 import { nthNewest, oldestOverLimits, scanApp } from "./prune-scan";
@@ -77,20 +77,7 @@ export async function pruneSessions(ctx: HistoryContext, app: string, opts: Prun
   const budget = Math.max(0, Math.trunc(opts.budget ?? DEFAULT_SWEEP_BUDGET));
   const pauseMs = opts.pauseMs ?? DEFAULT_SWEEP_PAUSE_MS;
   const gate: YieldGate = { nextSlot: 0, intervalMs: opts.busyIntervalMs ?? DEFAULT_BUSY_INTERVAL_MS };
-  const result: SweepResult = {
-    app,
-    trigger: opts.trigger ?? "manual",
-    startedAt,
-    finishedAt: startedAt,
-    scanned: 0,
-    removed: 0,
-    alreadyMissing: 0,
-    failed: 0,
-    skippedRunning: 0,
-    remaining: 0,
-    dryRun: opts.dryRun === true,
-    error: null,
-  };
+  const result: SweepResult = emptySweepResult(app, opts.trigger ?? "manual", startedAt, { dryRun: opts.dryRun === true });
   const done = () => ({ ...result, finishedAt: ctx.now() });
   if (!hasLimits(opts.limits)) return done();
 

@@ -3,7 +3,7 @@
 // here is ever awaited on the request path. Owns scheduling and the last result per app, not the pruning itself.
 import { performance } from "node:perf_hooks";
 import type { HistoryLimits } from "../../../shared/apps";
-import type { SweepResult } from "../../../shared/admin/history";
+import { emptySweepResult, type SweepResult } from "../../../shared/admin/history";
 import type { PruneOptions } from "./history-service";
 import { hasLimits } from "./prune-plan";
 
@@ -143,20 +143,7 @@ export class Sweeper {
       result = await this.o.prune(app, { ...this.o.sweep, limits, dryRun, trigger });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      result = {
-        app,
-        trigger,
-        startedAt,
-        finishedAt: this.now(),
-        scanned: 0,
-        removed: 0,
-        alreadyMissing: 0,
-        failed: 0,
-        skippedRunning: 0,
-        remaining: 0,
-        dryRun,
-        error: message,
-      };
+      result = { ...emptySweepResult(app, trigger, startedAt, { dryRun, error: message }), finishedAt: this.now() };
     } finally {
       this.current = null;
     }
