@@ -279,14 +279,17 @@ async function startDirectChild(dataDir: string, configFile: string): Promise<Di
         proc.send({ type: "request", id, text });
       });
     },
-    async stop() {
-      if (proc.exitCode === null && proc.connected) proc.send({ type: "stop" });
-      const killer = setTimeout(() => proc.kill("SIGKILL"), 15_000);
-      await exited;
-      clearTimeout(killer);
-      fs.closeSync(logFile);
-    },
+    stop: () => stopChild(proc, exited, logFile),
   };
+}
+
+/** Asks a bench child to stop (SIGKILL after 15 s), waits for it to exit, and closes its log file. */
+async function stopChild(proc: ChildProcess, exited: Promise<unknown>, logFile: number): Promise<void> {
+  if (proc.exitCode === null && proc.connected) proc.send({ type: "stop" });
+  const killer = setTimeout(() => proc.kill("SIGKILL"), 15_000);
+  await exited;
+  clearTimeout(killer);
+  fs.closeSync(logFile);
 }
 
 // ---- Patchbay child ----------------------------------------------------------------------------------------------
@@ -359,13 +362,7 @@ async function startPatchbayChild(dataDir: string, configFile: string): Promise<
       proc.send({ type: "usage" });
       return p;
     },
-    async stop() {
-      if (proc.exitCode === null && proc.connected) proc.send({ type: "stop" });
-      const killer = setTimeout(() => proc.kill("SIGKILL"), 15_000);
-      await exited;
-      clearTimeout(killer);
-      fs.closeSync(logFile);
-    },
+    stop: () => stopChild(proc, exited, logFile),
   };
 }
 
