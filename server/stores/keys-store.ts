@@ -36,9 +36,15 @@ export interface KeysStoreOptions extends StoreOptions {
   lastUsedFlushMs?: number;
 }
 
-/** A new random key: `pb-` + 32 random bytes in base64url (43 characters). */
+/**
+ * A new random key: `pb-` + 32 random bytes in base64url (43 characters). The body never starts with `-`, so the
+ * bare prefix a user copies into `patchbay key revoke APP PREFIX` is never read as a command-line option.
+ */
 export function generateKey(): string {
-  return KEY_SCHEME + randomBytes(32).toString("base64url");
+  for (;;) {
+    const body = randomBytes(32).toString("base64url");
+    if (!body.startsWith("-")) return KEY_SCHEME + body;
+  }
 }
 
 /** The visible prefix of a key: the KEY_PREFIX_LENGTH characters after `pb-`. */

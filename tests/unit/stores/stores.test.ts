@@ -8,7 +8,7 @@ import path from "node:path";
 import { PatchbayError } from "../../../server/core/errors";
 import { deleteApp } from "../../../server/stores/app-lifecycle";
 import { createAppsStore } from "../../../server/stores/apps-store";
-import { createKeysStore } from "../../../server/stores/keys-store";
+import { createKeysStore, generateKey, keyPrefixOf } from "../../../server/stores/keys-store";
 import { createSettingsStore } from "../../../server/stores/settings-store";
 import { removeDir, tempDir, waitFor } from "./helpers";
 
@@ -215,6 +215,15 @@ describe("keys store", () => {
     for (const c of created) assert.ok(keys.verify(c.key));
     await keys.close();
     await apps.close();
+  });
+
+  test("no key's prefix starts with '-' (a bare prefix on the command line would read as an option)", () => {
+    // One body in 64 starts with '-' in plain base64url, so 5,000 draws without the guard would all but surely hit one.
+    for (let i = 0; i < 5_000; i++) {
+      const key = generateKey();
+      assert.match(key, /^pb-[A-Za-z0-9_][A-Za-z0-9_-]{42}$/);
+      assert.ok(!keyPrefixOf(key).startsWith("-"), key);
+    }
   });
 
   test("verify compares sha256 digests with crypto.timingSafeEqual", async (t) => {
