@@ -5,10 +5,11 @@
 export type JsonSchema = Record<string, unknown>;
 
 /** A text or media part of a user/assistant message. Media URLs are `data:` URLs by the time they reach a backend
- *  (http(s) URLs are fetched and inlined by the request service when the app allows remote images). */
+ *  (http(s) URLs are fetched and inlined by the request service when the app allows remote images). A media part's
+ *  `param` is the client's field that held it (`messages[2].content[1].image_url.url`, `input[0].content[3].file_data`),
+ *  so later checks (remote images, model capabilities) name the client's own field; backends never send it on. */
 export type ContentPart =
-  | { type: "text"; text: string }
-  | { type: "media"; mediaType: string; url: string; filename?: string };
+  { type: "text"; text: string } | { type: "media"; mediaType: string; url: string; filename?: string; param?: string };
 
 /** A tool call in history or in output. `arguments` is the raw JSON text (never "" in output; "{}" instead). */
 export interface ToolCall {
@@ -155,4 +156,9 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
-export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 });
+export const ZERO_USAGE: Usage = Object.freeze({
+  inputTokens: 0,
+  outputTokens: 0,
+  cachedInputTokens: 0,
+  reasoningTokens: 0,
+});

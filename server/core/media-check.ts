@@ -8,8 +8,8 @@ const MAX_SUGGESTIONS = 5;
 
 /**
  * Throws PatchbayError 400 `invalid_request_error` when `request` carries a media part (image or file) and `model`
- * takes no attachments (`capabilities.attachment === false`). `param` names the first media part by its neutral
- * position, `messages[i].content[j]` (as inline-images.ts does); the message names the model and which of
+ * takes no attachments (`capabilities.attachment === false`). `param` names the first media part where the client
+ * put it (the part's own `param`, else its neutral position `messages[i].content[j]`); the message names the model and which of
  * `candidates` (the models the app may use) accept attachments.
  */
 export function assertModelAcceptsMedia(
@@ -32,7 +32,7 @@ export function assertModelAcceptsMedia(
     throw new PatchbayError(
       "invalid_request_error",
       `The model '${model.id}' does not accept ${what} (it takes text only). ${suggestion}`,
-      { param: `messages[${i}].content[${j}]` },
+      { param: part.param ?? `messages[${i}].content[${j}]` },
     );
   }
 }

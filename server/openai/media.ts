@@ -63,7 +63,7 @@ export function decodeImageUrl(url: string, param: string): ContentPart {
         param,
       );
     }
-    return { type: "media", mediaType: data.mediaType, url };
+    return { type: "media", mediaType: data.mediaType, url, param };
   }
   let parsed: URL;
   try {
@@ -78,7 +78,7 @@ export function decodeImageUrl(url: string, param: string): ContentPart {
     );
   }
   const mediaType = typeByExtension(IMAGE_TYPES_BY_EXTENSION, parsed.pathname) ?? "image/*";
-  return { type: "media", mediaType, url };
+  return { type: "media", mediaType, url, param };
 }
 
 /** A file part from inline file data: a base64 data URL, or bare base64 whose media type is guessed from `filename`
@@ -93,12 +93,12 @@ export function decodeFileData(fileData: string, filename: string | undefined, p
         param,
       );
     }
-    return { type: "media", mediaType: data.mediaType, url: fileData, ...named };
+    return { type: "media", mediaType: data.mediaType, url: fileData, ...named, param };
   }
   const payload = fileData.replace(/\s+/g, "");
   if (!BASE64_BODY.test(payload)) {
     throw invalidRequest(`Invalid file data in '${param}': expected base64 data or a base64 data URL.`, param);
   }
   const mediaType = typeByExtension(FILE_TYPES_BY_EXTENSION, filename ?? "") ?? "application/octet-stream";
-  return { type: "media", mediaType, url: `data:${mediaType};base64,${payload}`, ...named };
+  return { type: "media", mediaType, url: `data:${mediaType};base64,${payload}`, ...named, param };
 }

@@ -20,8 +20,6 @@ export interface InlineRemoteImagesOptions {
   /** Cap on the sum of fetched image bytes per request. Default 50 MiB (OpenAI's documented per-request image
    *  payload limit), so many 20 MiB images cannot exhaust memory. Over it: 413 `payload_too_large`. */
   maxTotalBytes?: number;
-  /** Maps a neutral (message, part) position to the client's field name. Default `messages[i].content[j]`. */
-  paramFor?: (messageIndex: number, partIndex: number) => string;
   /** Aborts pending fetches (client disconnect, request deadline). */
   signal?: AbortSignal;
 }
@@ -39,9 +37,8 @@ interface Job {
  * 400 `invalid_request_error` when `allowed` is false, else fetched (at most `concurrency` at once, each distinct URL
  * once) and replaced by a data: URL with the fetched media type. Any other scheme is a 400 either way.
  *
- * `param` on errors is computed from NEUTRAL positions, `messages[i].content[j]`: the neutral request does not carry
- * the wire indices, and the two can differ (chat system messages are lifted into `system`, Responses items are
- * regrouped into messages). Codecs that know the mapping pass `paramFor`.
+ * `param` on errors is where the client put the part (the media part's `param`, set by the wire decoders); parts
+ * built without one fall back to their neutral position, `messages[i].content[j]`.
  *
  * Returns `request` itself when it has no remote URL, else a copy (the input is never mutated). The first failed
  * fetch aborts the others and its error is thrown (see fetchRemoteImage for codes); over `maxTotalBytes` → 413.
@@ -50,14 +47,13 @@ export async function inlineRemoteImages(
   request: NeutralRequest,
   opts: InlineRemoteImagesOptions,
 ): Promise<NeutralRequest> {
-  const paramFor = opts.paramFor ?? ((i: number, j: number) => `messages[${i}].content[${j}]`);
   const jobs = new Map<string, Job>();
 
   request.messages.forEach((message, i) => {
     if (message.role === "tool") return;
     message.content.forEach((part, j) => {
       if (part.type !== "media" || isDataUrl(part.url)) return;
-      const param = paramFor(i, j);
+      const param = part.param ?? `messages[${i}].content[${j}]`;
       if (!isHttpUrl(part.url)) {
         throw new PatchbayError("invalid_request_error", "Media URLs must be data: URLs or http(s) URLs.", { param });
       }

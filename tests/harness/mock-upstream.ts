@@ -118,7 +118,8 @@ export class MockUpstream {
   async waitForRequests(n: number, timeoutMs = 10_000): Promise<RecordedRequest[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.chatRequests().length < n) {
-      if (Date.now() > deadline) throw new Error(`mock upstream: expected ${n} requests, got ${this.chatRequests().length}`);
+      if (Date.now() > deadline)
+        throw new Error(`mock upstream: expected ${n} requests, got ${this.chatRequests().length}`);
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, 50);
         this.waiters.push(() => {
@@ -180,7 +181,11 @@ export class MockUpstream {
     if (reply.error) {
       const { status, message, headers } = reply.error;
       res.writeHead(status, { "content-type": "application/json", ...headers });
-      res.end(JSON.stringify(reply.error.body ?? { error: { message: message ?? `mock error ${status}`, type: "mock_error", code: null } }));
+      res.end(
+        JSON.stringify(
+          reply.error.body ?? { error: { message: message ?? `mock error ${status}`, type: "mock_error", code: null } },
+        ),
+      );
       rec.finishedAt = Date.now();
       return;
     }
@@ -216,7 +221,12 @@ export class MockUpstream {
     rec.finishedAt = Date.now();
   }
 
-  private async stream(rec: RecordedRequest, body: Record<string, unknown>, reply: MockReply, res: http.ServerResponse): Promise<void> {
+  private async stream(
+    rec: RecordedRequest,
+    body: Record<string, unknown>,
+    reply: MockReply,
+    res: http.ServerResponse,
+  ): Promise<void> {
     const calls = toolCallsOf(rec, reply);
     const id = `chatcmpl-mock-${rec.n}`;
     const created = Math.floor(Date.now() / 1000);
@@ -255,7 +265,11 @@ export class MockUpstream {
       }
     }
     for (const [i, c] of calls.entries()) {
-      send(chunk({ tool_calls: [{ index: i, id: c.id, type: "function", function: { name: c.function.name, arguments: "" } }] }));
+      send(
+        chunk({
+          tool_calls: [{ index: i, id: c.id, type: "function", function: { name: c.function.name, arguments: "" } }],
+        }),
+      );
       const a = c.function.arguments;
       const half = Math.ceil(a.length / 2);
       send(chunk({ tool_calls: [{ index: i, function: { arguments: a.slice(0, half) } }] }));
@@ -275,7 +289,14 @@ export class MockUpstream {
       return;
     }
     send(chunk({}, finishOf(reply, calls.length)));
-    send({ id, object: "chat.completion.chunk", created, model: body.model, choices: [], usage: usageOf(reply, rec.rawBody) });
+    send({
+      id,
+      object: "chat.completion.chunk",
+      created,
+      model: body.model,
+      choices: [],
+      usage: usageOf(reply, rec.rawBody),
+    });
     res.write("data: [DONE]\n\n");
     res.end();
     rec.finishedAt = Date.now();

@@ -45,11 +45,23 @@ export async function startBridgeStack(opts: BridgeStackOptions = {}): Promise<B
   const user = createOpenCodeUser({ mockBaseURL: mock.baseURL, extraConfig: opts.userConfig });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-data-"));
   const sideChannel = new SideChannel();
-  const supervisor = new OpenCodeSupervisor({ dataDir, user: { authFile: user.authFile, configFile: user.configFile }, sideChannel, log, ...opts.supervisor });
+  const supervisor = new OpenCodeSupervisor({
+    dataDir,
+    user: { authFile: user.authFile, configFile: user.configFile },
+    sideChannel,
+    log,
+    ...opts.supervisor,
+  });
   const t0 = Date.now();
   await supervisor.start();
   const startupMs = Date.now() - t0;
-  const backend = createOpenCodeBackend({ supervisor, dataDir, sideChannel, log, ...(opts.maxLiveInstances ? { maxLiveInstances: opts.maxLiveInstances } : {}) });
+  const backend = createOpenCodeBackend({
+    supervisor,
+    dataDir,
+    sideChannel,
+    log,
+    ...(opts.maxLiveInstances ? { maxLiveInstances: opts.maxLiveInstances } : {}),
+  });
   const stack: BridgeStack = {
     mock,
     user,
@@ -95,7 +107,12 @@ export function neutralRequest(p: Partial<NeutralRequest> = {}): NeutralRequest 
 }
 
 /** `{app, target, request}` for `mock/<modelID>`. */
-export function backendRequest(request: NeutralRequest, modelID = "mock-model", app = "test-app", variant?: string): BackendRequest {
+export function backendRequest(
+  request: NeutralRequest,
+  modelID = "mock-model",
+  app = "test-app",
+  variant?: string,
+): BackendRequest {
   return { app, target: { providerID: "mock", modelID, ...(variant ? { variant } : {}) }, request };
 }
 
@@ -122,7 +139,18 @@ export async function runStream(
   const controller = opts.controller ?? new AbortController();
   const timer = setTimeout(() => controller.abort(), opts.timeoutMs ?? 30_000);
   const t0 = Date.now();
-  const r: StreamResult = { events: [], times: [], sessionId: null, warnings: [], text: "", reasoning: "", toolCalls: [], finish: null, error: null, durationMs: 0 };
+  const r: StreamResult = {
+    events: [],
+    times: [],
+    sessionId: null,
+    warnings: [],
+    text: "",
+    reasoning: "",
+    toolCalls: [],
+    finish: null,
+    error: null,
+    durationMs: 0,
+  };
   try {
     for await (const e of backend.stream(req, controller.signal)) {
       r.events.push(e);
@@ -145,7 +173,11 @@ export async function runStream(
 }
 
 /** A JSON-schema tool definition. */
-export function tool(name: string, properties: Record<string, unknown> = {}, description = `The ${name} tool`): ToolDefinition {
+export function tool(
+  name: string,
+  properties: Record<string, unknown> = {},
+  description = `The ${name} tool`,
+): ToolDefinition {
   return { name, description, parameters: { type: "object", properties, required: Object.keys(properties) } };
 }
 
@@ -164,11 +196,4 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/** Polls `check` every 50 ms until true; throws after `timeoutMs` with `what`. */
-export async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export { waitFor } from "./wait-for";

@@ -35,7 +35,13 @@ export function mockProviderConfig(baseURL: string): Record<string, unknown> {
       name: "Mock upstream",
       options: { baseURL, apiKey: "sk-mock-key-000000000000" },
       models: {
-        "mock-model": { ...base, name: "Mock Model", attachment: false, reasoning: false, modalities: { input: ["text"], output: ["text"] } },
+        "mock-model": {
+          ...base,
+          name: "Mock Model",
+          attachment: false,
+          reasoning: false,
+          modalities: { input: ["text"], output: ["text"] },
+        },
         "mock-reasoner": {
           ...base,
           name: "Mock Reasoner",
@@ -44,7 +50,13 @@ export function mockProviderConfig(baseURL: string): Record<string, unknown> {
           modalities: { input: ["text"], output: ["text"] },
           variants: { low: { reasoningEffort: "low" }, high: { reasoningEffort: "high" } },
         },
-        "mock-vision": { ...base, name: "Mock Vision", attachment: true, reasoning: false, modalities: { input: ["text", "image"], output: ["text"] } },
+        "mock-vision": {
+          ...base,
+          name: "Mock Vision",
+          attachment: true,
+          reasoning: false,
+          modalities: { input: ["text", "image"], output: ["text"] },
+        },
       },
     },
   };

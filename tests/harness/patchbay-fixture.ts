@@ -46,7 +46,10 @@ export interface PatchbayFixture {
 /** Starts mock upstream + Patchbay (+ OpenCode) and waits until OpenCode is ready. */
 export async function startPatchbayFixture(opts: FixtureOptions = {}): Promise<PatchbayFixture> {
   const mock = await new MockUpstream().start();
-  const user = createOpenCodeUser({ mockBaseURL: mock.baseURL, ...(opts.extraUserConfig ? { extraConfig: opts.extraUserConfig } : {}) });
+  const user = createOpenCodeUser({
+    mockBaseURL: mock.baseURL,
+    ...(opts.extraUserConfig ? { extraConfig: opts.extraUserConfig } : {}),
+  });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-data-"));
   const logLines: string[] = [];
   const pb = await createPatchbay({
@@ -66,14 +69,19 @@ export async function startPatchbayFixture(opts: FixtureOptions = {}): Promise<P
     const st = pb.status().opencode;
     if (st.state === "failed" || Date.now() > deadline) {
       await pb.stop();
-      throw new Error(`OpenCode did not become ready: ${st.state} ${st.reason ?? ""}\n${logLines.slice(-30).join("\n")}`);
+      throw new Error(
+        `OpenCode did not become ready: ${st.state} ${st.reason ?? ""}\n${logLines.slice(-30).join("\n")}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 100));
   }
   const apiBase = urls.openaiUrl;
   if (!apiBase) throw new Error(`OpenAI listener did not start: ${pb.status().api.error}`);
   const authFetch: typeof fetch = (input, init) =>
-    fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${urls.adminToken}` } });
+    fetch(input, {
+      ...init,
+      headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${urls.adminToken}` },
+    });
   const admin = createAdminClient(authFetch, urls.adminUrl);
 
   const fixture: PatchbayFixture = {
@@ -87,7 +95,8 @@ export async function startPatchbayFixture(opts: FixtureOptions = {}): Promise<P
     logLines,
     async createKey(app, init) {
       const apps = await admin.listApps();
-      if (!apps.apps.some((a: { name: string }) => a.name === app)) await admin.createApp({ body: { name: app, ...(init?.models ? { models: init.models } : {}) } });
+      if (!apps.apps.some((a: { name: string }) => a.name === app))
+        await admin.createApp({ body: { name: app, ...(init?.models ? { models: init.models } : {}) } });
       const created = await admin.createKey({ params: { name: app }, body: { label: "test" } });
       return created.key;
     },

@@ -29,32 +29,72 @@ interface Scenario {
 
 /** The recorded scenarios (each also documents an OpenCode behaviour the mapper relies on). */
 export const SCENARIOS: Record<string, Scenario> = {
-  "text-stream": { request: { system: ["Be brief."] }, reply: { text: "Hello there, how can I help?", chunks: 4, paceMs: 20 } },
+  "text-stream": {
+    request: { system: ["Be brief."] },
+    reply: { text: "Hello there, how can I help?", chunks: 4, paceMs: 20 },
+  },
   "reasoning-usage": {
     request: {},
     modelID: "mock-reasoner",
-    reply: { reasoning: "Let me think.", text: "42", usage: { prompt_tokens: 1000, completion_tokens: 50, cached_tokens: 400, reasoning_tokens: 20 } },
+    reply: {
+      reasoning: "Let me think.",
+      text: "42",
+      usage: { prompt_tokens: 1000, completion_tokens: 50, cached_tokens: 400, reasoning_tokens: 20 },
+    },
   },
   "tool-calls-parallel": {
     request: { tools: [weather, time] },
-    reply: { text: "Checking both.", toolCalls: [{ id: "call_1", name: "get_weather", arguments: { city: "Paris" } }, { id: "call_2", name: "get_time", arguments: { tz: "CET" } }] },
+    reply: {
+      text: "Checking both.",
+      toolCalls: [
+        { id: "call_1", name: "get_weather", arguments: { city: "Paris" } },
+        { id: "call_2", name: "get_time", arguments: { tz: "CET" } },
+      ],
+    },
   },
-  "tool-call-empty-args": { request: { tools: [time] }, reply: { toolCalls: [{ id: "call_e", name: "get_time", arguments: "" }] } },
-  "tool-call-malformed-args": { request: { tools: [weather] }, reply: { toolCalls: [{ id: "call_m", name: "get_weather", arguments: "{city: Paris" }] } },
-  "tool-call-unknown-tool": { request: { tools: [weather] }, reply: { toolCalls: [{ id: "call_u", name: "launch_rocket", arguments: {} }] } },
-  "tool-call-renamed": { request: { tools: [edit] }, reply: { toolCalls: [{ id: "call_r", name: "client_edit", arguments: { path: "a.txt" } }] } },
+  "tool-call-empty-args": {
+    request: { tools: [time] },
+    reply: { toolCalls: [{ id: "call_e", name: "get_time", arguments: "" }] },
+  },
+  "tool-call-malformed-args": {
+    request: { tools: [weather] },
+    reply: { toolCalls: [{ id: "call_m", name: "get_weather", arguments: "{city: Paris" }] },
+  },
+  "tool-call-unknown-tool": {
+    request: { tools: [weather] },
+    reply: { toolCalls: [{ id: "call_u", name: "launch_rocket", arguments: {} }] },
+  },
+  "tool-call-renamed": {
+    request: { tools: [edit] },
+    reply: { toolCalls: [{ id: "call_r", name: "client_edit", arguments: { path: "a.txt" } }] },
+  },
   "finish-length": { request: {}, reply: { text: "Truncat", finishReason: "length" } },
   "structured-native": {
-    request: { responseFormat: { type: "json_schema", name: "answer", schema: { type: "object", properties: { a: { type: "number" } }, required: ["a"] } } },
+    request: {
+      responseFormat: {
+        type: "json_schema",
+        name: "answer",
+        schema: { type: "object", properties: { a: { type: "number" } }, required: ["a"] },
+      },
+    },
     npm: "@ai-sdk/anthropic",
     reply: { toolCalls: [{ id: "call_s", name: "StructuredOutput", arguments: { a: 1 } }] },
   },
-  "error-401": { request: {}, reply: { error: { status: 401, message: "Incorrect API key provided: sk-live-abcdef0123456789" } } },
+  "error-401": {
+    request: {},
+    reply: { error: { status: 401, message: "Incorrect API key provided: sk-live-abcdef0123456789" } },
+  },
   "error-400": { request: {}, reply: { error: { status: 400, message: "Unsupported value: 'temperature'" } } },
-  "error-429-retry": { request: {}, reply: { error: { status: 429, message: "Rate limit reached for requests", headers: { "retry-after": "7" } } } },
+  "error-429-retry": {
+    request: {},
+    reply: { error: { status: 429, message: "Rate limit reached for requests", headers: { "retry-after": "7" } } },
+  },
   "error-500-retry": { request: {}, reply: { error: { status: 500, message: "Internal server error" } } },
   // A 429 whose message does not say "rate limit": the retry status carries only "slow down" (no HTTP status).
-  "error-429-slow-down": { request: {}, reply: { error: { status: 429, body: { error: { message: "slow down" } }, headers: { "retry-after": "7" } } } },
+  "error-429-slow-down": {
+    request: {},
+    reply: { error: { status: 429, body: { error: { message: "slow down" } }, headers: { "retry-after": "7" } } },
+  },
   // Streams that end without a finish_reason: OpenCode reports finish "unknown" and no usage.
   "stream-cut-off": { request: {}, reply: { text: "hello", chunks: 1, endWithoutFinish: true } },
   "stream-not-sse": { request: {}, reply: { rawBody: "this is not sse" } },
@@ -69,14 +109,28 @@ async function record(stack: BridgeStack, name: string, s: Scenario, builtins: s
   const modelID = s.modelID ?? "mock-model";
   const request = neutralRequest(s.request);
   const facts: ModelFacts = { providerID: "mock", modelID, npm: s.npm ?? OPENAI_COMPATIBLE, variants: [] };
-  const plan = planBridgeRequest({ app: "record", target: { providerID: "mock", modelID }, request }, facts, { now: Date.now(), idPrefix: "rec" });
+  const plan = planBridgeRequest({ app: "record", target: { providerID: "mock", modelID }, request }, facts, {
+    now: Date.now(),
+    idPrefix: "rec",
+  });
   const directory = path.join(stack.dataDir, "apps", "record", plan.toolsetHash);
   fs.mkdirSync(path.join(directory, ".patchbay"), { recursive: true });
   fs.writeFileSync(path.join(directory, ".patchbay", "toolset.json"), JSON.stringify({ tools: plan.toolset }));
   const client = stack.supervisor.client(directory);
-  const session = (await client.session.create({ title: "patchbay: record", permission: plan.permission }, { throwOnError: true })).data;
+  const session = (
+    await client.session.create({ title: "patchbay: record", permission: plan.permission }, { throwOnError: true })
+  ).data;
   stack.sideChannel.register(session.id, plan.spec);
-  const lines: string[] = [JSON.stringify({ meta: { scenario: name, sessionID: session.id, toolNames: Object.fromEntries(plan.toolNames), structured: plan.structured } })];
+  const lines: string[] = [
+    JSON.stringify({
+      meta: {
+        scenario: name,
+        sessionID: session.id,
+        toolNames: Object.fromEntries(plan.toolNames),
+        structured: plan.structured,
+      },
+    }),
+  ];
   let idle!: () => void;
   const ended = new Promise<void>((r) => (idle = r));
   let retries = 0;
@@ -105,7 +159,9 @@ async function record(stack: BridgeStack, name: string, s: Scenario, builtins: s
   stack.sideChannel.unregister(session.id);
   const text = lines.join("\n").split(stack.dataDir).join("<dataDir>") + "\n";
   fs.writeFileSync(path.join(OUT, `${name}.jsonl`), text);
-  process.stdout.write(`recorded ${name}: ${lines.length - 1} events, ${stack.mock.chatRequests().length} upstream call(s)\n`);
+  process.stdout.write(
+    `recorded ${name}: ${lines.length - 1} events, ${stack.mock.chatRequests().length} upstream call(s)\n`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -113,7 +169,9 @@ async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
   const stack = await startBridgeStack();
   try {
-    const builtins = (await stack.supervisor.client(stack.supervisor.defaultDirectory()!).tool.ids({}, { throwOnError: true })).data;
+    const builtins = (
+      await stack.supervisor.client(stack.supervisor.defaultDirectory()!).tool.ids({}, { throwOnError: true })
+    ).data;
     for (const [name, s] of Object.entries(SCENARIOS)) {
       if (wanted.length && !wanted.includes(name)) continue;
       await record(stack, name, s, builtins);

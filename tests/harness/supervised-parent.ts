@@ -8,7 +8,12 @@ import { OpenCodeSupervisor } from "../../server/opencode/supervisor";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-orphan-"));
 const sideChannel = new SideChannel();
-const supervisor = new OpenCodeSupervisor({ dataDir, user: { authFile: null, configFile: null }, sideChannel, log: () => {} });
+const supervisor = new OpenCodeSupervisor({
+  dataDir,
+  user: { authFile: null, configFile: null },
+  sideChannel,
+  log: () => {},
+});
 await supervisor.start();
 const s = supervisor.status();
 process.stdout.write(JSON.stringify({ state: s.state, opencodePid: s.pid, dataDir }) + "\n");

@@ -48,7 +48,10 @@ describe("@ai-sdk/openai-compatible (chat completions)", () => {
 
   test("generateText with a tool: call → the SDK runs it → the second request carries the result → answer", async () => {
     fx.mock.reset();
-    fx.mock.script({ toolCalls: [{ id: "call_bern", name: "get_weather", arguments: { city: "Bern" } }] }, { text: "Bern: 17°C." });
+    fx.mock.script(
+      { toolCalls: [{ id: "call_bern", name: "get_weather", arguments: { city: "Bern" } }] },
+      { text: "Bern: 17°C." },
+    );
     const ran: string[] = [];
     const r = await generateText({
       model: provider()(MODEL),
@@ -69,7 +72,13 @@ describe("@ai-sdk/openai-compatible (chat completions)", () => {
     ]);
     assert.deepEqual(((b1?.tools as Json[])[0]!.function as Json).name, "get_weather");
     assert.deepEqual((b2?.messages as Json[]).slice(2), [
-      { role: "assistant", content: "", tool_calls: [{ id: "call_bern", type: "function", function: { name: "get_weather", arguments: '{"city":"Bern"}' } }] },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [
+          { id: "call_bern", type: "function", function: { name: "get_weather", arguments: '{"city":"Bern"}' } },
+        ],
+      },
       { role: "tool", tool_call_id: "call_bern", content: '{"city":"Bern","tempC":17}' },
     ]);
   });
@@ -78,7 +87,12 @@ describe("@ai-sdk/openai-compatible (chat completions)", () => {
     fx.mock.reset();
     fx.mock.script({ text: "Rivers run to the sea.", chunks: 4, usage: { prompt_tokens: 6, completion_tokens: 5 } });
     // includeUsage: the provider asks for usage only when told to (stream_options.include_usage).
-    const withUsage = createOpenAICompatible({ baseURL: fx.apiBase, apiKey: key, name: "patchbay", includeUsage: true });
+    const withUsage = createOpenAICompatible({
+      baseURL: fx.apiBase,
+      apiKey: key,
+      name: "patchbay",
+      includeUsage: true,
+    });
     const r = streamText({ model: withUsage(MODEL), prompt: "One line about rivers." });
     const parts: string[] = [];
     for await (const p of r.textStream) parts.push(p);
@@ -99,10 +113,18 @@ describe("@ai-sdk/openai-compatible (chat completions)", () => {
 
     fx.mock.reset();
     fx.mock.script({ text: '{"name":"Bob","age":41}' });
-    const strict = createOpenAICompatible({ baseURL: fx.apiBase, apiKey: key, name: "patchbay", supportsStructuredOutputs: true });
+    const strict = createOpenAICompatible({
+      baseURL: fx.apiBase,
+      apiKey: key,
+      name: "patchbay",
+      supportsStructuredOutputs: true,
+    });
     const r = await generateObject({ model: strict(MODEL), schema: Person, schemaName: "person", prompt: "Bob, 41" });
     assert.deepEqual(r.object, { name: "Bob", age: 41 });
-    const rf = bodies()[0]?.response_format as { type: string; json_schema: { name: string; strict: boolean; schema: Json } };
+    const rf = bodies()[0]?.response_format as {
+      type: string;
+      json_schema: { name: string; strict: boolean; schema: Json };
+    };
     assert.equal(rf.type, "json_schema");
     assert.equal(rf.json_schema.name, "person");
     assert.deepEqual(Object.keys(rf.json_schema.schema.properties as Json).sort(), ["age", "name"]);
@@ -115,7 +137,12 @@ describe("@ai-sdk/openai default provider (Responses API)", () => {
   test("generateText", async () => {
     fx.mock.reset();
     fx.mock.script({ text: "Hello from the Responses API.", usage: { prompt_tokens: 9, completion_tokens: 6 } });
-    const r = await generateText({ model: openai()(MODEL), system: "Be brief.", prompt: "Say hello.", providerOptions: NO_STORE });
+    const r = await generateText({
+      model: openai()(MODEL),
+      system: "Be brief.",
+      prompt: "Say hello.",
+      providerOptions: NO_STORE,
+    });
     assert.equal(r.text, "Hello from the Responses API.");
     assert.equal(r.finishReason, "stop");
     assert.equal(r.usage.inputTokens, 9);
@@ -127,7 +154,10 @@ describe("@ai-sdk/openai default provider (Responses API)", () => {
 
   test("streamText with a tool (round trip over two steps)", async () => {
     fx.mock.reset();
-    fx.mock.script({ toolCalls: [{ id: "call_lima", name: "get_weather", arguments: { city: "Lima" } }] }, { text: "Lima is 17°C.", chunks: 3 });
+    fx.mock.script(
+      { toolCalls: [{ id: "call_lima", name: "get_weather", arguments: { city: "Lima" } }] },
+      { text: "Lima is 17°C.", chunks: 3 },
+    );
     const ran: string[] = [];
     const r = streamText({
       model: openai()(MODEL),
@@ -145,7 +175,13 @@ describe("@ai-sdk/openai default provider (Responses API)", () => {
     assert.equal(more.length, 0);
     assert.equal(((b1?.tools as Json[])[0]!.function as Json).name, "get_weather");
     assert.deepEqual((b2?.messages as Json[]).slice(1), [
-      { role: "assistant", content: "", tool_calls: [{ id: "call_lima", type: "function", function: { name: "get_weather", arguments: '{"city":"Lima"}' } }] },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [
+          { id: "call_lima", type: "function", function: { name: "get_weather", arguments: '{"city":"Lima"}' } },
+        ],
+      },
       { role: "tool", tool_call_id: "call_lima", content: '{"city":"Lima","tempC":17}' },
     ]);
   });
@@ -153,7 +189,13 @@ describe("@ai-sdk/openai default provider (Responses API)", () => {
   test("generateObject", async () => {
     fx.mock.reset();
     fx.mock.script({ text: '{"name":"Carol","age":52}' });
-    const r = await generateObject({ model: openai()(MODEL), schema: Person, schemaName: "person", prompt: "Carol, 52", providerOptions: NO_STORE });
+    const r = await generateObject({
+      model: openai()(MODEL),
+      schema: Person,
+      schemaName: "person",
+      prompt: "Carol, 52",
+      providerOptions: NO_STORE,
+    });
     assert.deepEqual(r.object, { name: "Carol", age: 52 });
     const rf = bodies()[0]?.response_format as { type: string; json_schema: { name: string; schema: Json } };
     assert.equal(rf.type, "json_schema");
@@ -164,9 +206,18 @@ describe("@ai-sdk/openai default provider (Responses API)", () => {
     fx.mock.reset();
     // The first step's text comes back with an item id, which the SDK (store defaults to true) then sends as an
     // item_reference.
-    fx.mock.script({ text: "Let me check.", toolCalls: [{ id: "call_x", name: "get_weather", arguments: { city: "Quito" } }] }, { text: "unused" });
+    fx.mock.script(
+      { text: "Let me check.", toolCalls: [{ id: "call_x", name: "get_weather", arguments: { city: "Quito" } }] },
+      { text: "unused" },
+    );
     await assert.rejects(
-      generateText({ model: openai()(MODEL), prompt: "Weather in Quito?", tools: { get_weather: weatherTool([]) }, stopWhen: stepCountIs(3), maxRetries: 0 }),
+      generateText({
+        model: openai()(MODEL),
+        prompt: "Weather in Quito?",
+        tools: { get_weather: weatherTool([]) },
+        stopWhen: stepCountIs(3),
+        maxRetries: 0,
+      }),
       (err: unknown) => {
         const e = err as { statusCode?: number; message?: string; responseBody?: string };
         assert.equal(e.statusCode, 400);

@@ -32,13 +32,20 @@ const weatherTool = {
   },
 };
 /** The client-side implementation of the tool (the model only asks for it). */
-const runWeather = (args: { city: string }) => JSON.stringify({ city: args.city, tempC: args.city === "Paris" ? 21 : 9 });
+const runWeather = (args: { city: string }) =>
+  JSON.stringify({ city: args.city, tempC: args.city === "Paris" ? 21 : 9 });
 
 describe("openai client: chat completions", () => {
   test("plain", async () => {
     fx.mock.reset();
     fx.mock.script({ text: "Hello, human.", usage: { prompt_tokens: 8, completion_tokens: 3 } });
-    const r = await client.chat.completions.create({ model: MODEL, messages: [{ role: "system", content: "Be kind." }, { role: "user", content: "Hi" }] });
+    const r = await client.chat.completions.create({
+      model: MODEL,
+      messages: [
+        { role: "system", content: "Be kind." },
+        { role: "user", content: "Hi" },
+      ],
+    });
     assert.equal(r.object, "chat.completion");
     assert.equal(r.model, MODEL);
     assert.equal(r.choices[0]?.message.content, "Hello, human.");
@@ -80,7 +87,10 @@ describe("openai client: chat completions", () => {
 
   test("tool round trip: the model asks, the client runs the tool, the second request carries the result", async () => {
     fx.mock.reset();
-    fx.mock.script({ toolCalls: [{ id: "call_paris", name: "get_weather", arguments: { city: "Paris" } }] }, { text: "It is 21°C in Paris." });
+    fx.mock.script(
+      { toolCalls: [{ id: "call_paris", name: "get_weather", arguments: { city: "Paris" } }] },
+      { text: "It is 21°C in Paris." },
+    );
     const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: "Weather in Paris?" }];
     const first = await client.chat.completions.create({ model: MODEL, messages, tools: [weatherTool] });
     const call = first.choices[0]?.message.tool_calls?.[0];
@@ -88,14 +98,24 @@ describe("openai client: chat completions", () => {
     assert.ok(call && call.type === "function");
     assert.equal(call.function.name, "get_weather");
     messages.push(first.choices[0]!.message);
-    messages.push({ role: "tool", tool_call_id: call.id, content: runWeather(JSON.parse(call.function.arguments) as { city: string }) });
+    messages.push({
+      role: "tool",
+      tool_call_id: call.id,
+      content: runWeather(JSON.parse(call.function.arguments) as { city: string }),
+    });
     const second = await client.chat.completions.create({ model: MODEL, messages, tools: [weatherTool] });
     assert.equal(second.choices[0]?.message.content, "It is 21°C in Paris.");
     const [b1, b2, ...more] = bodies();
     assert.equal(more.length, 0, "exactly two upstream calls");
     assert.deepEqual(b1?.messages, [{ role: "user", content: "Weather in Paris?" }]);
     assert.deepEqual((b2?.messages as Json[]).slice(1), [
-      { role: "assistant", content: "", tool_calls: [{ id: "call_paris", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [
+          { id: "call_paris", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+        ],
+      },
       { role: "tool", tool_call_id: "call_paris", content: '{"city":"Paris","tempC":21}' },
     ]);
   });
@@ -104,9 +124,16 @@ describe("openai client: chat completions", () => {
     const Person = z.object({ name: z.string(), age: z.number().int() });
     fx.mock.reset();
     fx.mock.script({ text: '{"name":"Alice","age":30}' });
-    const r = await client.chat.completions.parse({ model: MODEL, messages: [{ role: "user", content: "Alice, 30" }], response_format: zodResponseFormat(Person, "person") });
+    const r = await client.chat.completions.parse({
+      model: MODEL,
+      messages: [{ role: "user", content: "Alice, 30" }],
+      response_format: zodResponseFormat(Person, "person"),
+    });
     assert.deepEqual(r.choices[0]?.message.parsed, { name: "Alice", age: 30 });
-    const rf = bodies()[0]?.response_format as { type: string; json_schema: { name: string; strict: boolean; schema: Json } };
+    const rf = bodies()[0]?.response_format as {
+      type: string;
+      json_schema: { name: string; strict: boolean; schema: Json };
+    };
     assert.equal(rf.type, "json_schema");
     assert.equal(rf.json_schema.name, "person");
     assert.equal(rf.json_schema.strict, true);
@@ -116,12 +143,21 @@ describe("openai client: chat completions", () => {
 
 describe("openai client: responses", () => {
   const tools: OpenAI.Responses.Tool[] = [
-    { type: "function", name: "get_weather", description: "Current weather for a city", strict: false, parameters: weatherTool.function.parameters },
+    {
+      type: "function",
+      name: "get_weather",
+      description: "Current weather for a city",
+      strict: false,
+      parameters: weatherTool.function.parameters,
+    },
   ];
 
   test("responses.create, not streamed", async () => {
     fx.mock.reset();
-    fx.mock.script({ text: "Hello from Responses.", usage: { prompt_tokens: 12, completion_tokens: 4, cached_tokens: 2 } });
+    fx.mock.script({
+      text: "Hello from Responses.",
+      usage: { prompt_tokens: 12, completion_tokens: 4, cached_tokens: 2 },
+    });
     const r = await client.responses.create({ model: MODEL, instructions: "Be terse.", input: "Hello", store: false });
     assert.equal(r.object, "response");
     assert.equal(r.status, "completed");
@@ -158,20 +194,35 @@ describe("openai client: responses", () => {
 
   test("responses tool round trip (function_call → function_call_output → answer)", async () => {
     fx.mock.reset();
-    fx.mock.script({ toolCalls: [{ id: "call_oslo", name: "get_weather", arguments: { city: "Oslo" } }] }, { text: "9°C in Oslo." });
+    fx.mock.script(
+      { toolCalls: [{ id: "call_oslo", name: "get_weather", arguments: { city: "Oslo" } }] },
+      { text: "9°C in Oslo." },
+    );
     const input: OpenAI.Responses.ResponseInput = [{ role: "user", content: "Weather in Oslo?" }];
     const first = await client.responses.create({ model: MODEL, input, tools, store: false });
-    const calls = first.output.filter((i): i is OpenAI.Responses.ResponseFunctionToolCall => i.type === "function_call");
+    const calls = first.output.filter(
+      (i): i is OpenAI.Responses.ResponseFunctionToolCall => i.type === "function_call",
+    );
     assert.equal(calls.length, 1);
     assert.equal(calls[0]!.call_id, "call_oslo");
     assert.equal(calls[0]!.name, "get_weather");
     input.push(...calls);
-    input.push({ type: "function_call_output", call_id: calls[0]!.call_id, output: runWeather(JSON.parse(calls[0]!.arguments) as { city: string }) });
+    input.push({
+      type: "function_call_output",
+      call_id: calls[0]!.call_id,
+      output: runWeather(JSON.parse(calls[0]!.arguments) as { city: string }),
+    });
     const second = await client.responses.create({ model: MODEL, input, tools, store: false });
     assert.equal(second.output_text, "9°C in Oslo.");
     const b2 = bodies()[1]!;
     assert.deepEqual((b2.messages as Json[]).slice(1), [
-      { role: "assistant", content: "", tool_calls: [{ id: "call_oslo", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }] },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [
+          { id: "call_oslo", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } },
+        ],
+      },
       { role: "tool", tool_call_id: "call_oslo", content: '{"city":"Oslo","tempC":9}' },
     ]);
   });
@@ -180,7 +231,11 @@ describe("openai client: responses", () => {
     const City = z.object({ city: z.string(), country: z.string() });
     fx.mock.reset();
     fx.mock.script({ text: '{"city":"Lyon","country":"France"}' });
-    const r = await client.responses.parse({ model: MODEL, input: "A French city", text: { format: zodTextFormat(City, "city") } });
+    const r = await client.responses.parse({
+      model: MODEL,
+      input: "A French city",
+      text: { format: zodTextFormat(City, "city") },
+    });
     assert.deepEqual(r.output_parsed, { city: "Lyon", country: "France" });
     assert.equal((bodies()[0]?.response_format as Json).type, "json_schema");
   });
@@ -195,9 +250,12 @@ describe("openai client: responses", () => {
         return true;
       },
     );
-    await assert.rejects(client.chat.completions.create({ model: "mock/nope", messages: [{ role: "user", content: "x" }] }), (err: unknown) => {
-      assert.equal((err as { status?: number }).status, 404);
-      return true;
-    });
+    await assert.rejects(
+      client.chat.completions.create({ model: "mock/nope", messages: [{ role: "user", content: "x" }] }),
+      (err: unknown) => {
+        assert.equal((err as { status?: number }).status, 404);
+        return true;
+      },
+    );
   });
 });

@@ -20,7 +20,11 @@ before(async () => {
   key = await fx.createKey("compat-chat");
   // Warm up: the first request in a new instance directory boots it; timing cases must not pay for that.
   fx.mock.reset();
-  const warm = await fx.api("/v1/chat/completions", { method: "POST", key, body: JSON.stringify({ model: "mock/mock-model", messages: [{ role: "user", content: "warm" }] }) });
+  const warm = await fx.api("/v1/chat/completions", {
+    method: "POST",
+    key,
+    body: JSON.stringify({ model: "mock/mock-model", messages: [{ role: "user", content: "warm" }] }),
+  });
   assert.equal(warm.status, 200, await warm.text());
 });
 after(async () => {
@@ -59,18 +63,35 @@ test("AUTH-401-ENVELOPE: a missing key has error.code invalid_api_key or null", 
 // (OpenAI answers 400 "'parallel_tool_calls' is only allowed when 'tools' are specified").
 test("CC-TOOLCHOICE-NONE-PARALLEL-FALSE-NO-TOOLS: no parallel_tool_calls upstream without tools", async () => {
   const origin = fx.apiBase.replace(/\/v1$/, "");
-  const tools = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: {} } } }];
+  const tools = [
+    { type: "function", function: { name: "get_weather", parameters: { type: "object", properties: {} } } },
+  ];
   const bodies = [
     { model: "mock/mock-model", messages: [{ role: "user", content: "hello" }], parallel_tool_calls: false },
-    { model: "mock/mock-model", messages: [{ role: "user", content: "hello" }], parallel_tool_calls: false, tools, tool_choice: "none" },
+    {
+      model: "mock/mock-model",
+      messages: [{ role: "user", content: "hello" }],
+      parallel_tool_calls: false,
+      tools,
+      tool_choice: "none",
+    },
   ];
   for (const body of bodies) {
     fx.mock.reset();
-    const res = await exchange(origin, { method: "POST", path: "/v1/chat/completions", headers: { authorization: `Bearer ${key}` }, body });
+    const res = await exchange(origin, {
+      method: "POST",
+      path: "/v1/chat/completions",
+      headers: { authorization: `Bearer ${key}` },
+      body,
+    });
     assert.equal(res.status, 200);
     const up = fx.mock.chatRequests()[0]!.body;
     assert.equal(up.tools, undefined);
-    assert.equal(up.parallel_tool_calls, undefined, `upstream got parallel_tool_calls without tools for ${JSON.stringify(body).slice(0, 120)}`);
+    assert.equal(
+      up.parallel_tool_calls,
+      undefined,
+      `upstream got parallel_tool_calls without tools for ${JSON.stringify(body).slice(0, 120)}`,
+    );
   }
 });
 
@@ -79,7 +100,19 @@ test("CC-TOOLCHOICE-NONE-PARALLEL-FALSE-NO-TOOLS: no parallel_tool_calls upstrea
 test("CC-STREAM-PRESTREAM-UPSTREAM-ERROR-STATUS: the upstream's error.param is relayed", async () => {
   const origin = fx.apiBase.replace(/\/v1$/, "");
   fx.mock.reset();
-  fx.mock.script({ error: { status: 400, body: { error: { message: "temperature 1.7 is too high for this model", type: "invalid_request_error", param: "temperature", code: null } } } });
+  fx.mock.script({
+    error: {
+      status: 400,
+      body: {
+        error: {
+          message: "temperature 1.7 is too high for this model",
+          type: "invalid_request_error",
+          param: "temperature",
+          code: null,
+        },
+      },
+    },
+  });
   const res = await exchange(origin, {
     method: "POST",
     path: "/v1/chat/completions",

@@ -32,7 +32,12 @@ after(async () => {
     const legend = DOCUMENTED_DIFFERENCES.map((d) => d.id);
     process.stdout.write(
       "\n# fidelity table (conversation → documented differences besides model-id/always-streamed)\n" +
-        table.map((r) => `#   ${r.name}: ${r.applied.filter((a) => a !== "model-id" && a !== "always-streamed").join(", ") || "exact"}`).join("\n") +
+        table
+          .map(
+            (r) =>
+              `#   ${r.name}: ${r.applied.filter((a) => a !== "model-id" && a !== "always-streamed").join(", ") || "exact"}`,
+          )
+          .join("\n") +
         `\n#   (differences known: ${legend.join(", ")})\n`,
     );
   }
@@ -41,24 +46,45 @@ after(async () => {
 
 const fn = (name: string, properties: Json = {}, extra: Json = {}) => ({
   type: "function",
-  function: { name, parameters: { type: "object", properties, ...(Object.keys(properties).length ? { required: Object.keys(properties) } : {}) }, ...extra },
+  function: {
+    name,
+    parameters: {
+      type: "object",
+      properties,
+      ...(Object.keys(properties).length ? { required: Object.keys(properties) } : {}),
+    },
+    ...extra,
+  },
 });
 const weather = fn("get_weather", { city: { type: "string" } }, { description: "Current weather for a city" });
 const clock = fn("get_time", { tz: { type: "string" } }, { description: "Time in a zone" });
-const search = fn("search_docs", { query: { type: "string" }, limit: { type: "integer" } }, { description: "Search the docs" });
+const search = fn(
+  "search_docs",
+  { query: { type: "string" }, limit: { type: "integer" } },
+  { description: "Search the docs" },
+);
 
 interface Conversation {
   name: string;
   body: Json;
   script?: MockReply[];
   /** Checks on what the client got (JSON body or chat chunks). */
-  check?: (got: { res: Exchange; text: string; toolCalls: Array<{ id: string; name: string; arguments: string }> }) => void;
+  check?: (got: {
+    res: Exchange;
+    text: string;
+    toolCalls: Array<{ id: string; name: string; arguments: string }>;
+  }) => void;
 }
 
 const RED = red16Base64();
 
 const conversations: Conversation[] = [
-  { name: "plain", body: { messages: [{ role: "user", content: "Hello there" }] }, script: [{ text: "Hi!" }], check: (g) => assert.equal(g.text, "Hi!") },
+  {
+    name: "plain",
+    body: { messages: [{ role: "user", content: "Hello there" }] },
+    script: [{ text: "Hi!" }],
+    check: (g) => assert.equal(g.text, "Hi!"),
+  },
   {
     name: "multi-turn",
     body: {
@@ -79,7 +105,13 @@ const conversations: Conversation[] = [
     body: {
       messages: [
         { role: "system", content: "You are a pirate." },
-        { role: "developer", content: [{ type: "text", text: "Answer in one line." }, { type: "text", text: "No emojis." }] },
+        {
+          role: "developer",
+          content: [
+            { type: "text", text: "Answer in one line." },
+            { type: "text", text: "No emojis." },
+          ],
+        },
         { role: "user", content: "Greet me." },
       ],
     },
@@ -90,7 +122,13 @@ const conversations: Conversation[] = [
       messages: [
         { role: "system", content: "You are WeatherBot." },
         { role: "user", content: "Weather in Paris?" },
-        { role: "assistant", content: null, tool_calls: [{ id: "call_p1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            { id: "call_p1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+          ],
+        },
         { role: "tool", tool_call_id: "call_p1", content: '{"temp":21,"sky":"clear"}' },
       ],
       tools: [weather],
@@ -100,7 +138,12 @@ const conversations: Conversation[] = [
   },
   {
     name: "3 parallel calls",
-    body: { messages: [{ role: "user", content: "Weather in Oslo and Rome, time in Tokyo." }], tools: [weather, clock, search], parallel_tool_calls: true, stream: true },
+    body: {
+      messages: [{ role: "user", content: "Weather in Oslo and Rome, time in Tokyo." }],
+      tools: [weather, clock, search],
+      parallel_tool_calls: true,
+      stream: true,
+    },
     script: [
       {
         toolCalls: [
@@ -135,7 +178,14 @@ const conversations: Conversation[] = [
           ],
         },
         { role: "tool", tool_call_id: "call_a", content: "-3C" },
-        { role: "tool", tool_call_id: "call_b", content: [{ type: "text", text: "18C" }, { type: "text", text: "sunny" }] },
+        {
+          role: "tool",
+          tool_call_id: "call_b",
+          content: [
+            { type: "text", text: "18C" },
+            { type: "text", text: "sunny" },
+          ],
+        },
         { role: "tool", tool_call_id: "call_c", content: "21:04" },
       ],
       tools: [weather, clock, search],
@@ -148,14 +198,23 @@ const conversations: Conversation[] = [
     body: {
       messages: [
         { role: "user", content: "What time is it?" },
-        { role: "assistant", content: null, tool_calls: [{ id: "call_t", type: "function", function: { name: "now", arguments: "" } }] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "call_t", type: "function", function: { name: "now", arguments: "" } }],
+        },
         { role: "tool", tool_call_id: "call_t", content: "12:00" },
         { role: "user", content: "And again?" },
       ],
       tools: [fn("now")],
     },
     script: [{ toolCalls: [{ id: "call_t2", name: "now", arguments: "" }] }],
-    check: (g) => assert.deepEqual(g.toolCalls.map((c) => [c.name, c.arguments]), [["now", "{}"]], 'arguments "" come back as "{}"'),
+    check: (g) =>
+      assert.deepEqual(
+        g.toolCalls.map((c) => [c.name, c.arguments]),
+        [["now", "{}"]],
+        'arguments "" come back as "{}"',
+      ),
   },
   {
     name: "images (data URL)",
@@ -184,7 +243,12 @@ const conversations: Conversation[] = [
           name: "person",
           description: "A person",
           strict: true,
-          schema: { type: "object", properties: { name: { type: "string" }, age: { type: "integer" } }, required: ["name", "age"], additionalProperties: false },
+          schema: {
+            type: "object",
+            properties: { name: { type: "string" }, age: { type: "integer" } },
+            required: ["name", "age"],
+            additionalProperties: false,
+          },
         },
       },
     },
@@ -193,7 +257,13 @@ const conversations: Conversation[] = [
   },
   {
     name: "json_object",
-    body: { messages: [{ role: "system", content: "Reply in JSON." }, { role: "user", content: "Three colours." }], response_format: { type: "json_object" } },
+    body: {
+      messages: [
+        { role: "system", content: "Reply in JSON." },
+        { role: "user", content: "Three colours." },
+      ],
+      response_format: { type: "json_object" },
+    },
     script: [{ text: '{"colours":["red","green","blue"]}' }],
   },
   {
@@ -220,12 +290,21 @@ const conversations: Conversation[] = [
   { name: "stop string", body: { messages: [{ role: "user", content: "Count." }], stop: "5" } },
   {
     name: "max_completion_tokens → max_tokens",
-    body: { messages: [{ role: "user", content: "A long story." }], max_completion_tokens: 5, stream: true, stream_options: { include_usage: true } },
+    body: {
+      messages: [{ role: "user", content: "A long story." }],
+      max_completion_tokens: 5,
+      stream: true,
+      stream_options: { include_usage: true },
+    },
     script: [{ text: "Once upon a", finishReason: "length", usage: { completion_tokens: 5 } }],
   },
   {
     name: "tool_choice required",
-    body: { messages: [{ role: "user", content: "Weather in Lima." }], tools: [weather, { ...clock, function: { ...clock.function, strict: true } }], tool_choice: "required" },
+    body: {
+      messages: [{ role: "user", content: "Weather in Lima." }],
+      tools: [weather, { ...clock, function: { ...clock.function, strict: true } }],
+      tool_choice: "required",
+    },
     script: [{ toolCalls: [{ name: "get_weather", arguments: { city: "Lima" } }] }],
   },
   {
@@ -234,7 +313,11 @@ const conversations: Conversation[] = [
   },
   {
     name: "tool_choice named",
-    body: { messages: [{ role: "user", content: "Time in Lima." }], tools: [weather, clock], tool_choice: { type: "function", function: { name: "get_time" } } },
+    body: {
+      messages: [{ role: "user", content: "Time in Lima." }],
+      tools: [weather, clock],
+      tool_choice: { type: "function", function: { name: "get_time" } },
+    },
     script: [{ toolCalls: [{ name: "get_time", arguments: { tz: "America/Lima" } }] }],
   },
   {
@@ -246,11 +329,19 @@ const conversations: Conversation[] = [
     body: {
       messages: [
         { role: "user", content: "Fix the typo and save." },
-        { role: "assistant", content: "Reading first.", tool_calls: [{ id: "call_r", type: "function", function: { name: "read", arguments: '{"path":"a.md"}' } }] },
+        {
+          role: "assistant",
+          content: "Reading first.",
+          tool_calls: [{ id: "call_r", type: "function", function: { name: "read", arguments: '{"path":"a.md"}' } }],
+        },
         { role: "tool", tool_call_id: "call_r", content: "teh cat" },
       ],
       tools: [
-        fn("edit", { path: { type: "string" }, old: { type: "string" }, new: { type: "string" } }, { description: "Edit a file" }),
+        fn(
+          "edit",
+          { path: { type: "string" }, old: { type: "string" }, new: { type: "string" } },
+          { description: "Edit a file" },
+        ),
         fn("write", { path: { type: "string" }, content: { type: "string" } }, { description: "Write a file" }),
         fn("read", { path: { type: "string" } }, { description: "Read a file" }),
       ],
@@ -264,11 +355,20 @@ const conversations: Conversation[] = [
         ],
       },
     ],
-    check: (g) => assert.deepEqual(g.toolCalls.map((c) => c.name), ["edit", "write"], "names restored on the way out"),
+    check: (g) =>
+      assert.deepEqual(
+        g.toolCalls.map((c) => c.name),
+        ["edit", "write"],
+        "names restored on the way out",
+      ),
   },
   {
     name: "reasoning_effort → variant",
-    body: { model: "mock/mock-reasoner", messages: [{ role: "user", content: "Think hard: 2+2?" }], reasoning_effort: "high" },
+    body: {
+      model: "mock/mock-reasoner",
+      messages: [{ role: "user", content: "Think hard: 2+2?" }],
+      reasoning_effort: "high",
+    },
     script: [{ reasoning: "Two plus two.", text: "4", usage: { completion_tokens: 10, reasoning_tokens: 6 } }],
     check: (g) => assert.equal(g.text, "4"),
   },
@@ -277,8 +377,20 @@ const conversations: Conversation[] = [
     body: {
       messages: [
         { role: "system", content: [{ type: "text", text: "Be terse." }] },
-        { role: "user", content: [{ type: "text", text: "Part one." }, { type: "text", text: "Part two." }] },
-        { role: "assistant", content: [{ type: "text", text: "Got both." }, { type: "text", text: " Anything else?" }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "Part one." },
+            { type: "text", text: "Part two." },
+          ],
+        },
+        {
+          role: "assistant",
+          content: [
+            { type: "text", text: "Got both." },
+            { type: "text", text: " Anything else?" },
+          ],
+        },
         { role: "user", content: [{ type: "text", text: "Summarise." }] },
       ],
     },
@@ -287,14 +399,34 @@ const conversations: Conversation[] = [
 
 /** Sends a chat request and returns what the client got, parsed for either mode. */
 async function send(body: Json) {
-  const res = await exchange(origin, { method: "POST", path: "/v1/chat/completions", headers: { authorization: `Bearer ${key}` }, body });
+  const res = await exchange(origin, {
+    method: "POST",
+    path: "/v1/chat/completions",
+    headers: { authorization: `Bearer ${key}` },
+    body,
+  });
   if (body.stream === true) {
     const chunks = chatStream(res);
     return { res, text: streamedText(chunks), toolCalls: assembleToolCalls(chunks) };
   }
   expectStatus(res, 200);
-  const msg = res.json<{ choices: Array<{ message: { content: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> } }> }>().choices[0]!.message;
-  return { res, text: msg.content ?? "", toolCalls: (msg.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })) };
+  const msg = res.json<{
+    choices: Array<{
+      message: {
+        content: string | null;
+        tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+      };
+    }>;
+  }>().choices[0]!.message;
+  return {
+    res,
+    text: msg.content ?? "",
+    toolCalls: (msg.tool_calls ?? []).map((c) => ({
+      id: c.id,
+      name: c.function.name,
+      arguments: c.function.arguments,
+    })),
+  };
 }
 
 describe("fidelity: the upstream sees exactly the client's conversation (documented differences only)", () => {
@@ -320,9 +452,19 @@ describe("client tools are never executed", () => {
     const marker = path.join(os.tmpdir(), `x-${crypto.randomBytes(6).toString("hex")}`);
     const bash = fn("bash", { command: { type: "string" } }, { description: "Run a shell command" });
     fx.mock.reset();
-    fx.mock.script({ toolCalls: [{ id: "call_sh", name: "bash", arguments: { command: `touch ${marker}` } }] }, { text: "a second call must not happen" });
-    const got = await send({ model: "mock/mock-model", messages: [{ role: "user", content: `Create ${marker}` }], tools: [bash], tool_choice: "required" });
-    assert.deepEqual(got.toolCalls, [{ id: "call_sh", name: "bash", arguments: JSON.stringify({ command: `touch ${marker}` }) }]);
+    fx.mock.script(
+      { toolCalls: [{ id: "call_sh", name: "bash", arguments: { command: `touch ${marker}` } }] },
+      { text: "a second call must not happen" },
+    );
+    const got = await send({
+      model: "mock/mock-model",
+      messages: [{ role: "user", content: `Create ${marker}` }],
+      tools: [bash],
+      tool_choice: "required",
+    });
+    assert.deepEqual(got.toolCalls, [
+      { id: "call_sh", name: "bash", arguments: JSON.stringify({ command: `touch ${marker}` }) },
+    ]);
     assert.equal(got.res.json<{ choices: Array<{ finish_reason: string }> }>().choices[0]!.finish_reason, "tool_calls");
     await new Promise((r) => setTimeout(r, 1500)); // time for a (forbidden) execution or second step to show up
     assert.equal(fs.existsSync(marker), false, "the tool was not executed");
@@ -355,7 +497,9 @@ describe("concurrency", () => {
       };
     });
     const results = await Promise.all(requests.map((r) => send(r.body)));
-    results.forEach((got, i) => assert.equal(got.text, `answer for ${requests[i]!.mark}`, `request ${i} got its own answer`));
+    results.forEach((got, i) =>
+      assert.equal(got.text, `answer for ${requests[i]!.mark}`, `request ${i} got its own answer`),
+    );
     const recorded = fx.mock.chatRequests();
     assert.equal(recorded.length, 8, "one upstream call per request");
     for (const r of requests) {
@@ -370,7 +514,11 @@ describe("concurrency", () => {
 describe("latency", () => {
   test("first request on a new tool set vs a warm one (measured; printed)", async () => {
     const name = `probe_${crypto.randomBytes(3).toString("hex")}`;
-    const body = { model: "mock/mock-model", messages: [{ role: "user", content: "ping" }], tools: [fn(name, { q: { type: "string" } })] };
+    const body = {
+      model: "mock/mock-model",
+      messages: [{ role: "user", content: "ping" }],
+      tools: [fn(name, { q: { type: "string" } })],
+    };
     const timeOne = async () => {
       fx.mock.reset();
       const t0 = performance.now();
@@ -384,6 +532,8 @@ describe("latency", () => {
     const warm: number[] = [];
     for (let i = 0; i < 5; i++) warm.push(await timeOne());
     warm.sort((a, b) => a - b);
-    process.stdout.write(`\n# latency: new tool set ${cold} ms; warm median ${warm[2]} ms (min ${warm[0]}, max ${warm[4]})\n`);
+    process.stdout.write(
+      `\n# latency: new tool set ${cold} ms; warm median ${warm[2]} ms (min ${warm[0]}, max ${warm[4]})\n`,
+    );
   });
 });

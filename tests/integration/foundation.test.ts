@@ -16,7 +16,12 @@ after(async () => {
 });
 
 /** Asserts an OpenAI error envelope with the given status and code. */
-async function expectEnvelope(res: Response, status: number, code?: string, param?: string): Promise<Record<string, unknown>> {
+async function expectEnvelope(
+  res: Response,
+  status: number,
+  code?: string,
+  param?: string,
+): Promise<Record<string, unknown>> {
   assert.equal(res.status, status, `status of ${res.url}`);
   assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
   const body = (await res.json()) as { error: { message: string; type: string; param: unknown; code: unknown } };
@@ -49,7 +54,9 @@ describe("openai client through Patchbay", () => {
   test("non-streamed chat completion returns the mock's text and exactly one upstream call", async () => {
     fx.mock.reset();
     fx.mock.script({ text: "Hello from the mock.", usage: { prompt_tokens: 12, completion_tokens: 5 } });
-    const r = await fx.openai(key).chat.completions.create({ model: "mock/mock-model", messages: [{ role: "user", content: "hi" }] });
+    const r = await fx
+      .openai(key)
+      .chat.completions.create({ model: "mock/mock-model", messages: [{ role: "user", content: "hi" }] });
     assert.equal(r.choices[0]?.message.content, "Hello from the mock.");
     assert.equal(r.choices[0]?.finish_reason, "stop");
     assert.equal(r.usage?.prompt_tokens, 12);
@@ -87,9 +94,17 @@ describe("bad input keeps the server serving", () => {
   test("missing and wrong keys → 401", async () => {
     const missing = await expectEnvelope(await fx.api("/v1/models"), 401, "invalid_api_key");
     assert.match(String(missing.message), /Missing API key/);
-    const wrong = await expectEnvelope(await fx.api("/v1/models", { key: "pb-wrongwrongwrongwrong" }), 401, "invalid_api_key");
+    const wrong = await expectEnvelope(
+      await fx.api("/v1/models", { key: "pb-wrongwrongwrongwrong" }),
+      401,
+      "invalid_api_key",
+    );
     assert.doesNotMatch(String(wrong.message), /pb-wrong/);
-    await expectEnvelope(await fx.api("/v1/chat/completions", { method: "POST", body: "{}", key: "nope" }), 401, "invalid_api_key");
+    await expectEnvelope(
+      await fx.api("/v1/chat/completions", { method: "POST", body: "{}", key: "nope" }),
+      401,
+      "invalid_api_key",
+    );
   });
 
   test("malformed JSON, non-object body, missing fields → 400 naming the field", async () => {
@@ -97,9 +112,19 @@ describe("bad input keeps the server serving", () => {
     await expectEnvelope(await post("{not json"), 400, "invalid_json");
     await expectEnvelope(await post("[1,2]"), 400);
     await expectEnvelope(await post('"text"'), 400);
-    await expectEnvelope(await post(JSON.stringify({ messages: [{ role: "user", content: "x" }] })), 400, undefined, "model");
+    await expectEnvelope(
+      await post(JSON.stringify({ messages: [{ role: "user", content: "x" }] })),
+      400,
+      undefined,
+      "model",
+    );
     await expectEnvelope(await post(JSON.stringify({ model: "mock/mock-model" })), 400, undefined, "messages");
-    await expectEnvelope(await post(JSON.stringify({ model: "mock/mock-model", messages: [] })), 400, undefined, "messages");
+    await expectEnvelope(
+      await post(JSON.stringify({ model: "mock/mock-model", messages: [] })),
+      400,
+      undefined,
+      "messages",
+    );
   });
 
   test("unknown model → 404 model_not_found; disallowed model → 403", async () => {
@@ -118,7 +143,10 @@ describe("bad input keeps the server serving", () => {
     });
     await expectEnvelope(denied, 403, "model_not_allowed");
     const listed = (await (await fx.api("/v1/models", { key: limited })).json()) as { data: { id: string }[] };
-    assert.deepEqual(listed.data.map((m) => m.id), ["mock/mock-model"]);
+    assert.deepEqual(
+      listed.data.map((m) => m.id),
+      ["mock/mock-model"],
+    );
   });
 
   test("oversize body → 413; unknown route → 404 JSON; routes without /v1 work", async () => {
@@ -126,12 +154,20 @@ describe("bad input keeps the server serving", () => {
     await fx.admin.updateApp({ params: { name: "tiny" }, body: { limits: { maxBodyBytes: 2048 } } });
     const tiny = (await fx.admin.createKey({ params: { name: "tiny" }, body: { label: "t" } })).key;
     const big = JSON.stringify({ model: "mock/mock-model", messages: [{ role: "user", content: "x".repeat(5000) }] });
-    await expectEnvelope(await fx.api("/v1/chat/completions", { method: "POST", key: tiny, body: big }), 413, "payload_too_large");
+    await expectEnvelope(
+      await fx.api("/v1/chat/completions", { method: "POST", key: tiny, body: big }),
+      413,
+      "payload_too_large",
+    );
     await expectEnvelope(await fx.api("/v1/nothing-here", { key }), 404, "not_found");
     await expectEnvelope(await fx.api("/", {}), 404);
     assert.equal((await fx.api("/models", { key })).status, 200);
     fx.mock.reset();
-    const plain = await fx.api("/chat/completions", { method: "POST", key, body: JSON.stringify({ model: "mock/mock-model", messages: [{ role: "user", content: "x" }] }) });
+    const plain = await fx.api("/chat/completions", {
+      method: "POST",
+      key,
+      body: JSON.stringify({ model: "mock/mock-model", messages: [{ role: "user", content: "x" }] }),
+    });
     assert.equal(plain.status, 200);
     // still serving
     assert.equal((await fx.api("/healthz")).status, 200);

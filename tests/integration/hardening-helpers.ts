@@ -105,14 +105,7 @@ export function inBandError(
   return null;
 }
 
-/** Polls `cond` every 50 ms until true; rejects with `what` after `timeoutMs`. */
-export async function waitFor(what: string, cond: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(50);
-  }
-}
+export { waitFor } from "../harness/wait-for";
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));

@@ -34,11 +34,18 @@ let page: Page;
 const pageErrors: string[] = [];
 
 const rows = () => page.getByRole("table", { name: "Sessions" }).locator("tbody tr");
-const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `history-${name}.png`), animations: "disabled" });
+const shot = (name: string) =>
+  page.screenshot({ path: path.join(SHOTS, `history-${name}.png`), animations: "disabled" });
 
 before(async () => {
-  assert.ok(fs.existsSync(path.join(RENDERER, "index.html")), `The dashboard is not built in ${RENDERER}: run npm run build:renderer`);
-  assert.ok(fs.existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: apt-get install -y chromium (or set PATCHBAY_CHROMIUM)`);
+  assert.ok(
+    fs.existsSync(path.join(RENDERER, "index.html")),
+    `The dashboard is not built in ${RENDERER}: run npm run build:renderer`,
+  );
+  assert.ok(
+    fs.existsSync(CHROMIUM),
+    `Chromium not found at ${CHROMIUM}: apt-get install -y chromium (or set PATCHBAY_CHROMIUM)`,
+  );
   env = await startHistoryEnv();
   const apps = new FakeApps();
   await apps.create("notes");
@@ -71,7 +78,12 @@ before(async () => {
 
   // 120 plain sessions over two tool sets, then one conversation with an image, reasoning and an answer (newest).
   const [t1, t2] = ["t1", "t2"].map((t) => env.toolSetDir("notes", t)) as [string, string];
-  await createSessions(env, 120, (i) => (i % 2 ? t1 : t2), (i) => `Session ${i}`);
+  await createSessions(
+    env,
+    120,
+    (i) => (i % 2 ? t1 : t2),
+    (i) => `Session ${i}`,
+  );
   const client = env.supervisor.client();
   const sid = (await client.session.create({ directory: t1, title: "Chat with image" })).data!.id;
   await client.session.prompt({
@@ -85,11 +97,24 @@ before(async () => {
     ],
   });
   env.mock.script({ text: "It is red.", reasoning: "Every pixel is red." });
-  await client.session.prompt({ sessionID: sid, directory: t1, model: MODEL, parts: [{ type: "text", text: "Answer please" }] });
+  await client.session.prompt({
+    sessionID: sid,
+    directory: t1,
+    model: MODEL,
+    parts: [{ type: "text", text: "Answer please" }],
+  });
 
   fs.mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"], timeout: 60_000 });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US", timezoneId: "UTC" });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    timeout: 60_000,
+  });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    locale: "en-US",
+    timezoneId: "UTC",
+  });
   context.setDefaultTimeout(15_000);
   await context.addCookies([{ name: ADMIN_COOKIE, value: TOKEN, url: origin, httpOnly: true, sameSite: "Strict" }]);
   page = await context.newPage();
@@ -113,14 +138,21 @@ test("Sessions tab: infinite scroll, session view, delete, then limits preview a
   const sessions = page.getByRole("region", { name: "Sessions", exact: true });
   await rows().first().waitFor();
   assert.equal(await rows().count(), 50, "first page");
-  assert.equal(await rows().first().getByRole("button", { name: "Chat with image", exact: true }).count(), 1, "newest first");
+  assert.equal(
+    await rows().first().getByRole("button", { name: "Chat with image", exact: true }).count(),
+    1,
+    "newest first",
+  );
   await shot("01-sessions");
 
   // Infinite scroll: bringing the end of the list into view loads the next page, until all 121 are listed.
   for (let i = 0; i < 5 && (await rows().count()) < 121; i++) {
     const before = await rows().count();
     await sessions.getByRole("button", { name: "Load more" }).scrollIntoViewIfNeeded();
-    await page.waitForFunction((n) => document.querySelectorAll("table[aria-label=Sessions] tbody tr").length > n, before);
+    await page.waitForFunction(
+      (n) => document.querySelectorAll("table[aria-label=Sessions] tbody tr").length > n,
+      before,
+    );
   }
   assert.equal(await rows().count(), 121);
   await sessions.getByText("121 sessions").waitFor();
@@ -149,7 +181,10 @@ test("Sessions tab: infinite scroll, session view, delete, then limits preview a
   assert.equal((await history.service.list("notes", { limit: 200 })).sessions.length, 118, "gone in OpenCode too");
 
   // History tab: a limit of 50 shows the live preview (118 − 50 = 68) before saving; save; prune now.
-  await page.getByRole("navigation", { name: "App sections" }).getByRole("link", { name: "History", exact: true }).click();
+  await page
+    .getByRole("navigation", { name: "App sections" })
+    .getByRole("link", { name: "History", exact: true })
+    .click();
   const tab = page.getByRole("region", { name: "History", exact: true });
   await tab.getByRole("switch", { name: "Keep all sessions" }).uncheck();
   await tab.getByRole("spinbutton", { name: "Max sessions" }).fill("50");
@@ -165,7 +200,10 @@ test("Sessions tab: infinite scroll, session view, delete, then limits preview a
   await tab.getByText("Runs one bounded sweep now with the saved limits.").waitFor();
   await tab.getByRole("button", { name: "Prune now" }).click();
   await page.getByRole("dialog", { name: "Prune now" }).getByRole("button", { name: "Yes, prune" }).click();
-  await tab.getByLabel("Last sweep").getByText(/removed 68,/).waitFor({ timeout: 30_000 });
+  await tab
+    .getByLabel("Last sweep")
+    .getByText(/removed 68,/)
+    .waitFor({ timeout: 30_000 });
   await page.waitForFunction(() => document.querySelector("[data-testid=prune-preview-count]")?.textContent === "0");
   await shot("04-pruned");
   const left = (await history.service.list("notes", { limit: 200 })).sessions;

@@ -114,12 +114,3 @@ export function median(xs: readonly number[]): number {
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }
-
-/** Polls `cond` every 50 ms until true; throws after `timeoutMs` naming `what`. */
-export async function waitFor(cond: () => Promise<boolean> | boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -28,7 +28,15 @@ before(async () => {
   env = await startHistoryEnv();
   history = new HistoryService({ opencode: env.supervisor, appsDir: env.appsDir, activeRequests: () => inFlight });
   const dirs = ["t1", "t2"].map((t) => env.toolSetDir("s", t));
-  const made = await timed(async () => (s = await createSessions(env, 2050, (i) => dirs[i % 2] as string, (i) => `S-${i}`)));
+  const made = await timed(
+    async () =>
+      (s = await createSessions(
+        env,
+        2050,
+        (i) => dirs[i % 2] as string,
+        (i) => `S-${i}`,
+      )),
+  );
   console.log(`# created 2,050 sessions in ${Math.round(made.ms)} ms`);
 });
 
@@ -43,7 +51,12 @@ async function request(dir: string, n: number): Promise<number> {
   inFlight++;
   try {
     const created = await client.session.create({ directory: dir, title: `req-${n}` });
-    const r = await client.session.prompt({ sessionID: created.data!.id, directory: dir, model: MODEL, parts: [{ type: "text", text: `question ${n}` }] });
+    const r = await client.session.prompt({
+      sessionID: created.data!.id,
+      directory: dir,
+      model: MODEL,
+      parts: [{ type: "text", text: `question ${n}` }],
+    });
     assert.ok(r.data, `request ${n} failed: ${JSON.stringify(r.error)}`);
     return performance.now() - t0;
   } finally {
@@ -78,7 +91,10 @@ describe("bounded sweeps with the real OpenCode", () => {
     console.log(`# sweep 1: ${JSON.stringify(pick(first.value))} in ${Math.round(first.ms)} ms`);
     assert.equal(first.value.removed, DEFAULT_SWEEP_BUDGET);
     assert.ok(first.value.remaining > 0, "it knows more is left");
-    assert.ok(first.value.scanned < 1000, `a bounded sweep does not read all 2,050 sessions (read ${first.value.scanned})`);
+    assert.ok(
+      first.value.scanned < 1000,
+      `a bounded sweep does not read all 2,050 sessions (read ${first.value.scanned})`,
+    );
     assert.equal(await exists(oldestFirst[0]!), false);
     assert.equal(await exists(oldestFirst[DEFAULT_SWEEP_BUDGET - 1]!), false);
     assert.equal(await exists(oldestFirst[DEFAULT_SWEEP_BUDGET]!), true, "the budget stops it");
@@ -131,14 +147,27 @@ describe("bounded sweeps with the real OpenCode", () => {
 
   test("measure: pruning 500 sessions", async () => {
     const dirs = ["t1", "t2"].map((t) => env.toolSetDir("p", t));
-    await createSessions(env, 550, (i) => dirs[i % 2] as string, (i) => `P-${i}`);
+    await createSessions(
+      env,
+      550,
+      (i) => dirs[i % 2] as string,
+      (i) => `P-${i}`,
+    );
     const r = await timed(() => history.prune("p", { limits: LIMIT_50, budget: 500, deadlineMs: 60_000 }));
-    console.log(`# prune 500 of 550 sessions (scan included, concurrency ${DEFAULT_SWEEP_CONCURRENCY}, pause ${DEFAULT_SWEEP_PAUSE_MS} ms): ${Math.round(r.ms)} ms`);
+    console.log(
+      `# prune 500 of 550 sessions (scan included, concurrency ${DEFAULT_SWEEP_CONCURRENCY}, pause ${DEFAULT_SWEEP_PAUSE_MS} ms): ${Math.round(r.ms)} ms`,
+    );
     assert.equal(r.value.removed, 500);
     assert.equal(r.value.remaining, 0);
   });
 });
 
 function pick(r: SweepResult) {
-  return { scanned: r.scanned, removed: r.removed, remaining: r.remaining, failed: r.failed, skippedRunning: r.skippedRunning };
+  return {
+    scanned: r.scanned,
+    removed: r.removed,
+    remaining: r.remaining,
+    failed: r.failed,
+    skippedRunning: r.skippedRunning,
+  };
 }

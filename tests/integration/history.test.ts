@@ -13,7 +13,8 @@ import { HistoryService } from "../../server/opencode/history/history-service";
 import { createAppsStore } from "../../server/stores/apps-store";
 import { DAY_MS } from "../../server/opencode/history/prune-plan";
 import { compareNewestFirst } from "../../server/opencode/history/session-pager";
-import { createSessions, startHistoryEnv, timed, waitFor, type Created, type HistoryEnv } from "./history-support";
+import { waitFor } from "../harness/wait-for";
+import { createSessions, startHistoryEnv, timed, type Created, type HistoryEnv } from "./history-support";
 
 const MODEL = { providerID: "mock", modelID: "mock-model" };
 const RED16 = `data:image/png;base64,${readFileSync(new URL("../fixtures/red16.b64", import.meta.url), "utf8").trim()}`;
@@ -27,7 +28,13 @@ function newestFirst(list: readonly Created[]): string[] {
   return [...list].sort(compareNewestFirst).map((s) => s.id);
 }
 
-async function listAll(h: HistoryService, app: string, limit: number, between?: () => Promise<void>, search?: string): Promise<string[]> {
+async function listAll(
+  h: HistoryService,
+  app: string,
+  limit: number,
+  between?: () => Promise<void>,
+  search?: string,
+): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 100; page++) {
@@ -46,8 +53,18 @@ before(async () => {
   const aDirs = ["t1", "t2", "t3"].map((t) => env.toolSetDir("a", t));
   const bDir = env.toolSetDir("b", "t1");
   const made = await timed(async () => {
-    a = await createSessions(env, 300, (i) => aDirs[i % 3] as string, (i) => `A-${String(i).padStart(3, "0")}`);
-    b = await createSessions(env, 20, () => bDir, (i) => `B-${i}`);
+    a = await createSessions(
+      env,
+      300,
+      (i) => aDirs[i % 3] as string,
+      (i) => `A-${String(i).padStart(3, "0")}`,
+    );
+    b = await createSessions(
+      env,
+      20,
+      () => bDir,
+      (i) => `B-${i}`,
+    );
   });
   console.log(`# created 320 sessions in ${Math.round(made.ms)} ms`);
 });
@@ -62,7 +79,14 @@ describe("history with the real OpenCode", () => {
     const t4 = env.toolSetDir("a", "t4");
     const ids = await listAll(history, "a", 50, async () => {
       // New sessions arrive between pages, in an existing and in a brand-new tool set.
-      extra.push(...(await createSessions(env, 2, (i) => (i ? t4 : (a[0] as Created).directory), (i) => `A-new-${extra.length + i}`)));
+      extra.push(
+        ...(await createSessions(
+          env,
+          2,
+          (i) => (i ? t4 : (a[0] as Created).directory),
+          (i) => `A-new-${extra.length + i}`,
+        )),
+      );
     });
     assert.equal(ids.length, 300);
     assert.deepEqual(ids, newestFirst(a), "exactly A's original sessions, in order");
@@ -71,7 +95,10 @@ describe("history with the real OpenCode", () => {
     // A fresh listing shows the new ones first; then they go (bulk delete), so the prune test below is exact.
     const first = await history.list("a", { limit: extra.length });
     assert.deepEqual(new Set(first.sessions.map((s) => s.id)), new Set(extra.map((s) => s.id)));
-    const del = await history.delete("a", extra.map((s) => s.id));
+    const del = await history.delete(
+      "a",
+      extra.map((s) => s.id),
+    );
     assert.equal(del.deleted.length, extra.length);
     fs.rmSync(t4, { recursive: true });
 
@@ -101,7 +128,12 @@ describe("history with the real OpenCode", () => {
     const client = env.supervisor.client();
     const dir = env.toolSetDir("m", "t1");
     const sid = (await client.session.create({ directory: dir, title: "chat" })).data!.id;
-    await client.session.prompt({ sessionID: sid, directory: dir, model: MODEL, parts: [{ type: "text", text: "hello history" }] });
+    await client.session.prompt({
+      sessionID: sid,
+      directory: dir,
+      model: MODEL,
+      parts: [{ type: "text", text: "hello history" }],
+    });
     const page = await history.messages("m", sid);
     assert.deepEqual(
       page.messages.map((m) => [m.role, m.parts.map((p) => (p.type === "text" ? p.text : p.type))]),
@@ -128,27 +160,59 @@ describe("history with the real OpenCode", () => {
     });
     const imgPage = await history.messages("m", img);
     const image = imgPage.messages[0]!.parts.find((p) => p.type === "image");
-    assert.ok(image && image.type === "image" && image.dataUrl?.startsWith("data:image/png;base64,") && (image.bytes ?? 0) > 0, JSON.stringify(imgPage.messages));
+    assert.ok(
+      image && image.type === "image" && image.dataUrl?.startsWith("data:image/png;base64,") && (image.bytes ?? 0) > 0,
+      JSON.stringify(imgPage.messages),
+    );
 
     const so = (await client.session.create({ directory: dir, title: "structured" })).data!.id;
     const format = { type: "json_schema" as const, schema: { type: "object", properties: { a: { type: "string" } } } };
-    await client.session.prompt({ sessionID: so, directory: dir, noReply: true, model: MODEL, format, parts: [{ type: "text", text: "structured q" }] });
-    await client.session.prompt({ sessionID: so, directory: dir, model: MODEL, parts: [{ type: "text", text: "plain q" }] });
-    assert.equal((await client.session.messages({ sessionID: so, directory: dir })).response.status, 400, "OpenCode's list endpoint still fails here");
+    await client.session.prompt({
+      sessionID: so,
+      directory: dir,
+      noReply: true,
+      model: MODEL,
+      format,
+      parts: [{ type: "text", text: "structured q" }],
+    });
+    await client.session.prompt({
+      sessionID: so,
+      directory: dir,
+      model: MODEL,
+      parts: [{ type: "text", text: "plain q" }],
+    });
+    assert.equal(
+      (await client.session.messages({ sessionID: so, directory: dir })).response.status,
+      400,
+      "OpenCode's list endpoint still fails here",
+    );
     const soPage = await history.messages("m", so);
     assert.deepEqual(
-      soPage.messages.map((m) => m.parts[0]?.type === "text" ? m.parts[0].text : m.parts[0]?.type),
+      soPage.messages.map((m) => (m.parts[0]?.type === "text" ? m.parts[0].text : m.parts[0]?.type)),
       ["unreadable", "plain q", "MOCK_DEFAULT_REPLY"],
     );
     assert.match(soPage.incomplete ?? "", /structured-output/);
 
-    await assert.rejects(history.messages("a", sid), (e: PatchbayError) => e.code === "session_not_found", "another app's session is 404");
+    await assert.rejects(
+      history.messages("a", sid),
+      (e: PatchbayError) => e.code === "session_not_found",
+      "another app's session is 404",
+    );
   });
 
   test("deletes: unknown app 404, another app's session 404, unknown session 404", async () => {
-    await assert.rejects(history.deleteOne("ghost", a[0]!.id), (e: PatchbayError) => e.code === "app_not_found" && e.status === 404);
-    await assert.rejects(history.deleteOne("b", a[0]!.id), (e: PatchbayError) => e.code === "session_not_found" && e.status === 404);
-    await assert.rejects(history.deleteOne("a", "ses_doesnotexist000000000000"), (e: PatchbayError) => e.status === 404);
+    await assert.rejects(
+      history.deleteOne("ghost", a[0]!.id),
+      (e: PatchbayError) => e.code === "app_not_found" && e.status === 404,
+    );
+    await assert.rejects(
+      history.deleteOne("b", a[0]!.id),
+      (e: PatchbayError) => e.code === "session_not_found" && e.status === 404,
+    );
+    await assert.rejects(
+      history.deleteOne("a", "ses_doesnotexist000000000000"),
+      (e: PatchbayError) => e.status === 404,
+    );
     assert.ok((await env.supervisor.client().session.get({ sessionID: a[0]!.id })).data, "still there");
   });
 
@@ -158,11 +222,23 @@ describe("history with the real OpenCode", () => {
     const held = oldest[9]!; // over the limit, and running during the sweep
     env.mock.script({ text: "partial answer", hold: true });
     const seen = env.mock.chatRequests().length;
-    await client.session.promptAsync({ sessionID: held.id, directory: held.directory, model: MODEL, parts: [{ type: "text", text: "hold me" }] });
+    await client.session.promptAsync({
+      sessionID: held.id,
+      directory: held.directory,
+      model: MODEL,
+      parts: [{ type: "text", text: "hold me" }],
+    });
     await env.mock.waitForRequests(seen + 1, 30_000);
-    await waitFor(async () => (await history.messages("a", held.id, { limit: 1 })).session.running, "the held session to show as running");
+    await waitFor(
+      "the held session to show as running",
+      async () => (await history.messages("a", held.id, { limit: 1 })).session.running,
+      15_000,
+    );
 
-    await assert.rejects(history.deleteOne("a", held.id), (e: PatchbayError) => e.code === "session_running" && e.status === 409 && /still running/.test(e.message));
+    await assert.rejects(
+      history.deleteOne("a", held.id),
+      (e: PatchbayError) => e.code === "session_running" && e.status === 409 && /still running/.test(e.message),
+    );
 
     const limits = { maxSessions: 50, maxAgeDays: null };
     const preview = await history.previewPrune("a", limits);
@@ -170,9 +246,17 @@ describe("history with the real OpenCode", () => {
     assert.equal(preview.sample.length, 10);
 
     const sweep = await timed(() => history.prune("a", { limits, budget: 1000 }));
-    console.log(`# pruned ${sweep.value.removed} sessions (looked at ${sweep.value.scanned}) in ${Math.round(sweep.ms)} ms`);
+    console.log(
+      `# pruned ${sweep.value.removed} sessions (looked at ${sweep.value.scanned}) in ${Math.round(sweep.ms)} ms`,
+    );
     assert.deepEqual(
-      [sweep.value.removed, sweep.value.skippedRunning, sweep.value.remaining, sweep.value.failed, sweep.value.alreadyMissing],
+      [
+        sweep.value.removed,
+        sweep.value.skippedRunning,
+        sweep.value.remaining,
+        sweep.value.failed,
+        sweep.value.alreadyMissing,
+      ],
       [249, 1, 0, 0, 0],
     );
     const left = await listAll(history, "a", 200);
@@ -185,23 +269,48 @@ describe("history with the real OpenCode", () => {
     }
 
     env.mock.release();
-    await waitFor(async () => !(await history.messages("a", held.id, { limit: 1 })).session.running, "the held session to finish");
+    await waitFor(
+      "the held session to finish",
+      async () => !(await history.messages("a", held.id, { limit: 1 })).session.running,
+      15_000,
+    );
   });
 
   test("age limits use session time (OpenCode's time.updated), not file times", async () => {
     const dirs = ["t1", "t2"].map((t) => env.toolSetDir("c", t));
-    const old = await createSessions(env, 10, (i) => dirs[i % 2] as string, (i) => `old-${i}`);
+    const old = await createSessions(
+      env,
+      10,
+      (i) => dirs[i % 2] as string,
+      (i) => `old-${i}`,
+    );
     await new Promise((r) => setTimeout(r, 1500));
-    const fresh = await createSessions(env, 5, (i) => dirs[i % 2] as string, (i) => `fresh-${i}`);
+    const fresh = await createSessions(
+      env,
+      5,
+      (i) => dirs[i % 2] as string,
+      (i) => `fresh-${i}`,
+    );
     // Using an old session makes it recent by session time.
     const revived = old[3]!;
-    await env.supervisor.client().session.prompt({ sessionID: revived.id, directory: revived.directory, model: MODEL, parts: [{ type: "text", text: "again" }] });
+    await env.supervisor
+      .client()
+      .session.prompt({
+        sessionID: revived.id,
+        directory: revived.directory,
+        model: MODEL,
+        parts: [{ type: "text", text: "again" }],
+      });
     // File times say the opposite: the folders look ancient, OpenCode's database brand new.
     for (const d of dirs) fs.utimesSync(d, new Date(0), new Date(0));
 
     const freshFrom = Math.min(...fresh.map((s) => s.createdAt));
     // "Now" is one day after the fresh batch: the old batch (≥ 1.5 s earlier) is then older than 1 day.
-    const aged = new HistoryService({ opencode: env.supervisor, appsDir: env.appsDir, now: () => freshFrom + DAY_MS - 1 });
+    const aged = new HistoryService({
+      opencode: env.supervisor,
+      appsDir: env.appsDir,
+      now: () => freshFrom + DAY_MS - 1,
+    });
     const preview = await aged.previewPrune("c", { maxSessions: null, maxAgeDays: 1 });
     assert.equal(preview.count, 9);
     const r = await aged.prune("c", { limits: { maxSessions: null, maxAgeDays: 1 } });
@@ -220,18 +329,33 @@ describe("history with the real OpenCode", () => {
     await apps.create("forever");
     await apps.close();
     const dir = env.toolSetDir("cli", "t1");
-    const made = await createSessions(env, 12, () => dir, (i) => `cli-${i}`);
+    const made = await createSessions(
+      env,
+      12,
+      () => dir,
+      (i) => `cli-${i}`,
+    );
     // A request running in "this" Patchbay (not the CLI's OpenCode): its session is one of the oldest.
     const held = [...made].sort(compareNewestFirst).at(-1)!;
     env.mock.script({ text: "partial answer", hold: true });
     const seen = env.mock.chatRequests().length;
-    await env.supervisor.client().session.promptAsync({ sessionID: held.id, directory: dir, model: MODEL, parts: [{ type: "text", text: "hold" }] });
+    await env.supervisor
+      .client()
+      .session.promptAsync({
+        sessionID: held.id,
+        directory: dir,
+        model: MODEL,
+        parts: [{ type: "text", text: "hold" }],
+      });
     await env.mock.waitForRequests(seen + 1, 30_000);
 
     const list = await cli(["sessions", "list", "cli", "--json", "--all"]);
     assert.equal(list.code, 0, list.stderr);
     const listed = JSON.parse(list.stdout) as { id: string; title: string }[];
-    assert.deepEqual(listed.map((x) => x.id), newestFirst(made));
+    assert.deepEqual(
+      listed.map((x) => x.id),
+      newestFirst(made),
+    );
 
     const table = await cli(["sessions", "list", "cli", "--limit", "3"]);
     assert.equal(table.code, 0, table.stderr);
@@ -256,7 +380,11 @@ describe("history with the real OpenCode", () => {
     assert.match(unknown.stderr, /no app named 'nope'/);
 
     env.mock.release();
-    assert.equal((await env.supervisor.client().global.health()).response.status, 200, "the running OpenCode is unaffected");
+    assert.equal(
+      (await env.supervisor.client().global.health()).response.status,
+      200,
+      "the running OpenCode is unaffected",
+    );
   });
 });
 
@@ -269,7 +397,11 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
   childEnv.XDG_CONFIG_HOME = env.userConfigHome;
   childEnv.XDG_DATA_HOME = path.join(env.dataDir, "no-user-data");
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, "bin", "patchbay.mjs"), ...args], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [path.join(root, "bin", "patchbay.mjs"), ...args], {
+      cwd: root,
+      env: childEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));

@@ -7,10 +7,21 @@ import os from "node:os";
 import path from "node:path";
 import { PatchbayError } from "../../server/core/errors";
 import type { NeutralMessage } from "../../server/core/contract";
-import { backendRequest, neutralRequest, runStream, startBridgeStack, tool, type BridgeStack } from "../harness/opencode-stack";
+import {
+  backendRequest,
+  neutralRequest,
+  runStream,
+  startBridgeStack,
+  tool,
+  type BridgeStack,
+} from "../harness/opencode-stack";
 
 const STREAM_OPTIONS = { stream: true, stream_options: { include_usage: true } };
-const weather = tool("get_weather", { city: { type: "string", description: "City name" } }, "Get the weather for a city");
+const weather = tool(
+  "get_weather",
+  { city: { type: "string", description: "City name" } },
+  "Get the weather for a city",
+);
 const time = tool("get_time", { tz: { type: "string" } }, "Get the time in a zone");
 const fnTool = (t: { name: string; description?: string; parameters: Record<string, unknown> }) => ({
   type: "function",
@@ -58,7 +69,10 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
     const up = stack.mock.chatRequests()[0]!;
     const firstDeltaAt = r.times[r.events.findIndex((e) => e.type === "text-delta")]!;
     assert.ok(up.finishedAt !== null);
-    assert.ok(firstDeltaAt < r.durationMs - 300, `first delta at ${firstDeltaAt} ms of ${r.durationMs} ms: not streamed`);
+    assert.ok(
+      firstDeltaAt < r.durationMs - 300,
+      `first delta at ${firstDeltaAt} ms of ${r.durationMs} ms: not streamed`,
+    );
   });
 
   test("system and developer texts stay separate system messages, in order", async () => {
@@ -75,12 +89,19 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
     stack.mock.script({ text: "It is 21°C in Paris and 12°C in Berlin." });
     const messages: NeutralMessage[] = [
       { role: "user", content: [{ type: "text", text: "Weather in Paris?" }] },
-      { role: "assistant", content: [], toolCalls: [{ id: "call_abc123", name: "get_weather", arguments: '{"city":"Paris"}' }] },
+      {
+        role: "assistant",
+        content: [],
+        toolCalls: [{ id: "call_abc123", name: "get_weather", arguments: '{"city":"Paris"}' }],
+      },
       { role: "tool", toolCallId: "call_abc123", content: '{"temp":21}' },
       { role: "assistant", content: [{ type: "text", text: "It is 21°C in Paris." }], toolCalls: [] },
       { role: "user", content: [{ type: "text", text: "And Berlin?" }] },
     ];
-    const r = await runStream(stack.backend, backendRequest(neutralRequest({ system: ["You are WeatherBot."], messages, tools: [weather] })));
+    const r = await runStream(
+      stack.backend,
+      backendRequest(neutralRequest({ system: ["You are WeatherBot."], messages, tools: [weather] })),
+    );
     assert.equal(r.error, null);
     assert.equal(r.text, "It is 21°C in Paris and 12°C in Berlin.");
     assert.deepEqual(stack.mock.chatRequests()[0]?.body, {
@@ -88,7 +109,13 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
       messages: [
         { role: "system", content: "You are WeatherBot." },
         { role: "user", content: "Weather in Paris?" },
-        { role: "assistant", content: "", tool_calls: [{ id: "call_abc123", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+        {
+          role: "assistant",
+          content: "",
+          tool_calls: [
+            { id: "call_abc123", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+          ],
+        },
         { role: "tool", tool_call_id: "call_abc123", content: '{"temp":21}' },
         { role: "assistant", content: "It is 21°C in Paris." },
         { role: "user", content: "And Berlin?" },
@@ -135,7 +162,11 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
       description: "Search the catalogue",
       parameters: {
         type: "object",
-        properties: { query: { type: "string", minLength: 1 }, limit: { type: "integer", default: 10 }, filters: { type: "object", additionalProperties: { type: "string" } } },
+        properties: {
+          query: { type: "string", minLength: 1 },
+          limit: { type: "integer", default: 10 },
+          filters: { type: "object", additionalProperties: { type: "string" } },
+        },
         required: ["query"],
         additionalProperties: false,
       },
@@ -149,7 +180,7 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
     ]);
   });
 
-  test("a tool call with empty arguments comes back as \"{}\"", async () => {
+  test('a tool call with empty arguments comes back as "{}"', async () => {
     stack.mock.script({ toolCalls: [{ id: "call_e", name: "get_time", arguments: "" }] });
     const r = await runStream(stack.backend, backendRequest(neutralRequest({ tools: [time] })));
     assert.deepEqual(r.toolCalls, [{ id: "call_e", name: "get_time", arguments: "{}" }]);
@@ -177,7 +208,10 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
 
   test("tool_choice required is exact; named and none are approximated with a warning", async () => {
     stack.mock.script({ toolCalls: [{ name: "get_time", arguments: { tz: "UTC" } }] });
-    const req = await runStream(stack.backend, backendRequest(neutralRequest({ tools: [weather, time], toolChoice: "required" })));
+    const req = await runStream(
+      stack.backend,
+      backendRequest(neutralRequest({ tools: [weather, time], toolChoice: "required" })),
+    );
     assert.deepEqual(req.warnings, []);
     let body = stack.mock.chatRequests()[0]!.body;
     assert.equal(body.tool_choice, "required");
@@ -185,14 +219,20 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
 
     stack.mock.reset();
     stack.mock.script({ toolCalls: [{ name: "get_time", arguments: { tz: "UTC" } }] });
-    const named = await runStream(stack.backend, backendRequest(neutralRequest({ tools: [weather, time], toolChoice: { type: "function", name: "get_time" } })));
+    const named = await runStream(
+      stack.backend,
+      backendRequest(neutralRequest({ tools: [weather, time], toolChoice: { type: "function", name: "get_time" } })),
+    );
     assert.match(named.warnings.join(" "), /approximated/);
     body = stack.mock.chatRequests()[0]!.body;
     assert.equal(body.tool_choice, "required");
     assert.deepEqual(body.tools, [fnTool(time)]);
 
     stack.mock.reset();
-    const none = await runStream(stack.backend, backendRequest(neutralRequest({ tools: [weather, time], toolChoice: "none" })));
+    const none = await runStream(
+      stack.backend,
+      backendRequest(neutralRequest({ tools: [weather, time], toolChoice: "none" })),
+    );
     assert.match(none.warnings.join(" "), /approximated/);
     body = stack.mock.chatRequests()[0]!.body;
     assert.equal("tools" in body, false);
@@ -200,9 +240,19 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
   });
 
   test("response_format json_schema passes through unchanged (OpenAI-compatible provider)", async () => {
-    const schema = { type: "object", properties: { city: { type: "string" }, temp_c: { type: "number" } }, required: ["city", "temp_c"], additionalProperties: false };
+    const schema = {
+      type: "object",
+      properties: { city: { type: "string" }, temp_c: { type: "number" } },
+      required: ["city", "temp_c"],
+      additionalProperties: false,
+    };
     stack.mock.script({ text: '{"city":"Paris","temp_c":21}' });
-    const r = await runStream(stack.backend, backendRequest(neutralRequest({ responseFormat: { type: "json_schema", name: "weather_report", schema, strict: true } })));
+    const r = await runStream(
+      stack.backend,
+      backendRequest(
+        neutralRequest({ responseFormat: { type: "json_schema", name: "weather_report", schema, strict: true } }),
+      ),
+    );
     assert.equal(r.text, '{"city":"Paris","temp_c":21}');
     assert.deepEqual(stack.mock.chatRequests()[0]?.body, {
       model: "mock-model",
@@ -218,13 +268,29 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
     const r = await runStream(
       stack.backend,
       backendRequest(
-        neutralRequest({ messages: [{ role: "user", content: [{ type: "text", text: "What color?" }, { type: "media", mediaType: "image/png", url }] }] }),
+        neutralRequest({
+          messages: [
+            {
+              role: "user",
+              content: [
+                { type: "text", text: "What color?" },
+                { type: "media", mediaType: "image/png", url },
+              ],
+            },
+          ],
+        }),
         "mock-vision",
       ),
     );
     assert.equal(r.error, null);
     assert.deepEqual(stack.mock.chatRequests()[0]?.body.messages, [
-      { role: "user", content: [{ type: "text", text: "What color?" }, { type: "image_url", image_url: { url } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "What color?" },
+          { type: "image_url", image_url: { url } },
+        ],
+      },
     ]);
   });
 
@@ -234,7 +300,16 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
       backendRequest(
         neutralRequest({
           tools: [weather],
-          generation: { temperature: 0.2, topP: 0.9, maxOutputTokens: 123, stop: ["END"], seed: 42, presencePenalty: 0.5, frequencyPenalty: 0.1, parallelToolCalls: false },
+          generation: {
+            temperature: 0.2,
+            topP: 0.9,
+            maxOutputTokens: 123,
+            stop: ["END"],
+            seed: 42,
+            presencePenalty: 0.5,
+            frequencyPenalty: 0.1,
+            parallelToolCalls: false,
+          },
         }),
       ),
     );
@@ -258,12 +333,22 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
   });
 
   test("reasoning_effort selects the model variant; reasoning deltas and recombined usage come back", async () => {
-    stack.mock.script({ reasoning: "Thinking hard", text: "42", usage: { prompt_tokens: 1000, completion_tokens: 50, cached_tokens: 400, reasoning_tokens: 20 } });
-    const r = await runStream(stack.backend, backendRequest(neutralRequest({ generation: { reasoningEffort: "high" } }), "mock-reasoner"));
+    stack.mock.script({
+      reasoning: "Thinking hard",
+      text: "42",
+      usage: { prompt_tokens: 1000, completion_tokens: 50, cached_tokens: 400, reasoning_tokens: 20 },
+    });
+    const r = await runStream(
+      stack.backend,
+      backendRequest(neutralRequest({ generation: { reasoningEffort: "high" } }), "mock-reasoner"),
+    );
     assert.equal(r.error, null);
     assert.equal(r.reasoning, "Thinking hard");
     assert.equal(r.text, "42");
-    assert.deepEqual(r.finish, { reason: "stop", usage: { inputTokens: 1000, outputTokens: 50, cachedInputTokens: 400, reasoningTokens: 20 } });
+    assert.deepEqual(r.finish, {
+      reason: "stop",
+      usage: { inputTokens: 1000, outputTokens: 50, cachedInputTokens: 400, reasoningTokens: 20 },
+    });
     assert.equal(stack.mock.chatRequests()[0]?.body.reasoning_effort, "high");
   });
 
@@ -274,18 +359,28 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
   });
 
   test("upstream 429 surfaces promptly as 429 with Retry-After (no hidden retries)", async () => {
-    stack.mock.script({ error: { status: 429, message: "Rate limit reached for requests", headers: { "retry-after": "7" } } });
+    stack.mock.script({
+      error: { status: 429, message: "Rate limit reached for requests", headers: { "retry-after": "7" } },
+    });
     const r = await runStream(stack.backend, backendRequest(neutralRequest()));
     assert.equal(r.error?.status, 429);
     assert.equal(r.error?.code, "upstream_rate_limited");
-    assert.ok(r.error?.retryAfter !== undefined && r.error.retryAfter >= 5 && r.error.retryAfter <= 8, `retryAfter ${r.error?.retryAfter}`);
+    assert.ok(
+      r.error?.retryAfter !== undefined && r.error.retryAfter >= 5 && r.error.retryAfter <= 8,
+      `retryAfter ${r.error?.retryAfter}`,
+    );
     assert.ok(r.durationMs < 3000, `took ${r.durationMs} ms`);
     await new Promise((res) => setTimeout(res, 300));
     assert.equal(stack.mock.chatRequests().length, 1, "the session was aborted instead of retried");
   });
 
   test("upstream 401 becomes 502 upstream_auth_error without leaking the key", async () => {
-    stack.mock.script({ error: { status: 401, message: "Incorrect API key provided: sk-mock-key-000000000000. You can find your key at …" } });
+    stack.mock.script({
+      error: {
+        status: 401,
+        message: "Incorrect API key provided: sk-mock-key-000000000000. You can find your key at …",
+      },
+    });
     const r = await runStream(stack.backend, backendRequest(neutralRequest()));
     assert.equal(r.error?.status, 502);
     assert.equal(r.error?.code, "upstream_auth_error");
@@ -338,21 +433,36 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
   test("8 concurrent requests across 3 tool sets each see only their own system, messages and tools", async () => {
     stack.mock.setResponder((rec) => {
       const msgs = rec.body.messages as Array<{ role: string; content: unknown }>;
-      const sys = msgs.filter((m) => m.role === "system").map((m) => m.content).join("|");
-      const usr = msgs.filter((m) => m.role === "user").map((m) => m.content).join("|");
-      const tools = ((rec.body.tools ?? []) as Array<{ function: { name: string } }>).map((t) => t.function.name).join(",");
+      const sys = msgs
+        .filter((m) => m.role === "system")
+        .map((m) => m.content)
+        .join("|");
+      const usr = msgs
+        .filter((m) => m.role === "user")
+        .map((m) => m.content)
+        .join("|");
+      const tools = ((rec.body.tools ?? []) as Array<{ function: { name: string } }>)
+        .map((t) => t.function.name)
+        .join(",");
       return { text: `${sys}#${usr}#${tools}`, paceMs: 5 };
     });
     const sets = [[weather], [time], [weather, time, tool("lookup", { q: { type: "string" } })]];
     const runs = Array.from({ length: 8 }, (_, i) => {
       const tools = sets[i % 3]!;
-      const req = neutralRequest({ system: [`SYS-${i}`], messages: [{ role: "user", content: [{ type: "text", text: `USER-${i}` }] }], tools });
+      const req = neutralRequest({
+        system: [`SYS-${i}`],
+        messages: [{ role: "user", content: [{ type: "text", text: `USER-${i}` }] }],
+        tools,
+      });
       return runStream(stack.backend, backendRequest(req, "mock-model", `app-${i % 2}`)).then((r) => ({ i, r, tools }));
     });
     const results = await Promise.all(runs);
     for (const { i, r, tools } of results) {
       assert.equal(r.error, null, `request ${i}: ${r.error?.message}`);
-      const names = tools.map((t) => t.name).sort().join(",");
+      const names = tools
+        .map((t) => t.name)
+        .sort()
+        .join(",");
       assert.equal(r.text, `SYS-${i}#USER-${i}#${names}`, `request ${i} saw someone else's conversation or tools`);
     }
     assert.equal(stack.mock.chatRequests().length, 8);
@@ -398,7 +508,12 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
       if (e.type === "session.idle") idle = true;
     });
     await client.session.promptAsync(
-      { sessionID: session.id, agent: "bridge", model: { providerID: "mock", modelID: "mock-model" }, parts: [{ type: "text", text: "hi" }] },
+      {
+        sessionID: session.id,
+        agent: "bridge",
+        model: { providerID: "mock", modelID: "mock-model" },
+        parts: [{ type: "text", text: "hi" }],
+      },
       { throwOnError: true },
     );
     const deadline = Date.now() + 10_000;
@@ -413,7 +528,13 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
     const session = (await client.session.create({ title: "someone else" }, { throwOnError: true })).data;
     stack.mock.script({ text: "plain OpenCode" });
     await client.session.promptAsync(
-      { sessionID: session.id, agent: "build", model: { providerID: "mock", modelID: "mock-model" }, parts: [{ type: "text", text: "hi there" }], tools: { bash: false, read: false } },
+      {
+        sessionID: session.id,
+        agent: "build",
+        model: { providerID: "mock", modelID: "mock-model" },
+        parts: [{ type: "text", text: "hi there" }],
+        tools: { bash: false, read: false },
+      },
       { throwOnError: true },
     );
     const [up] = await stack.mock.waitForRequests(1, 15_000);
@@ -426,13 +547,17 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
 
   test("latency: first request on a new tool set vs a warm one (measured)", async (t) => {
     const fresh = tool(`probe_${process.pid}_${Date.now()}`, { q: { type: "string" } });
-    const run = () => runStream(stack.backend, backendRequest(neutralRequest({ tools: [fresh] }), "mock-model", "latency-app"));
-    const firstDelta = (r: Awaited<ReturnType<typeof run>>) => r.times[r.events.findIndex((e) => e.type === "text-delta")];
+    const run = () =>
+      runStream(stack.backend, backendRequest(neutralRequest({ tools: [fresh] }), "mock-model", "latency-app"));
+    const firstDelta = (r: Awaited<ReturnType<typeof run>>) =>
+      r.times[r.events.findIndex((e) => e.type === "text-delta")];
     const cold = await run();
     const warm1 = await run();
     const warm2 = await run();
     for (const r of [cold, warm1, warm2]) assert.equal(r.error, null);
-    t.diagnostic(`new tool set: ${cold.durationMs} ms total (first delta ${firstDelta(cold)} ms); warm: ${warm1.durationMs} / ${warm2.durationMs} ms (first delta ${firstDelta(warm1)} / ${firstDelta(warm2)} ms)`);
+    t.diagnostic(
+      `new tool set: ${cold.durationMs} ms total (first delta ${firstDelta(cold)} ms); warm: ${warm1.durationMs} / ${warm2.durationMs} ms (first delta ${firstDelta(warm1)} / ${firstDelta(warm2)} ms)`,
+    );
     assert.ok(Math.min(warm1.durationMs, warm2.durationMs) < 2000, "a warm request completes well within 2 s");
   });
 });

@@ -4,7 +4,15 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { backendRequest, neutralRequest, runStream, startBridgeStack, tool, waitFor, type BridgeStack } from "../harness/opencode-stack";
+import {
+  backendRequest,
+  neutralRequest,
+  runStream,
+  startBridgeStack,
+  tool,
+  waitFor,
+  type BridgeStack,
+} from "../harness/opencode-stack";
 
 const CAP = 3;
 const TOOL_SETS = 20;
@@ -44,7 +52,7 @@ describe("OpenCode instance pool (real opencode serve)", () => {
       rss.push(rssMiB(pid));
     }
     assert.equal(dirs.size, TOOL_SETS, "each tool set had its own instance directory");
-    await waitFor(() => stack.backend.liveInstances().length <= CAP, 10_000, "disposals to finish");
+    await waitFor("disposals to finish", () => stack.backend.liveInstances().length <= CAP, 10_000);
     await new Promise((r) => setTimeout(r, 500));
     const failures = stack.logs.filter((l) => /disposing instance .* failed/.test(l));
     assert.deepEqual(failures, [], "every least-recently-used instance was disposed");

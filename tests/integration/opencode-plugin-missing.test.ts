@@ -6,7 +6,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PatchbayError } from "../../server/core/errors";
-import { backendRequest, neutralRequest, runStream, startBridgeStack, type BridgeStack } from "../harness/opencode-stack";
+import {
+  backendRequest,
+  neutralRequest,
+  runStream,
+  startBridgeStack,
+  type BridgeStack,
+} from "../harness/opencode-stack";
 
 let stack: BridgeStack;
 let brokenDir: string;
@@ -15,7 +21,10 @@ describe("OpenCode backend with a companion plugin that fails to load", () => {
   before(async () => {
     brokenDir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-broken-plugin-"));
     const broken = path.join(brokenDir, "companion.ts");
-    fs.writeFileSync(broken, "export const PatchbayCompanion = async (input: { directory: string }) => { this is not typescript };\n");
+    fs.writeFileSync(
+      broken,
+      "export const PatchbayCompanion = async (input: { directory: string }) => { this is not typescript };\n",
+    );
     stack = await startBridgeStack({ supervisor: { pluginSource: broken } });
   });
   after(async () => {
@@ -26,7 +35,8 @@ describe("OpenCode backend with a companion plugin that fails to load", () => {
   test("the request is refused with 503 backend_unavailable and nothing reaches the upstream", async () => {
     await assert.rejects(
       runStream(stack.backend, backendRequest(neutralRequest({ system: ["secret system prompt"] }))),
-      (err: unknown) => err instanceof PatchbayError && err.code === "backend_unavailable" && /companion plugin/.test(err.message),
+      (err: unknown) =>
+        err instanceof PatchbayError && err.code === "backend_unavailable" && /companion plugin/.test(err.message),
     );
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(stack.mock.chatRequests().length, 0);

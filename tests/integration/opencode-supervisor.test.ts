@@ -12,7 +12,15 @@ import type { OpenCodeState } from "../../shared/status";
 import { PatchbayError } from "../../server/core/errors";
 import { SideChannel } from "../../server/opencode/side-channel";
 import { OpenCodeSupervisor } from "../../server/opencode/supervisor";
-import { backendRequest, neutralRequest, processAlive, runStream, startBridgeStack, waitFor, type BridgeStack } from "../harness/opencode-stack";
+import {
+  backendRequest,
+  neutralRequest,
+  processAlive,
+  runStream,
+  startBridgeStack,
+  waitFor,
+  type BridgeStack,
+} from "../harness/opencode-stack";
 
 let stack: BridgeStack;
 
@@ -44,7 +52,10 @@ describe("OpenCode supervisor (real opencode serve)", () => {
   test("the generated home: isolated dirs, pre-seeded config dir, plugin copy, bridge agent", () => {
     const root = path.join(stack.dataDir, "opencode");
     const configDir = path.join(root, "config", "opencode");
-    const config = JSON.parse(fs.readFileSync(path.join(configDir, "opencode.json"), "utf8")) as Record<string, unknown>;
+    const config = JSON.parse(fs.readFileSync(path.join(configDir, "opencode.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
     assert.equal(config.autoupdate, false);
     assert.deepEqual(config.disabled_providers, ["opencode"]);
     assert.deepEqual(Object.keys(config.provider as object), ["mock"]);
@@ -52,7 +63,10 @@ describe("OpenCode supervisor (real opencode serve)", () => {
     assert.ok(fs.statSync(path.join(configDir, "node_modules")).isDirectory());
     const plugin = (config.plugin as string[])[0]!;
     assert.ok(fs.existsSync(new URL(plugin)), "the plugin copy exists");
-    assert.deepEqual((config.agent as Record<string, { permission: unknown }>).bridge!.permission, { "*": "deny", patchbay_client_tool: "ask" });
+    assert.deepEqual((config.agent as Record<string, { permission: unknown }>).bridge!.permission, {
+      "*": "deny",
+      patchbay_client_tool: "ask",
+    });
   });
 
   test("kill -9 of the child → restarting → ready again, and requests work afterwards", async () => {
@@ -60,8 +74,8 @@ describe("OpenCode supervisor (real opencode serve)", () => {
     const seen: OpenCodeState[] = [];
     const off = stack.supervisor.onStatus((s) => seen.push(s.state));
     process.kill(before.pid!, "SIGKILL");
-    await waitFor(() => seen.includes("restarting"), 5000, "restarting");
-    await waitFor(() => stack.supervisor.status().state === "ready", 30_000, "ready again");
+    await waitFor("restarting", () => seen.includes("restarting"), 5000);
+    await waitFor("ready again", () => stack.supervisor.status().state === "ready", 30_000);
     off();
     const after = stack.supervisor.status();
     assert.notEqual(after.pid, before.pid);
@@ -91,16 +105,28 @@ describe("OpenCode supervisor (real opencode serve)", () => {
     assert.equal(r.error?.code, "backend_unavailable");
     assert.ok(errorAt - killedAt < 2000, `error came ${errorAt - killedAt} ms after the crash`);
     stack.mock.release();
-    await waitFor(() => stack.supervisor.status().state === "ready", 30_000, "ready after the crash");
+    await waitFor("ready after the crash", () => stack.supervisor.status().state === "ready", 30_000);
   });
 
   test("whenReady throws backend_starting while starting and backend_unavailable when stopped", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-sup-"));
     const sc = new SideChannel();
-    const sup = new OpenCodeSupervisor({ dataDir, user: { authFile: null, configFile: null }, sideChannel: sc, log: () => {} });
-    await assert.rejects(sup.whenReady(10), (e: unknown) => e instanceof PatchbayError && e.code === "backend_unavailable");
+    const sup = new OpenCodeSupervisor({
+      dataDir,
+      user: { authFile: null, configFile: null },
+      sideChannel: sc,
+      log: () => {},
+    });
+    await assert.rejects(
+      sup.whenReady(10),
+      (e: unknown) => e instanceof PatchbayError && e.code === "backend_unavailable",
+    );
     const started = sup.start();
-    await assert.rejects(sup.whenReady(10), (e: unknown) => e instanceof PatchbayError && e.code === "backend_starting" && e.status === 503 && e.retryAfter !== undefined);
+    await assert.rejects(
+      sup.whenReady(10),
+      (e: unknown) =>
+        e instanceof PatchbayError && e.code === "backend_starting" && e.status === 503 && e.retryAfter !== undefined,
+    );
     await started;
     await sup.whenReady(10);
     const pid = sup.status().pid!;
@@ -114,13 +140,22 @@ describe("OpenCode supervisor (real opencode serve)", () => {
   test("a missing binary → failed with a clear reason, quickly, without throwing", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-sup-"));
     const sc = new SideChannel();
-    const sup = new OpenCodeSupervisor({ dataDir, user: { authFile: null, configFile: null }, sideChannel: sc, binaryPath: path.join(dataDir, "nope", "opencode"), log: () => {} });
+    const sup = new OpenCodeSupervisor({
+      dataDir,
+      user: { authFile: null, configFile: null },
+      sideChannel: sc,
+      binaryPath: path.join(dataDir, "nope", "opencode"),
+      log: () => {},
+    });
     const t0 = Date.now();
     await sup.start();
     assert.equal(sup.status().state, "failed");
     assert.match(sup.status().reason ?? "", /not found at .*nope/);
     assert.ok(Date.now() - t0 < 2000);
-    await assert.rejects(sup.whenReady(100), (e: unknown) => e instanceof PatchbayError && e.code === "backend_unavailable" && /not found/.test(e.message));
+    await assert.rejects(
+      sup.whenReady(100),
+      (e: unknown) => e instanceof PatchbayError && e.code === "backend_unavailable" && /not found/.test(e.message),
+    );
     await sup.stop();
     await sc.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -131,7 +166,14 @@ describe("OpenCode supervisor (real opencode serve)", () => {
     const fake = path.join(dataDir, "fake-opencode");
     fs.writeFileSync(fake, "#!/bin/sh\necho 'fatal: broken install' >&2\nexit 3\n", { mode: 0o755 });
     const sc = new SideChannel();
-    const sup = new OpenCodeSupervisor({ dataDir, user: { authFile: null, configFile: null }, sideChannel: sc, binaryPath: fake, backoff: { initialMs: 50, maxMs: 100 }, log: () => {} });
+    const sup = new OpenCodeSupervisor({
+      dataDir,
+      user: { authFile: null, configFile: null },
+      sideChannel: sc,
+      binaryPath: fake,
+      backoff: { initialMs: 50, maxMs: 100 },
+      log: () => {},
+    });
     await sup.start();
     assert.equal(sup.status().state, "failed");
     assert.match(sup.status().reason ?? "", /3 times.*exit code 3.*broken install/);
@@ -154,7 +196,7 @@ describe("OpenCode supervisor (real opencode serve)", () => {
     assert.equal(info.state, "ready");
     assert.ok(processAlive(info.opencodePid));
     parent.kill("SIGKILL");
-    await waitFor(() => !processAlive(info.opencodePid), 8000, "the orphaned opencode to exit");
+    await waitFor("the orphaned opencode to exit", () => !processAlive(info.opencodePid), 8000);
     fs.rmSync(info.dataDir, { recursive: true, force: true });
   });
 });

@@ -31,7 +31,11 @@ function post(pathname: string, body: unknown): Promise<Exchange> {
 }
 
 /** Sends `body` to `pathname` with the mock scripted; returns the exchange and the one upstream body. */
-async function run(pathname: string, body: Json, script: MockReply[] = [{ text: "OK." }]): Promise<{ res: Exchange; upstream: Json }> {
+async function run(
+  pathname: string,
+  body: Json,
+  script: MockReply[] = [{ text: "OK." }],
+): Promise<{ res: Exchange; upstream: Json }> {
   fx.mock.reset();
   fx.mock.script(...script);
   const res = await post(pathname, body);
@@ -41,13 +45,23 @@ async function run(pathname: string, body: Json, script: MockReply[] = [{ text: 
 
 const RED = red16Base64();
 const weatherParams = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
-const personSchema = { type: "object", properties: { name: { type: "string" }, age: { type: "integer" } }, required: ["name", "age"], additionalProperties: false };
+const personSchema = {
+  type: "object",
+  properties: { name: { type: "string" }, age: { type: "integer" } },
+  required: ["name", "age"],
+  additionalProperties: false,
+};
 
 /** One conversation in both wires. */
 const pairs: Array<{ name: string; chat: Json; responses: Json; script?: MockReply[] }> = [
   {
     name: "instructions + plain input",
-    chat: { messages: [{ role: "system", content: "Be terse." }, { role: "user", content: "Hello" }] },
+    chat: {
+      messages: [
+        { role: "system", content: "Be terse." },
+        { role: "user", content: "Hello" },
+      ],
+    },
     responses: { instructions: "Be terse.", input: "Hello" },
   },
   {
@@ -85,7 +99,9 @@ const pairs: Array<{ name: string; chat: Json; responses: Json; script?: MockRep
         { role: "tool", tool_call_id: "call_1", content: "-3C" },
         { role: "tool", tool_call_id: "call_2", content: "18C" },
       ],
-      tools: [{ type: "function", function: { name: "get_weather", description: "Weather", parameters: weatherParams } }],
+      tools: [
+        { type: "function", function: { name: "get_weather", description: "Weather", parameters: weatherParams } },
+      ],
       tool_choice: "auto",
       parallel_tool_calls: true,
     },
@@ -106,14 +122,30 @@ const pairs: Array<{ name: string; chat: Json; responses: Json; script?: MockRep
     name: "image + generation parameters",
     chat: {
       model: "mock/mock-vision",
-      messages: [{ role: "user", content: [{ type: "text", text: "Colour?" }, { type: "image_url", image_url: { url: `data:image/png;base64,${RED}` } }] }],
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "Colour?" },
+            { type: "image_url", image_url: { url: `data:image/png;base64,${RED}` } },
+          ],
+        },
+      ],
       temperature: 0.3,
       top_p: 0.8,
       max_completion_tokens: 40,
     },
     responses: {
       model: "mock/mock-vision",
-      input: [{ role: "user", content: [{ type: "input_text", text: "Colour?" }, { type: "input_image", image_url: `data:image/png;base64,${RED}` }] }],
+      input: [
+        {
+          role: "user",
+          content: [
+            { type: "input_text", text: "Colour?" },
+            { type: "input_image", image_url: `data:image/png;base64,${RED}` },
+          ],
+        },
+      ],
       temperature: 0.3,
       top_p: 0.8,
       max_output_tokens: 40,
@@ -121,8 +153,14 @@ const pairs: Array<{ name: string; chat: Json; responses: Json; script?: MockRep
   },
   {
     name: "json_schema",
-    chat: { messages: [{ role: "user", content: "Alice, 30" }], response_format: { type: "json_schema", json_schema: { name: "person", strict: true, schema: personSchema } } },
-    responses: { input: "Alice, 30", text: { format: { type: "json_schema", name: "person", strict: true, schema: personSchema } } },
+    chat: {
+      messages: [{ role: "user", content: "Alice, 30" }],
+      response_format: { type: "json_schema", json_schema: { name: "person", strict: true, schema: personSchema } },
+    },
+    responses: {
+      input: "Alice, 30",
+      text: { format: { type: "json_schema", name: "person", strict: true, schema: personSchema } },
+    },
     script: [{ text: '{"name":"Alice","age":30}' }],
   },
   {
@@ -131,7 +169,10 @@ const pairs: Array<{ name: string; chat: Json; responses: Json; script?: MockRep
       model: "mock/mock-reasoner",
       messages: [{ role: "user", content: "Think, then call." }],
       reasoning_effort: "high",
-      tools: [{ type: "function", function: { name: "get_weather", parameters: weatherParams } }, { type: "function", function: { name: "edit", parameters: { type: "object", properties: {} } } }],
+      tools: [
+        { type: "function", function: { name: "get_weather", parameters: weatherParams } },
+        { type: "function", function: { name: "edit", parameters: { type: "object", properties: {} } } },
+      ],
       tool_choice: { type: "function", function: { name: "edit" } },
     },
     responses: {
@@ -162,13 +203,49 @@ describe("the same conversation through both wires reaches the upstream identica
 describe("refused fields: 400 naming the field, saying what to do instead", () => {
   const base = { model: "mock/mock-model", input: "hi" };
   const refused: Array<{ field: string; body: Json; param: string | RegExp; hint?: RegExp }> = [
-    { field: "previous_response_id", body: { ...base, previous_response_id: "resp_123" }, param: "previous_response_id", hint: /whole conversation/ },
-    { field: "conversation", body: { ...base, conversation: "conv_123" }, param: "conversation", hint: /whole conversation/ },
-    { field: "item_reference", body: { ...base, input: [{ role: "user", content: "hi" }, { type: "item_reference", id: "msg_1" }] }, param: "input[1]", hint: /store: false/ },
+    {
+      field: "previous_response_id",
+      body: { ...base, previous_response_id: "resp_123" },
+      param: "previous_response_id",
+      hint: /whole conversation/,
+    },
+    {
+      field: "conversation",
+      body: { ...base, conversation: "conv_123" },
+      param: "conversation",
+      hint: /whole conversation/,
+    },
+    {
+      field: "item_reference",
+      body: {
+        ...base,
+        input: [
+          { role: "user", content: "hi" },
+          { type: "item_reference", id: "msg_1" },
+        ],
+      },
+      param: "input[1]",
+      hint: /store: false/,
+    },
     { field: "background", body: { ...base, background: true }, param: "background" },
     { field: "prompt", body: { ...base, prompt: { id: "pmpt_123" } }, param: "prompt", hint: /instructions/ },
-    { field: "hosted tool web_search", body: { ...base, tools: [{ type: "web_search" }] }, param: "tools[0].type", hint: /function/ },
-    { field: "hosted tool file_search", body: { ...base, tools: [{ type: "function", name: "f", parameters: { type: "object" } }, { type: "file_search", vector_store_ids: ["vs_1"] }] }, param: "tools[1].type" },
+    {
+      field: "hosted tool web_search",
+      body: { ...base, tools: [{ type: "web_search" }] },
+      param: "tools[0].type",
+      hint: /function/,
+    },
+    {
+      field: "hosted tool file_search",
+      body: {
+        ...base,
+        tools: [
+          { type: "function", name: "f", parameters: { type: "object" } },
+          { type: "file_search", vector_store_ids: ["vs_1"] },
+        ],
+      },
+      param: "tools[1].type",
+    },
     { field: "truncation auto", body: { ...base, truncation: "auto" }, param: "truncation", hint: /disabled/ },
     { field: "top_logprobs > 0", body: { ...base, top_logprobs: 3 }, param: "top_logprobs" },
   ];
@@ -187,7 +264,13 @@ describe("refused fields: 400 naming the field, saying what to do instead", () =
     });
   }
   test("accepted look-alikes: background false, truncation disabled, top_logprobs 0, store true/false", async () => {
-    for (const extra of [{ background: false }, { truncation: "disabled" }, { top_logprobs: 0 }, { store: true }, { store: false, metadata: { a: "b" }, user: "u1" }]) {
+    for (const extra of [
+      { background: false },
+      { truncation: "disabled" },
+      { top_logprobs: 0 },
+      { store: true },
+      { store: false, metadata: { a: "b" }, user: "u1" },
+    ]) {
       const { res } = await run("/v1/responses", { ...base, ...extra });
       const r = res.json();
       assert.equal(r.status, "completed", JSON.stringify(extra));
@@ -199,7 +282,12 @@ describe("refused fields: 400 naming the field, saying what to do instead", () =
 describe("streams", () => {
   test("text: contiguous sequence numbers, usage with cached and reasoning tokens", async () => {
     const { res } = await run("/v1/responses", { model: "mock/mock-reasoner", input: "hi", stream: true }, [
-      { reasoning: "thinking", text: "Hello world", chunks: 4, usage: { prompt_tokens: 30, completion_tokens: 12, cached_tokens: 10, reasoning_tokens: 5 } },
+      {
+        reasoning: "thinking",
+        text: "Hello world",
+        chunks: 4,
+        usage: { prompt_tokens: 30, completion_tokens: 12, cached_tokens: 10, reasoning_tokens: 5 },
+      },
     ]);
     const events = responseEvents(res);
     const r = terminalResponse(events);
@@ -215,10 +303,23 @@ describe("streams", () => {
   });
 
   test("function calls: items with call_id/name/arguments, argument events, contiguous numbers", async () => {
-    const tools = [{ type: "function", name: "get_weather", parameters: weatherParams }, { type: "function", name: "now", parameters: { type: "object", properties: {} } }];
-    const { res } = await run("/v1/responses", { model: "mock/mock-model", input: "Weather in Oslo, and the time?", tools, stream: true }, [
-      { text: "Checking.", toolCalls: [{ id: "call_w", name: "get_weather", arguments: { city: "Oslo" } }, { id: "call_n", name: "now", arguments: "" }] },
-    ]);
+    const tools = [
+      { type: "function", name: "get_weather", parameters: weatherParams },
+      { type: "function", name: "now", parameters: { type: "object", properties: {} } },
+    ];
+    const { res } = await run(
+      "/v1/responses",
+      { model: "mock/mock-model", input: "Weather in Oslo, and the time?", tools, stream: true },
+      [
+        {
+          text: "Checking.",
+          toolCalls: [
+            { id: "call_w", name: "get_weather", arguments: { city: "Oslo" } },
+            { id: "call_n", name: "now", arguments: "" },
+          ],
+        },
+      ],
+    );
     const events = responseEvents(res);
     const r = terminalResponse(events);
     assert.equal(r.status, "completed");
@@ -232,18 +333,26 @@ describe("streams", () => {
     );
     for (const c of calls) assert.ok(typeof c.id === "string" && c.id.length > 0);
     const argsDone = events.filter((e) => e.type === "response.function_call_arguments.done");
-    assert.deepEqual(argsDone.map((e) => e.arguments), ['{"city":"Oslo"}', "{}"]);
+    assert.deepEqual(
+      argsDone.map((e) => e.arguments),
+      ['{"city":"Oslo"}', "{}"],
+    );
     const deltas = events.filter((e) => e.type === "response.function_call_arguments.delta");
     assert.ok(deltas.length >= 2 && deltas.every((d) => typeof d.delta === "string"));
     const itemsDone = events.filter((e) => e.type === "response.output_item.done").map((e) => e.item);
     assert.deepEqual(r.output, itemsDone, "the final output equals the streamed items");
     // Output indexes are distinct and follow the item order.
-    assert.deepEqual(events.filter((e) => e.type === "response.output_item.added").map((e) => e.output_index), [0, 1, 2]);
+    assert.deepEqual(
+      events.filter((e) => e.type === "response.output_item.added").map((e) => e.output_index),
+      [0, 1, 2],
+    );
   });
 
   test("max tokens: response.incomplete with reason max_output_tokens, numbers contiguous; JSON says the same", async () => {
     const body = { model: "mock/mock-model", input: "A long story.", max_output_tokens: 16 };
-    const script: MockReply[] = [{ text: "Once upon a time", finishReason: "length", usage: { completion_tokens: 16 } }];
+    const script: MockReply[] = [
+      { text: "Once upon a time", finishReason: "length", usage: { completion_tokens: 16 } },
+    ];
     const streamed = await run("/v1/responses", { ...body, stream: true }, script);
     const events = responseEvents(streamed.res);
     const r = terminalResponse(events);
@@ -271,9 +380,23 @@ describe("streams", () => {
 
 describe("a failure before any output is a real HTTP error, also when streaming", () => {
   const cases: Array<{ name: string; script: MockReply[]; status: number[]; body?: Json }> = [
-    { name: "upstream 400", script: [{ error: { status: 400, message: "Invalid value for 'input': too long" } }], status: [400] },
-    { name: "upstream 429", script: [0, 1].map(() => ({ error: { status: 429, message: "Rate limit reached", headers: { "retry-after": "7" } } })), status: [429] },
-    { name: "upstream 503", script: [0, 1].map(() => ({ error: { status: 503, message: "overloaded" } })), status: [502, 503] },
+    {
+      name: "upstream 400",
+      script: [{ error: { status: 400, message: "Invalid value for 'input': too long" } }],
+      status: [400],
+    },
+    {
+      name: "upstream 429",
+      script: [0, 1].map(() => ({
+        error: { status: 429, message: "Rate limit reached", headers: { "retry-after": "7" } },
+      })),
+      status: [429],
+    },
+    {
+      name: "upstream 503",
+      script: [0, 1].map(() => ({ error: { status: 503, message: "overloaded" } })),
+      status: [502, 503],
+    },
     { name: "unknown model", script: [], status: [404], body: { model: "mock/nope" } },
   ];
   for (const c of cases) {
@@ -295,16 +418,30 @@ describe("structured output with caller tools", () => {
   const body = {
     model: "mock/mock-model",
     input: "Who is Alice? Use lookup if you must.",
-    tools: [{ type: "function", name: "lookup", parameters: { type: "object", properties: { q: { type: "string" } }, required: ["q"] } }],
+    tools: [
+      {
+        type: "function",
+        name: "lookup",
+        parameters: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
+      },
+    ],
     text: { format: { type: "json_schema", name: "person", schema: personSchema, strict: true } },
   };
   test("a call to a caller tool is the response (function_call items)", async () => {
-    const { res, upstream } = await run("/v1/responses", body, [{ toolCalls: [{ id: "call_l", name: "lookup", arguments: { q: "Alice" } }] }]);
+    const { res, upstream } = await run("/v1/responses", body, [
+      { toolCalls: [{ id: "call_l", name: "lookup", arguments: { q: "Alice" } }] },
+    ]);
     const r = res.json();
     assert.equal(r.status, "completed");
-    assert.deepEqual((r.output as Json[]).map((i) => i.type), ["function_call"]);
+    assert.deepEqual(
+      (r.output as Json[]).map((i) => i.type),
+      ["function_call"],
+    );
     assert.equal((r.output as Json[])[0]!.name, "lookup");
-    assert.deepEqual(upstream.response_format, { type: "json_schema", json_schema: { name: "person", schema: personSchema, strict: true } });
+    assert.deepEqual(upstream.response_format, {
+      type: "json_schema",
+      json_schema: { name: "person", schema: personSchema, strict: true },
+    });
     assert.deepEqual((r.text as Json).format, body.text.format, "text.format is echoed");
   });
   test("otherwise the structured answer is the message text", async () => {

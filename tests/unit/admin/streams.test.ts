@@ -4,6 +4,7 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import net from "node:net";
+import { waitFor } from "../../harness/wait-for";
 import { logEntry, startAdmin, type StartedAdmin } from "./fakes";
 
 interface OpenStream {
@@ -18,7 +19,13 @@ interface OpenStream {
 function openStream(s: StartedAdmin, p: string, headers: Record<string, string> = {}): Promise<OpenStream> {
   return new Promise((resolve, reject) => {
     const req = http.get(
-      { host: "127.0.0.1", port: s.port, path: p, headers: { host: s.host, authorization: `Bearer ${s.token}`, ...headers }, setHost: false },
+      {
+        host: "127.0.0.1",
+        port: s.port,
+        path: p,
+        headers: { host: s.host, authorization: `Bearer ${s.token}`, ...headers },
+        setHost: false,
+      },
       (res) => {
         const out: OpenStream = {
           status: res.statusCode ?? 0,
@@ -55,14 +62,6 @@ function openStream(s: StartedAdmin, p: string, headers: Record<string, string> 
   });
 }
 
-async function waitFor(pred: () => boolean, ms = 3000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > until) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe("admin live streams", () => {
   let s: StartedAdmin;
   before(async () => {
@@ -83,34 +82,41 @@ describe("admin live streams", () => {
     const st = await openStream(s, "/admin/api/logs/stream?replay=2");
     assert.equal(st.status, 200);
     assert.match(st.contentType, /^text\/event-stream/);
-    await waitFor(() => st.data.length === 2);
-    assert.deepEqual(st.data.map((e) => (e as { id: string }).id), ["b", "c"]);
+    await waitFor("st.data.length === 2", () => st.data.length === 2);
+    assert.deepEqual(
+      st.data.map((e) => (e as { id: string }).id),
+      ["b", "c"],
+    );
     log.append(logEntry({ id: "live-1", app: "x", modelAsked: "mock/zeta" }));
-    await waitFor(() => st.data.length === 3);
+    await waitFor("st.data.length === 3", () => st.data.length === 3);
     const live = st.data[2] as { id: string; app: string; modelAsked: string; usage: unknown };
     assert.equal(live.id, "live-1");
     assert.equal(live.app, "x");
-    await waitFor(() => st.comments.filter((c) => c === ": heartbeat").length >= 2, 2000);
+    await waitFor(
+      'st.comments.filter((c) => c === ": heartbeat").length >= 2',
+      () => st.comments.filter((c) => c === ": heartbeat").length >= 2,
+      2000,
+    );
     st.close();
-    await waitFor(() => log.listeners.size === 0);
+    await waitFor("log.listeners.size === 0", () => log.listeners.size === 0);
   });
 
   test("status stream: current status first, then one per change", async () => {
     const st = await openStream(s, "/admin/api/status/stream");
-    await waitFor(() => st.data.length === 1);
+    await waitFor("st.data.length === 1", () => st.data.length === 1);
     assert.equal((st.data[0] as { desktop: boolean }).desktop, false);
-    await waitFor(() => s.fakes.statusListeners.size === 1);
-    for (const l of s.fakes.statusListeners) l((st.data[0] as never));
-    await waitFor(() => st.data.length === 2);
+    await waitFor("s.fakes.statusListeners.size === 1", () => s.fakes.statusListeners.size === 1);
+    for (const l of s.fakes.statusListeners) l(st.data[0] as never);
+    await waitFor("st.data.length === 2", () => st.data.length === 2);
     st.close();
-    await waitFor(() => s.fakes.statusListeners.size === 0);
+    await waitFor("s.fakes.statusListeners.size === 0", () => s.fakes.statusListeners.size === 0);
   });
 
   test("close() ends open streams", async () => {
     const st = await openStream(s, "/admin/api/logs/stream");
-    await waitFor(() => s.fakes.requestLog.listeners.size === 1);
+    await waitFor("s.fakes.requestLog.listeners.size === 1", () => s.fakes.requestLog.listeners.size === 1);
     s.admin.close();
-    await waitFor(() => st.ended);
+    await waitFor("st.ended", () => st.ended);
     assert.equal(s.fakes.requestLog.listeners.size, 0);
   });
 });
@@ -131,20 +137,22 @@ describe("admin live streams: slow clients (default 1 s budget)", () => {
     const stalled = net.connect(s.port, "127.0.0.1");
     await new Promise<void>((r) => stalled.once("connect", () => r()));
     stalled.pause();
-    stalled.write(`GET /admin/api/logs/stream?replay=0 HTTP/1.1\r\nHost: ${s.host}\r\nAuthorization: Bearer ${s.token}\r\n\r\n`);
-    await waitFor(() => log.listeners.size === 2);
+    stalled.write(
+      `GET /admin/api/logs/stream?replay=0 HTTP/1.1\r\nHost: ${s.host}\r\nAuthorization: Bearer ${s.token}\r\n\r\n`,
+    );
+    await waitFor("log.listeners.size === 2", () => log.listeners.size === 2);
     let stalledClosed = false;
     stalled.on("close", () => (stalledClosed = true));
     stalled.on("error", () => {});
 
     const big = "x".repeat(1024 * 1024);
     for (let i = 0; i < 16; i++) log.append(logEntry({ id: `big-${i}`, requestBody: big }));
-    await waitFor(() => log.listeners.size === 1, 5000);
-    await waitFor(() => reader.data.length === 16, 10000);
+    await waitFor("the stalled client to be dropped", () => log.listeners.size === 1, 15_000);
+    await waitFor("the reading client to get all 16 entries", () => reader.data.length === 16, 20_000);
     assert.equal(reader.ended, false, "the reading client stays connected");
     stalled.resume();
-    await waitFor(() => stalledClosed, 4000);
+    await waitFor("stalledClosed", () => stalledClosed, 4000);
     reader.close();
-    await waitFor(() => log.listeners.size === 0);
+    await waitFor("log.listeners.size === 0", () => log.listeners.size === 0);
   });
 });

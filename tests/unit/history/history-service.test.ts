@@ -138,9 +138,11 @@ describe("prune and preview", () => {
 
   test("the deadline stops a sweep early", async () => {
     const { fake, h } = setup({ a: 100 });
-    fake.latencyMs = 10;
-    const r = await h.prune("a", { limits: { maxSessions: 1, maxAgeDays: null }, budget: 1000, deadlineMs: 60, concurrency: 1, pauseMs: 0 });
-    assert.ok(r.removed > 0 && r.removed < 20, `removed ${r.removed}`);
+    // Every fake call takes 25 ms: listing costs ~4 calls, then ~12 deletions fit in 400 ms. The margins are wide so a
+    // loaded CI machine (timers late by tens of ms) still sees "some removed, far from all 99".
+    fake.latencyMs = 25;
+    const r = await h.prune("a", { limits: { maxSessions: 1, maxAgeDays: null }, budget: 1000, deadlineMs: 400, concurrency: 1, pauseMs: 0 });
+    assert.ok(r.removed > 0 && r.removed < 40, `removed ${r.removed}`);
     assert.equal(r.remaining, 99 - r.removed);
   });
 

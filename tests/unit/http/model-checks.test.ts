@@ -54,7 +54,7 @@ describe("model checks in the request runner", () => {
       400,
       "invalid_request_error",
     );
-    assert.equal(err.param, "messages[0].content[1]");
+    assert.equal(err.param, "messages[0].content[1].image_url.url");
     assert.match(err.message, /does not accept images/);
     assert.equal(s.backend.streams.length, 0);
     assert.equal(s.log.entries[0]?.status, 400);

@@ -116,13 +116,14 @@ describe("main bundle", () => {
         // data in a subfolder.
         const setPath = await waitFor("app.setPath", (e) => e.type === "app.setPath");
         assert.deepEqual(setPath, { type: "app.setPath", name: "userData", path: dataDir });
-        assert.ok(
-          events.some(
-            (e) => e.type === "app.setPath" && e.name === "sessionData" && e.path === path.join(dataDir, "electron"),
-          ),
+        const sessionData = await waitFor(
+          "app.setPath(sessionData)",
+          (e) => e.type === "app.setPath" && e.name === "sessionData",
         );
+        assert.equal(sessionData.path, path.join(dataDir, "electron"));
+        await waitFor("app.requestSingleInstanceLock", (e) => e.type === "app.requestSingleInstanceLock");
         const types = events.map((e) => e.type);
-        assert.ok(types.indexOf("app.setPath") < types.indexOf("app.requestSingleInstanceLock"));
+        assert.ok(types.indexOf("app.setPath") < types.indexOf("app.requestSingleInstanceLock"), types.join(", "));
 
         const win = await waitFor("BrowserWindow", (e) => e.type === "BrowserWindow");
         assert.deepEqual(win.webPreferences, {

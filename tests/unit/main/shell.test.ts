@@ -8,6 +8,7 @@ import path from "node:path";
 import type { PatchbayDeps } from "../../../server/index";
 import { runShell, type ShellDeps } from "../../../main/shell";
 import { createDesktopHost } from "../../../main/desktop-host";
+import { waitFor } from "../../harness/wait-for";
 import { createFakePorts, FakePatchbay, makeStatus, type FakePorts } from "./fake-electron";
 
 let dir: string;
@@ -18,8 +19,9 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Lets the fire-and-forget window opening (state file read, cookie, load) finish. */
-const settle = () => new Promise((r) => setTimeout(r, 30));
+/** Waits for the fire-and-forget window opening (state file read, cookie, load) to reach `loadURL`. */
+const windowLoaded = (ports: FakePorts) =>
+  waitFor("the dashboard window to load", () => ports.calls.some((c) => c.startsWith("window.loadURL")));
 
 let counter = 0;
 function setup(
@@ -67,7 +69,7 @@ describe("runShell", () => {
     const { ports, shell, created, userData } = setup();
     assert.ok(shell);
     await shell.ready;
-    await settle();
+    await windowLoaded(ports);
     const deps = created[0]!.deps;
     assert.equal(deps.dataDir, userData);
     assert.ok(deps.desktop, "desktop host passed");
@@ -131,22 +133,23 @@ describe("runShell", () => {
     );
 
     tray.clickItem("Stop API");
-    await new Promise((r) => setImmediate(r));
+    await waitFor("the tray to show the stopped API", () => tray.labels()[0] === "API stopped");
     assert.ok(ports.calls.includes("patchbay.stopApi"));
     assert.equal(tray.labels()[0], "API stopped", "menu re-rendered from the new status");
     assert.equal(tray.image, "/assets/tray/stopped-dark.png");
     assert.throws(() => tray.clickItem("Copy Base URL"), /disabled/);
     tray.clickItem("Start API");
-    await new Promise((r) => setImmediate(r));
-    assert.ok(ports.calls.includes("patchbay.startApi"));
+    await waitFor("patchbay.startApi", () => ports.calls.includes("patchbay.startApi"));
 
     tray.clickItem("Open Dashboard");
-    await settle();
+    await windowLoaded(ports);
     assert.equal(ports.windows.length, 1);
     assert.equal(ports.windows[0]!.visible, true);
 
     tray.clickItem("Launch at Login");
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor("the Launch at Login checkbox to be checked", () =>
+      Boolean(tray.menu.find((i) => i.label === "Launch at Login")?.checked),
+    );
     const entry = await readFile(path.join(userData, "home", ".config", "autostart", "patchbay.desktop"), "utf8");
     assert.match(entry, /^Exec=\/usr\/bin\/patchbay --hidden$/m);
     const checkbox = tray.menu.find((i) => i.label === "Launch at Login");
@@ -185,7 +188,7 @@ describe("runShell", () => {
   test("first close of the window: hidden, with the 'still running' notification", async () => {
     const { ports, shell } = setup();
     await shell!.ready;
-    await settle();
+    await windowLoaded(ports);
     assert.equal(ports.windows[0]!.userClose(), true);
     assert.deepEqual(
       ports.notifications.map((n) => n.title),
@@ -197,14 +200,14 @@ describe("runShell", () => {
     const { ports, shell } = setup({ argv: ["--hidden"] });
     await shell!.ready;
     ports.app.emitSecondInstance();
-    await settle();
+    await windowLoaded(ports);
     assert.equal(ports.windows[0]?.visible, true);
   });
 
   test("Quit from the tray: window state saved, tray removed, Patchbay stopped, then exit", async () => {
     const { ports, shell, created, userData } = setup();
     await shell!.ready;
-    await settle();
+    await windowLoaded(ports);
     ports.trays[0]!.clickItem("Quit Patchbay");
     await shell!.lifecycle.done;
     assert.equal(created[0]!.stopCalls, 1);

@@ -15,6 +15,7 @@ import {
   type DashboardTarget,
 } from "../../../main/window";
 import { DEFAULT_SIZE, restoreBounds, WindowStateFile } from "../../../main/window-state";
+import { waitFor } from "../../harness/wait-for";
 import { createFakePorts, type FakePorts } from "./fake-electron";
 
 const ORIGIN = "http://127.0.0.1:53111";
@@ -222,7 +223,10 @@ describe("DashboardWindow", () => {
     ports.windows[0]!.maximized = true;
     assert.equal(timers.length, 1);
     timers[0]!();
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor("the debounced save to write the new bounds", async () => {
+      const saved = await readFile(file, "utf8").catch(() => "");
+      return saved.includes('"x":200') || saved.includes('"x": 200');
+    });
     const ports2 = createFakePorts({ userData: dir });
     const next = makeWindow(ports2, file);
     next.win.setTarget(target);

@@ -93,12 +93,39 @@ describe("decodeChatRequest: mapping", () => {
       role: "user",
       content: [
         { type: "text", text: "Look" },
-        { type: "media", mediaType: "image/png", url: PNG },
-        { type: "media", mediaType: "image/png", url: "https://example.com/a/red16.PNG?x=1" },
-        { type: "media", mediaType: "image/*", url: "http://example.com/pic" },
-        { type: "media", mediaType: "image/webp", url: "data:image/webp;base64,UklGRg==" },
-        { type: "media", mediaType: "application/pdf", url: "data:application/pdf;base64,JVBERi0=", filename: "a.pdf" },
-        { type: "media", mediaType: "application/pdf", url: "data:application/pdf;base64,JVBERi0=", filename: "b.pdf" },
+        { type: "media", mediaType: "image/png", url: PNG, param: "messages[0].content[1].image_url.url" },
+        {
+          type: "media",
+          mediaType: "image/png",
+          url: "https://example.com/a/red16.PNG?x=1",
+          param: "messages[0].content[2].image_url.url",
+        },
+        {
+          type: "media",
+          mediaType: "image/*",
+          url: "http://example.com/pic",
+          param: "messages[0].content[3].image_url.url",
+        },
+        {
+          type: "media",
+          mediaType: "image/webp",
+          url: "data:image/webp;base64,UklGRg==",
+          param: "messages[0].content[4].image_url",
+        },
+        {
+          type: "media",
+          mediaType: "application/pdf",
+          url: "data:application/pdf;base64,JVBERi0=",
+          filename: "a.pdf",
+          param: "messages[0].content[5].file.file_data",
+        },
+        {
+          type: "media",
+          mediaType: "application/pdf",
+          url: "data:application/pdf;base64,JVBERi0=",
+          filename: "b.pdf",
+          param: "messages[0].content[6].file.file_data",
+        },
       ],
     });
   });

@@ -128,7 +128,11 @@ describe("a user message with no content is refused", () => {
         },
       ],
     });
-    assert.deepEqual(req.messages[0], { role: "user", content: [{ type: "media", mediaType: "image/png", url: png }] });
+    // The image keeps the client's own index (content[1]) although the empty text before it is gone.
+    assert.deepEqual(req.messages[0], {
+      role: "user",
+      content: [{ type: "media", mediaType: "image/png", url: png, param: "messages[0].content[1].image_url.url" }],
+    });
   });
 
   test("responses: input '' → input; empty message items → input[i].content", () => {

@@ -102,13 +102,19 @@ describe("decodeResponsesRequest: mapping", () => {
       role: "user",
       content: [
         { type: "text", text: "Look" },
-        { type: "media", mediaType: "image/png", url: PNG },
-        { type: "media", mediaType: "image/jpeg", url: "https://example.com/x.jpg" },
+        { type: "media", mediaType: "image/png", url: PNG, param: "input[0].content[1].image_url" },
+        {
+          type: "media",
+          mediaType: "image/jpeg",
+          url: "https://example.com/x.jpg",
+          param: "input[0].content[2].image_url",
+        },
         {
           type: "media",
           mediaType: "application/pdf",
           url: "data:application/pdf;base64,JVBERi0=",
           filename: "doc.pdf",
+          param: "input[0].content[3].file_data",
         },
       ],
     });

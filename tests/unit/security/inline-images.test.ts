@@ -88,12 +88,15 @@ describe("inlineRemoteImages", () => {
     assert.deepEqual(calls, []);
   });
 
-  test("uses paramFor to name the client's field", async () => {
-    const req = request([{ role: "assistant", content: [media("http://example.com/a.png")], toolCalls: [] }]);
-    const err = await caught(
-      inlineRemoteImages(req, { allowed: false, paramFor: (i, j) => `messages[${i + 1}].content[${j}].image_url` }),
-    );
-    assert.equal(err.param, "messages[1].content[0].image_url");
+  test("names the client's field from the part's own param, and keeps it on the inlined part", async () => {
+    const part = { ...media("http://example.com/a.png"), param: "messages[1].content[0]" };
+    const req = request([{ role: "assistant", content: [part], toolCalls: [] }]);
+    const err = await caught(inlineRemoteImages(req, { allowed: false }));
+    assert.equal(err.param, "messages[1].content[0]");
+    const { fetcher } = fakeFetcher();
+    const out = await inlineRemoteImages(req, { allowed: true, fetcher });
+    const inlined = out.messages[0]?.role === "assistant" ? out.messages[0].content[0] : undefined;
+    assert.equal(inlined?.type === "media" && inlined.param, "messages[1].content[0]");
   });
 
   test("refuses other schemes even when remote images are on", async () => {

@@ -13,16 +13,6 @@ export function removeDir(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-/** Polls `check` every 25 ms until it returns true or `timeoutMs` passes; returns the last result. */
-export async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return check();
-}
-
 /**
  * Makes `dir` unwritable for this process: chmod 0500, or for root (which ignores modes) `chattr +i`.
  * Returns a function that undoes it, or null when this machine offers no way (the caller skips its test).

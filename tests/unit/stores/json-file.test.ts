@@ -8,7 +8,8 @@ import path from "node:path";
 import { z } from "zod";
 import { PatchbayError } from "../../../server/core/errors";
 import { JsonFileStore, type AtomicWriter } from "../../../server/stores/json-file";
-import { makeUnwritable, removeDir, tempDir, waitFor } from "./helpers";
+import { waitFor } from "../../harness/wait-for";
+import { makeUnwritable, removeDir, tempDir } from "./helpers";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const Schema = z.object({ items: z.array(z.string()), name: z.string().default("x") });
@@ -162,7 +163,7 @@ describe("JsonFileStore", () => {
     reader.onChange((v) => seen.push([...v.items]));
     assert.deepEqual(reader.get().items, ["one"]);
     await writer.update((d) => void d.items.push("two"));
-    assert.ok(await waitFor(() => reader.get().items.length === 2, 1500), "reader picked up the change");
+    await waitFor("reader picked up the change", () => reader.get().items.length === 2, 1500);
     assert.deepEqual(seen.at(-1), ["one", "two"]);
     await writer.close();
     await reader.close();
@@ -175,7 +176,7 @@ describe("JsonFileStore", () => {
     const reader = await open(file, { watch: false, recheckMs: 200 });
     reader.get();
     await writer.update((d) => void d.items.push("two"));
-    assert.ok(await waitFor(() => reader.get().items.length === 2, 1000));
+    await waitFor("the other instance to see the change", () => reader.get().items.length === 2, 1000);
     await writer.close();
     await reader.close();
   });

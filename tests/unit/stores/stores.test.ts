@@ -10,7 +10,8 @@ import { deleteApp } from "../../../server/stores/app-lifecycle";
 import { createAppsStore } from "../../../server/stores/apps-store";
 import { createKeysStore, generateKey, keyPrefixOf } from "../../../server/stores/keys-store";
 import { createSettingsStore } from "../../../server/stores/settings-store";
-import { removeDir, tempDir, waitFor } from "./helpers";
+import { waitFor } from "../../harness/wait-for";
+import { removeDir, tempDir } from "./helpers";
 
 const isCode = (code: string, param?: string) => (err: unknown) =>
   err instanceof PatchbayError && err.code === code && (param === undefined || err.param === param);
@@ -128,9 +129,9 @@ describe("apps store", () => {
     let changes = 0;
     b.onChange(() => changes++);
     await a.create("gamma");
-    assert.ok(await waitFor(() => b.get("gamma") !== undefined, 1500));
+    await waitFor("the other instance to see the change", () => b.get("gamma") !== undefined, 1500);
     await a.delete("gamma");
-    assert.ok(await waitFor(() => b.get("gamma") === undefined, 1500));
+    await waitFor("the other instance to see the change", () => b.get("gamma") === undefined, 1500);
     assert.ok(changes >= 2);
     await a.close();
     await b.close();
@@ -271,9 +272,9 @@ describe("keys store", () => {
     const server = await createKeysStore({ dataDir: dir, apps });
     const cli = await createKeysStore({ dataDir: dir, watch: false });
     const k = await cli.create("one", "from cli");
-    assert.ok(await waitFor(() => server.verify(k.key) !== null, 1500), "a key created elsewhere works");
+    await waitFor("a key created elsewhere works", () => server.verify(k.key) !== null, 1500);
     await cli.revoke("one", k.prefix);
-    assert.ok(await waitFor(() => server.verify(k.key) === null, 1500), "a key revoked elsewhere stops working");
+    await waitFor("a key revoked elsewhere stops working", () => server.verify(k.key) === null, 1500);
     await cli.close();
     await server.close();
     await apps.close();
