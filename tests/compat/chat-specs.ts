@@ -306,12 +306,12 @@ export const chatSpecs: Record<string, CaseSpec> = {
 
   "CC-IMAGE-DATA-URL-AND-HTTP-URL": {
     gap:
-      "CC-IMAGE-DATA-URL-AND-HTTP-URL: http(s) image URLs are refused with 400 (param messages[i].content[j]) unless the app turns on " +
+      "CC-IMAGE-DATA-URL-AND-HTTP-URL: http(s) image URLs are refused with 400 (param names the image_url field) unless the app turns on " +
       "\"Remote images\"; then Patchbay fetches (SSRF-guarded) and inlines them. Data URLs always work; `detail` is dropped.",
     async run(ctx) {
       // Remote images are off by default: the honest answer is a 400 naming the part, and nothing reaches the upstream.
       const { res, upstream } = await ctx.send({ script: [{ text: "Red" }] });
-      const e = expectEnvelope(res, 400, { param: "messages[0].content[2]" });
+      const e = expectEnvelope(res, 400, { param: "messages[0].content[2].image_url.url" });
       assert.match(e.message, /Remote image/i);
       assert.equal(upstream.length, 0);
 
