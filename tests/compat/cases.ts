@@ -56,7 +56,10 @@ export function patchbayCaseVars(apiKey: string): CaseVars {
 
 /** Reads and validates every case of the cases file, in file order. */
 export function loadCompatCases(file = path.join(FIXTURES, "compat-cases.jsonl")): CompatCase[] {
-  const lines = fs.readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "");
+  const lines = fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   const cases = lines.map((line, i) => {
     const parsed = CompatCase.safeParse(JSON.parse(line));
     if (!parsed.success) throw new Error(`${file}:${i + 1}: not a compat case: ${parsed.error.message}`);

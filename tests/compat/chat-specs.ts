@@ -21,12 +21,20 @@ interface Completion {
     index: number;
     finish_reason: string;
     logprobs?: unknown;
-    message: { role: string; content: string | null; tool_calls?: Array<{ id: string; type: string; function: { name: string; arguments: string } }> };
+    message: {
+      role: string;
+      content: string | null;
+      tool_calls?: Array<{ id: string; type: string; function: { name: string; arguments: string } }>;
+    };
   }>;
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
-const weatherCall = (city: string, id?: string) => ({ ...(id ? { id } : {}), name: "get_weather", arguments: { city } });
+const weatherCall = (city: string, id?: string) => ({
+  ...(id ? { id } : {}),
+  name: "get_weather",
+  arguments: { city },
+});
 const messagesOf = (body: Json) => body.messages as Json[];
 
 export const chatSpecs: Record<string, CaseSpec> = {
@@ -36,7 +44,11 @@ export const chatSpecs: Record<string, CaseSpec> = {
       const { res, upstream } = await ctx.send({ script });
       const chunks = chatStream(res);
       const calls = assembleToolCalls(chunks);
-      assert.deepEqual(calls.map((c) => c.index), [0, 1], "indexes exactly {0, 1}");
+      assert.deepEqual(
+        calls.map((c) => c.index),
+        [0, 1],
+        "indexes exactly {0, 1}",
+      );
       assert.ok(calls.every((c) => c.id.length > 0));
       assert.notEqual(calls[0]!.id, calls[1]!.id, "distinct ids");
       assert.deepEqual(calls.map((c) => (JSON.parse(c.arguments) as Json).city).sort(), ["Paris", "Rome"]);
@@ -62,7 +74,10 @@ export const chatSpecs: Record<string, CaseSpec> = {
       assert.ok(c.message.content === null || c.message.content === "", "no duplicated tool-call text");
       assert.equal(upstreamBody(upstream).tool_choice, "required", "tool_choice required is exact");
 
-      const streamed = await ctx.send({ script: [{ toolCalls: [weatherCall("Oslo")] }], body: (b) => void (b.stream = true) });
+      const streamed = await ctx.send({
+        script: [{ toolCalls: [weatherCall("Oslo")] }],
+        body: (b) => void (b.stream = true),
+      });
       assert.equal(choice0(finishChunks(chatStream(streamed.res))[0]!)?.finish_reason, "tool_calls");
 
       const noTools = await ctx.send({
@@ -84,7 +99,10 @@ export const chatSpecs: Record<string, CaseSpec> = {
       assert.equal(short.res.json<Completion>().choices[0]!.finish_reason, "length");
       assert.equal(upstreamBody(short.upstream).max_tokens, 1);
       // An upstream that says tool_calls without any call: never passed on as tool_calls.
-      const empty = await ctx.send({ script: [{ text: "Done.", finishReason: "tool_calls" }], body: (b) => void (b.tool_choice = "auto") });
+      const empty = await ctx.send({
+        script: [{ text: "Done.", finishReason: "tool_calls" }],
+        body: (b) => void (b.tool_choice = "auto"),
+      });
       const ec = empty.res.json<Completion>().choices[0]!;
       assert.equal(ec.message.tool_calls, undefined);
       assert.notEqual(ec.finish_reason, "tool_calls");
@@ -98,12 +116,23 @@ export const chatSpecs: Record<string, CaseSpec> = {
       const body = upstreamBody(upstream);
       // OpenAI-compatible upstream: the tool-call turn keeps its call; the null content is sent as "" (documented).
       assert.deepEqual(messagesOf(body).slice(1), [
-        { role: "assistant", content: "", tool_calls: [{ id: "call_abc", type: "function", function: { name: "get_secret_number", arguments: "{}" } }] },
+        {
+          role: "assistant",
+          content: "",
+          tool_calls: [{ id: "call_abc", type: "function", function: { name: "get_secret_number", arguments: "{}" } }],
+        },
         { role: "tool", tool_call_id: "call_abc", content: "42" },
       ]);
-      const omitted = await ctx.send({ script: [{ text: "42." }], body: (b) => void delete (messagesOf(b)[1] as Json).content });
+      const omitted = await ctx.send({
+        script: [{ text: "42." }],
+        body: (b) => void delete (messagesOf(b)[1] as Json).content,
+      });
       expectStatus(omitted.res, 200);
-      assert.deepEqual(messagesOf(upstreamBody(omitted.upstream))[1], messagesOf(body)[1], "omitted content = null content upstream");
+      assert.deepEqual(
+        messagesOf(upstreamBody(omitted.upstream))[1],
+        messagesOf(body)[1],
+        "omitted content = null content upstream",
+      );
     },
   },
 
@@ -117,7 +146,9 @@ export const chatSpecs: Record<string, CaseSpec> = {
       assert.deepEqual(assistant, {
         role: "assistant",
         content: "",
-        tool_calls: [{ id: "call_w1", type: "function", function: { name: "get_weather", arguments: '{"city":"Lima"}' } }],
+        tool_calls: [
+          { id: "call_w1", type: "function", function: { name: "get_weather", arguments: '{"city":"Lima"}' } },
+        ],
       });
     },
   },
@@ -148,7 +179,9 @@ export const chatSpecs: Record<string, CaseSpec> = {
       assert.deepEqual(messagesOf(body)[0], { role: "system", content: "Be brief." }, "developer → system instruction");
       assert.equal(body.max_tokens, 16);
       assert.equal(body.temperature, 0);
-      const parts = await ctx.send({ body: (b) => void ((messagesOf(b)[0] as Json).content = [{ type: "text", text: "Be brief." }]) });
+      const parts = await ctx.send({
+        body: (b) => void ((messagesOf(b)[0] as Json).content = [{ type: "text", text: "Be brief." }]),
+      });
       expectStatus(parts.res, 200);
       assert.deepEqual(messagesOf(upstreamBody(parts.upstream))[0], { role: "system", content: "Be brief." });
     },
@@ -182,7 +215,12 @@ export const chatSpecs: Record<string, CaseSpec> = {
       assert.equal(body.tool_choice, undefined, "no tool_choice without tools");
       // parallel_tool_calls without tools: see the TODO test next to the compat suite (a bridge bug, reported).
 
-      const tools = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }];
+      const tools = [
+        {
+          type: "function",
+          function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } },
+        },
+      ];
       const withTools = await ctx.send({
         script: [{ toolCalls: [weatherCall("Bern")] }],
         body: (b) => {
@@ -228,8 +266,13 @@ export const chatSpecs: Record<string, CaseSpec> = {
       assert.equal(r.object, "chat.completion");
       assert.equal(typeof r.choices[0]!.message.content, "string");
       const body = upstreamBody(upstream);
-      for (const k of ["store", "service_tier", "metadata", "user", "logit_bias"]) assert.ok(!(k in body), `${k} is not forwarded`);
-      assert.deepEqual(messagesOf(body), [{ role: "user", content: "hello" }], "message-level metadata is not forwarded");
+      for (const k of ["store", "service_tier", "metadata", "user", "logit_bias"])
+        assert.ok(!(k in body), `${k} is not forwarded`);
+      assert.deepEqual(
+        messagesOf(body),
+        [{ role: "user", content: "hello" }],
+        "message-level metadata is not forwarded",
+      );
       // An OpenAI-compatible upstream takes these; they are forwarded unchanged.
       assert.equal(body.seed, 42);
       assert.equal(body.top_p, 1);
@@ -270,7 +313,11 @@ export const chatSpecs: Record<string, CaseSpec> = {
       assert.equal(typeof parsed.name, "string");
       assert.ok(Number.isInteger(parsed.age));
       assert.equal(c.finish_reason, "stop");
-      assert.deepEqual(upstreamBody(upstream).response_format, (ctx.request.body as Json).response_format, "response_format passed through exactly");
+      assert.deepEqual(
+        upstreamBody(upstream).response_format,
+        (ctx.request.body as Json).response_format,
+        "response_format passed through exactly",
+      );
     },
   },
 
@@ -307,7 +354,7 @@ export const chatSpecs: Record<string, CaseSpec> = {
   "CC-IMAGE-DATA-URL-AND-HTTP-URL": {
     gap:
       "CC-IMAGE-DATA-URL-AND-HTTP-URL: http(s) image URLs are refused with 400 (param names the image_url field) unless the app turns on " +
-      "\"Remote images\"; then Patchbay fetches (SSRF-guarded) and inlines them. Data URLs always work; `detail` is dropped.",
+      '"Remote images"; then Patchbay fetches (SSRF-guarded) and inlines them. Data URLs always work; `detail` is dropped.',
     async run(ctx) {
       // Remote images are off by default: the honest answer is a 400 naming the part, and nothing reaches the upstream.
       const { res, upstream } = await ctx.send({ script: [{ text: "Red" }] });
@@ -325,11 +372,18 @@ export const chatSpecs: Record<string, CaseSpec> = {
       expectStatus(png.res, 200);
       assert.match(String(png.res.json<Completion>().choices[0]!.message.content).toLowerCase(), /red/);
       const sent = messagesOf(upstreamBody(png.upstream))[0]!.content as Json[];
-      assert.deepEqual(sent[1], { type: "image_url", image_url: { url: `data:image/png;base64,${red}` } }, "byte-identical data URL, detail dropped");
+      assert.deepEqual(
+        sent[1],
+        { type: "image_url", image_url: { url: `data:image/png;base64,${red}` } },
+        "byte-identical data URL, detail dropped",
+      );
       for (const mime of ["image/webp", "image/jpeg"]) {
         const v = await ctx.send({ body: dataOnly(`data:${mime};base64,${red}`) });
         expectStatus(v.res, 200);
-        assert.equal(((messagesOf(upstreamBody(v.upstream))[0]!.content as Json[])[1]!.image_url as Json).url, `data:${mime};base64,${red}`);
+        assert.equal(
+          ((messagesOf(upstreamBody(v.upstream))[0]!.content as Json[])[1]!.image_url as Json).url,
+          `data:${mime};base64,${red}`,
+        );
       }
       for (const detail of ["high", "low", "auto", undefined]) {
         const v = await ctx.send({ body: dataOnly(`data:image/png;base64,${red}`, detail) });

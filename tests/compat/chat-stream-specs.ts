@@ -25,7 +25,9 @@ const SILENCE_MS = 3500;
 export const chatStreamSpecs: Record<string, CaseSpec> = {
   "CC-STREAM-USAGE-CHUNK": {
     async run(ctx) {
-      const { res, upstream } = await ctx.send({ script: [{ text: "1, 2, 3, 4, 5", chunks: 5, usage: { prompt_tokens: 13, completion_tokens: 9 } }] });
+      const { res, upstream } = await ctx.send({
+        script: [{ text: "1, 2, 3, 4, 5", chunks: 5, usage: { prompt_tokens: 13, completion_tokens: 9 } }],
+      });
       const chunks = chatStream(res);
       assert.match(String(res.headers["content-type"]), /^text\/event-stream/);
       const usageChunks = chunks.filter((c) => Array.isArray(c.choices) && (c.choices as unknown[]).length === 0);
@@ -33,7 +35,10 @@ export const chatStreamSpecs: Record<string, CaseSpec> = {
       const usageChunk = usageChunks[0]!;
       assert.equal(chunks.at(-1), usageChunk, "the usage chunk is the last JSON chunk before [DONE]");
       const finishIdx = chunks.findIndex((c) => choice0(c)?.finish_reason != null);
-      assert.ok(finishIdx >= 0 && finishIdx < chunks.indexOf(usageChunk), "the finish chunk comes before the usage chunk");
+      assert.ok(
+        finishIdx >= 0 && finishIdx < chunks.indexOf(usageChunk),
+        "the finish chunk comes before the usage chunk",
+      );
       const u = usageChunk.usage as Json;
       assert.ok(Number.isInteger(u.prompt_tokens) && (u.prompt_tokens as number) >= 1);
       assert.ok(Number.isInteger(u.completion_tokens) && (u.completion_tokens as number) >= 1);
@@ -42,10 +47,18 @@ export const chatStreamSpecs: Record<string, CaseSpec> = {
       assert.equal(u.prompt_tokens, 13);
       assert.equal(u.completion_tokens, 9);
       assert.equal(usageChunk.object, "chat.completion.chunk");
-      assert.ok(chunks.every((c) => c.id === usageChunk.id), "the usage chunk's id equals the other chunks' id");
-      for (const c of chunks) if (c !== usageChunk) assert.ok(c.usage === undefined || c.usage === null, "non-usage chunks carry no usage");
+      assert.ok(
+        chunks.every((c) => c.id === usageChunk.id),
+        "the usage chunk's id equals the other chunks' id",
+      );
+      for (const c of chunks)
+        if (c !== usageChunk) assert.ok(c.usage === undefined || c.usage === null, "non-usage chunks carry no usage");
       assert.equal(streamedText(chunks), "1, 2, 3, 4, 5");
-      assert.deepEqual(upstreamBody(upstream).stream_options, { include_usage: true }, "the upstream is asked for usage");
+      assert.deepEqual(
+        upstreamBody(upstream).stream_options,
+        { include_usage: true },
+        "the upstream is asked for usage",
+      );
     },
   },
 
@@ -77,10 +90,19 @@ export const chatStreamSpecs: Record<string, CaseSpec> = {
         assert.ok(typeof c.model === "string" && c.model.length > 0);
         for (const ch of c.choices as Json[]) {
           assert.ok(Number.isInteger(ch.index));
-          assert.ok(ch.delta !== null && typeof ch.delta === "object" && !Array.isArray(ch.delta), "delta is an object");
-          assert.ok(ch.finish_reason === null || FINISH_REASONS.includes(ch.finish_reason as string), `finish_reason ${String(ch.finish_reason)}`);
+          assert.ok(
+            ch.delta !== null && typeof ch.delta === "object" && !Array.isArray(ch.delta),
+            "delta is an object",
+          );
+          assert.ok(
+            ch.finish_reason === null || FINISH_REASONS.includes(ch.finish_reason as string),
+            `finish_reason ${String(ch.finish_reason)}`,
+          );
           const role = (ch.delta as Json).role;
-          assert.ok(role === undefined || role === "assistant", `delta.role is absent or 'assistant', got ${JSON.stringify(role)}`);
+          assert.ok(
+            role === undefined || role === "assistant",
+            `delta.role is absent or 'assistant', got ${JSON.stringify(role)}`,
+          );
         }
       }
       assert.equal((choice0(chunks[0]!)?.delta as Json).role, "assistant", "the first chunk carries the role");
@@ -98,13 +120,19 @@ export const chatStreamSpecs: Record<string, CaseSpec> = {
         });
         const chunks = chatStream(res);
         const lastContent = includeUsage ? chunks.at(-2)! : chunks.at(-1)!;
-        assert.ok(choice0(lastContent)?.finish_reason != null, "the last chunk before [DONE] (or the usage chunk) has finish_reason");
+        assert.ok(
+          choice0(lastContent)?.finish_reason != null,
+          "the last chunk before [DONE] (or the usage chunk) has finish_reason",
+        );
         const afterDone = res.body.slice(res.body.indexOf("data: [DONE]\n\n") + "data: [DONE]\n\n".length);
         assert.ok(res.body.includes("data: [DONE]\n\n"));
         assert.match(afterDone, /^(\s|:[^\n]*\n)*$/, "nothing but whitespace/comments follows [DONE]");
         const doneAt = res.firstAt("data: [DONE]");
         assert.ok(doneAt !== null);
-        assert.ok(res.endAtMs - doneAt < 1000, `the response ended ${res.endAtMs - doneAt} ms after [DONE] (client kept the socket open)`);
+        assert.ok(
+          res.endAtMs - doneAt < 1000,
+          `the response ended ${res.endAtMs - doneAt} ms after [DONE] (client kept the socket open)`,
+        );
         assert.ok(
           res.headers["transfer-encoding"] === "chunked" || res.headers["content-length"] !== undefined,
           "chunked transfer encoding or a content-length",
@@ -121,11 +149,19 @@ export const chatStreamSpecs: Record<string, CaseSpec> = {
       "not after the case's 600 s. OpenCode's own upstream fetch timeout is OpenCode's.",
     async run(ctx) {
       // Fixture B: the upstream withholds even its response headers.
-      const b = await ctx.send({ script: [{ delayMs: SILENCE_MS, text: "Here is the summary you asked for.", chunks: 3 }] });
+      const b = await ctx.send({
+        script: [{ delayMs: SILENCE_MS, text: "Here is the summary you asked for.", chunks: 3 }],
+      });
       expectSse(b.res);
-      assert.ok(b.res.headersAtMs < EARLY_HEADERS_MS, `200 + SSE headers after ${b.res.headersAtMs} ms (upstream silent for ${SILENCE_MS} ms)`);
+      assert.ok(
+        b.res.headersAtMs < EARLY_HEADERS_MS,
+        `200 + SSE headers after ${b.res.headersAtMs} ms (upstream silent for ${SILENCE_MS} ms)`,
+      );
       const firstData = b.res.sse().events[0]?.atMs ?? Infinity;
-      assert.ok(firstData >= SILENCE_MS - 500, `headers were committed before the first token (first data at ${firstData} ms)`);
+      assert.ok(
+        firstData >= SILENCE_MS - 500,
+        `headers were committed before the first token (first data at ${firstData} ms)`,
+      );
       const chunks = chatStream(b.res);
       assert.equal(streamedText(chunks), "Here is the summary you asked for.");
       assert.equal(finishChunks(chunks).length, 1);
@@ -143,17 +179,37 @@ export const chatStreamSpecs: Record<string, CaseSpec> = {
       // Non-stream variant: the answer waits for the upstream, and a timeout is a 504 envelope. Uses an app with a short
       // first-token timeout (the minimum, 1 s) so the test does not wait 300 s.
       await ctx.fx.admin.createApp({ body: { name: "compat-short-ttft" } }).catch(() => undefined);
-      await ctx.fx.admin.updateApp({ params: { name: "compat-short-ttft" }, body: { limits: { firstTokenTimeoutMs: 1000 } } });
-      const shortKey = (await ctx.fx.admin.createKey({ params: { name: "compat-short-ttft" }, body: { label: "ttft" } })).key;
+      await ctx.fx.admin.updateApp({
+        params: { name: "compat-short-ttft" },
+        body: { limits: { firstTokenTimeoutMs: 1000 } },
+      });
+      const shortKey = (
+        await ctx.fx.admin.createKey({ params: { name: "compat-short-ttft" }, body: { label: "ttft" } })
+      ).key;
       const slow = await ctx.send({
         script: [{ delayMs: SILENCE_MS, text: "too late" }],
         body: (body) => void (body.stream = false),
         headers: { Authorization: `Bearer ${shortKey}` },
       });
       expectEnvelope(slow.res, 504, { code: "timeout" });
-      const waited = await ctx.send({ script: [{ delayMs: 1500, text: "worth the wait" }], body: (body) => void (body.stream = false) });
+      // Replies by content, not by call order: an upstream call of the aborted request above that OpenCode makes late
+      // (seen once on a loaded machine) must not take this request's reply.
+      const marker = "waited-for-slow-answer";
+      const waited = await ctx.send({
+        responder: (req) =>
+          JSON.stringify(req.body).includes(marker) ? { delayMs: 1500, text: "worth the wait" } : { text: "stray" },
+        body: (body) => {
+          body.stream = false;
+          body.messages = [{ role: "user", content: `Summarise (${marker}).` }];
+        },
+      });
       assert.equal(waited.res.status, 200, "the default app waits for a slow non-streamed answer");
-      assert.equal((waited.res.json<{ choices: Array<{ message: { content: string } }> }>().choices[0]?.message.content), "worth the wait");
+      const upstreamSeen = waited.upstream.map((r) => JSON.stringify(r.body).slice(-120));
+      assert.equal(
+        waited.res.json<{ choices: Array<{ message: { content: string } }> }>().choices[0]?.message.content,
+        "worth the wait",
+        `upstream calls: ${JSON.stringify(upstreamSeen)}`,
+      );
     },
   },
 
@@ -167,9 +223,17 @@ export const chatStreamSpecs: Record<string, CaseSpec> = {
 
       // Variant: a valid temperature the upstream rejects quickly with 400 before any token.
       const upstreamBody = {
-        error: { message: "Invalid value for temperature: 1.7 is too high for this model", type: "invalid_request_error", param: "temperature", code: null },
+        error: {
+          message: "Invalid value for temperature: 1.7 is too high for this model",
+          type: "invalid_request_error",
+          param: "temperature",
+          code: null,
+        },
       };
-      const up = await ctx.send({ script: [{ error: { status: 400, body: upstreamBody } }], body: (b) => void (b.temperature = 1.7) });
+      const up = await ctx.send({
+        script: [{ error: { status: 400, body: upstreamBody } }],
+        body: (b) => void (b.temperature = 1.7),
+      });
       const ue = expectEnvelope(up.res, 400, { type: "invalid_request_error" });
       assert.match(ue.message, /1\.7 is too high for this model/, "the upstream's message is propagated");
       assert.equal(up.upstream.length, 1);
@@ -186,9 +250,13 @@ export const chatStreamSpecs: Record<string, CaseSpec> = {
 
   "CC-STREAM-TOOL-DELTA-SHAPE": {
     async run(ctx) {
-      const { res, upstream } = await ctx.send({ script: [{ toolCalls: [{ id: "call_w_1", name: "get_weather", arguments: { city: "Paris" } }] }] });
+      const { res, upstream } = await ctx.send({
+        script: [{ toolCalls: [{ id: "call_w_1", name: "get_weather", arguments: { city: "Paris" } }] }],
+      });
       const chunks = chatStream(res);
-      const firstToolIdx = chunks.findIndex((c) => ((choice0(c)?.delta as Json | undefined)?.tool_calls as unknown) !== undefined);
+      const firstToolIdx = chunks.findIndex(
+        (c) => ((choice0(c)?.delta as Json | undefined)?.tool_calls as unknown) !== undefined,
+      );
       assert.ok(firstToolIdx >= 0, "the stream has tool-call deltas");
       assert.ok(
         chunks.slice(0, firstToolIdx + 1).some((c) => (choice0(c)?.delta as Json).role === "assistant"),
@@ -207,7 +275,10 @@ export const chatStreamSpecs: Record<string, CaseSpec> = {
           assert.equal(typeof fn.arguments, "string");
           seen.set(d.index as number, d);
         } else {
-          assert.ok(d.id === undefined || d.id === null || d.id === first.id, "later deltas never carry a different id");
+          assert.ok(
+            d.id === undefined || d.id === null || d.id === first.id,
+            "later deltas never carry a different id",
+          );
           assert.ok(fn.name === undefined || fn.name === null, "later deltas carry no name");
         }
       }
@@ -218,12 +289,19 @@ export const chatStreamSpecs: Record<string, CaseSpec> = {
       assert.equal(choice0(finishChunks(chunks)[0]!)?.finish_reason, "tool_calls");
       for (const c of chunks) {
         const delta = choice0(c)?.delta as Json | undefined;
-        if (delta?.tool_calls) assert.ok(delta.content === undefined || delta.content === null || delta.content === "", "no content in tool-call chunks");
+        if (delta?.tool_calls)
+          assert.ok(
+            delta.content === undefined || delta.content === null || delta.content === "",
+            "no content in tool-call chunks",
+          );
       }
       // Named tool_choice is approximated (only that tool offered, a call required) and says so.
       const body = upstreamBody(upstream);
       assert.equal(body.tool_choice, "required");
-      assert.deepEqual((body.tools as Json[]).map((t) => (t.function as Json).name), ["get_weather"]);
+      assert.deepEqual(
+        (body.tools as Json[]).map((t) => (t.function as Json).name),
+        ["get_weather"],
+      );
       assert.match(String(res.headers["x-patchbay-warnings"] ?? ""), /tool_choice/);
     },
   },

@@ -61,7 +61,11 @@ export interface Exchange {
 export function exchange(baseUrl: string, req: ExchangeRequest, timeoutMs = 60_000): Promise<Exchange> {
   const url = new URL(req.path, baseUrl);
   const payload =
-    req.body === undefined || req.body === null ? undefined : typeof req.body === "string" ? req.body : JSON.stringify(req.body);
+    req.body === undefined || req.body === null
+      ? undefined
+      : typeof req.body === "string"
+        ? req.body
+        : JSON.stringify(req.body);
   const headers: Record<string, string> = { ...req.headers };
   if (payload !== undefined) headers["content-length"] = String(Buffer.byteLength(payload));
   // keepAlive: the client keeps its socket open, so "the server ends the response" is measured, not a client close.

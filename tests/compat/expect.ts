@@ -14,7 +14,11 @@ export function expectStatus(res: Exchange, status: number | readonly number[]):
 
 /** Asserts a JSON response (`application/json`). */
 export function expectJson(res: Exchange): void {
-  assert.match(String(res.headers["content-type"] ?? ""), /^application\/json/, `content-type of a JSON answer: ${res.body.slice(0, 200)}`);
+  assert.match(
+    String(res.headers["content-type"] ?? ""),
+    /^application\/json/,
+    `content-type of a JSON answer: ${res.body.slice(0, 200)}`,
+  );
 }
 
 /** Asserts an SSE response (`text/event-stream`) with status 200. */
@@ -79,7 +83,9 @@ export function toolCallDeltas(chunks: readonly Json[]): Json[] {
 }
 
 /** Tool calls assembled from deltas by index: id, name and concatenated arguments. */
-export function assembleToolCalls(chunks: readonly Json[]): Array<{ index: number; id: string; name: string; arguments: string }> {
+export function assembleToolCalls(
+  chunks: readonly Json[],
+): Array<{ index: number; id: string; name: string; arguments: string }> {
   const byIndex = new Map<number, { index: number; id: string; name: string; arguments: string }>();
   for (const d of toolCallDeltas(chunks)) {
     const index = d.index as number;

@@ -45,7 +45,10 @@ export const httpSpecs: Record<string, CaseSpec> = {
       assert.equal(busy.upstream.length, 1, "Patchbay does not let OpenCode retry behind the client's back");
       // Upstream 400 (e.g. a bad schema): 400 with the upstream message, never retried.
       const bad = await ctx.send({
-        script: [{ error: { status: 400, message: "Invalid schema for function 'x': 'type' is required" } }, { text: "should not happen" }],
+        script: [
+          { error: { status: 400, message: "Invalid schema for function 'x': 'type' is required" } },
+          { text: "should not happen" },
+        ],
         settleMs: 1000,
       });
       const e400 = expectEnvelope(bad.res, 400);
@@ -53,7 +56,9 @@ export const httpSpecs: Record<string, CaseSpec> = {
       assert.equal(bad.upstream.length, 1, "a 400 is not retried");
       assert.notEqual(bad.res.headers["x-should-retry"], "true");
       // Upstream 401: a bad upstream credential; the message never leaks the upstream key.
-      const auth = await ctx.send({ script: [{ error: { status: 401, message: "Incorrect API key provided: sk-mock-key-000000000000" } }] });
+      const auth = await ctx.send({
+        script: [{ error: { status: 401, message: "Incorrect API key provided: sk-mock-key-000000000000" } }],
+      });
       const ae = expectEnvelope(auth.res, [401, 403, 502]);
       assert.ok(!auth.res.body.includes("sk-mock-key-000000000000"), "the upstream key is not leaked");
       assert.ok(!ae.message.includes("000000000000"));
@@ -118,10 +123,13 @@ export const httpSpecs: Record<string, CaseSpec> = {
       const h = res.headers;
       assert.ok(h["access-control-allow-origin"] === "*" || h["access-control-allow-origin"] === OBSIDIAN);
       assert.match(String(h["access-control-allow-methods"]), /\bPOST\b/);
-      const allowed = String(h["access-control-allow-headers"] ?? "").toLowerCase().split(/\s*,\s*/);
+      const allowed = String(h["access-control-allow-headers"] ?? "")
+        .toLowerCase()
+        .split(/\s*,\s*/);
       const requested = String(ctx.request.headers["Access-Control-Request-Headers"]).split(",");
       for (const r of requested) assert.ok(allowed.includes(r.trim().toLowerCase()), `allow-headers includes ${r}`);
-      if (h["access-control-allow-origin"] === OBSIDIAN) assert.match(String(h.vary ?? ""), /origin/i, "Vary: Origin when the origin is echoed");
+      if (h["access-control-allow-origin"] === OBSIDIAN)
+        assert.match(String(h.vary ?? ""), /origin/i, "Vary: Origin when the origin is echoed");
 
       // An origin no app lists gets no CORS headers.
       const other = await ctx.send({ headers: { Origin: "https://evil.example" } });
@@ -136,12 +144,27 @@ export const httpSpecs: Record<string, CaseSpec> = {
             body,
           },
         });
-      const unauthorised = await post("Bearer pb-not-a-real-key-000", { model: "mock/mock-model", messages: [{ role: "user", content: "hi" }] });
+      const unauthorised = await post("Bearer pb-not-a-real-key-000", {
+        model: "mock/mock-model",
+        messages: [{ role: "user", content: "hi" }],
+      });
       expectEnvelope(unauthorised.res, 401);
-      assert.equal(unauthorised.res.headers["access-control-allow-origin"], OBSIDIAN, "the 401 is readable by the browser");
-      const streamed = await post(`Bearer ${key}`, { model: "mock/mock-model", messages: [{ role: "user", content: "hi" }], stream: true });
+      assert.equal(
+        unauthorised.res.headers["access-control-allow-origin"],
+        OBSIDIAN,
+        "the 401 is readable by the browser",
+      );
+      const streamed = await post(`Bearer ${key}`, {
+        model: "mock/mock-model",
+        messages: [{ role: "user", content: "hi" }],
+        stream: true,
+      });
       chatStream(streamed.res);
-      assert.equal(streamed.res.headers["access-control-allow-origin"], OBSIDIAN, "the SSE response carries allow-origin");
+      assert.equal(
+        streamed.res.headers["access-control-allow-origin"],
+        OBSIDIAN,
+        "the SSE response carries allow-origin",
+      );
     },
   },
 };

@@ -33,7 +33,9 @@ export function responseEvents(res: Exchange): Json[] {
 
 /** The `response` object of the one terminal event (completed/incomplete/failed). */
 export function terminalResponse(events: readonly Json[]): Json {
-  const terminal = events.filter((e) => ["response.completed", "response.incomplete", "response.failed"].includes(String(e.type)));
+  const terminal = events.filter((e) =>
+    ["response.completed", "response.incomplete", "response.failed"].includes(String(e.type)),
+  );
   assert.equal(terminal.length, 1, "exactly one terminal event");
   assert.equal(events.at(-1), terminal[0], "the terminal event is the last one");
   return terminal[0]!.response as Json;
@@ -106,16 +108,20 @@ export const responsesSpecs: Record<string, CaseSpec> = {
       const textDone = events.find((e) => e.type === "response.output_text.done")!;
       assert.equal(textDone.text, text);
       assert.ok(Array.isArray(textDone.logprobs));
-      assert.equal(((events.find((e) => e.type === "response.content_part.done")!.part as Json).text), text);
+      assert.equal((events.find((e) => e.type === "response.content_part.done")!.part as Json).text, text);
       const itemDone = events.find((e) => e.type === "response.output_item.done")!.item as Json;
       assert.equal(itemDone.status, "completed");
-      assert.equal(((itemDone.content as Json[])[0]!).text, text);
+      assert.equal((itemDone.content as Json[])[0]!.text, text);
     },
   },
 
   "RESP-STREAM-COMPLETED-OBJECT": {
     async run(ctx) {
-      const { res, upstream } = await ctx.send({ script: [{ text: "ok", usage: { prompt_tokens: 20, completion_tokens: 2, cached_tokens: 5, reasoning_tokens: 0 } }] });
+      const { res, upstream } = await ctx.send({
+        script: [
+          { text: "ok", usage: { prompt_tokens: 20, completion_tokens: 2, cached_tokens: 5, reasoning_tokens: 0 } },
+        ],
+      });
       const events = responseEvents(res);
       for (const e of events.slice(0, 2)) {
         const r = e.response as Json;
@@ -145,8 +151,15 @@ export const responsesSpecs: Record<string, CaseSpec> = {
       assert.equal((u.input_tokens_details as Json).cached_tokens, 5);
       assert.equal(r.error, null);
       const completedAt = res.firstAt("response.completed");
-      assert.ok(completedAt !== null && res.endAtMs - completedAt < 1000, `ended ${res.endAtMs - (completedAt ?? 0)} ms after response.completed`);
-      assert.deepEqual((upstreamBody(upstream).messages as Json[])[0], { role: "system", content: "Be terse." }, "instructions → system");
+      assert.ok(
+        completedAt !== null && res.endAtMs - completedAt < 1000,
+        `ended ${res.endAtMs - (completedAt ?? 0)} ms after response.completed`,
+      );
+      assert.deepEqual(
+        (upstreamBody(upstream).messages as Json[])[0],
+        { role: "system", content: "Be terse." },
+        "instructions → system",
+      );
     },
   },
 
@@ -154,10 +167,16 @@ export const responsesSpecs: Record<string, CaseSpec> = {
     async run(ctx) {
       // A few tokens, then the upstream drops the connection.
       const { res } = await ctx.send({
-        script: [{ text: "Tides rise and fall twice a day because of the moon.", chunks: 8, dropAfterChunks: 3, paceMs: 60 }, { text: "never" }],
+        script: [
+          { text: "Tides rise and fall twice a day because of the moon.", chunks: 8, dropAfterChunks: 3, paceMs: 60 },
+          { text: "never" },
+        ],
       });
       const events = responseEvents(res);
-      assert.ok(events.some((e) => e.type === "response.output_text.delta"), "output had started");
+      assert.ok(
+        events.some((e) => e.type === "response.output_text.delta"),
+        "output had started",
+      );
       const last = events.at(-1)!;
       const terminal = events.filter((e) => e.type === "response.failed" || e.type === "error");
       assert.equal(terminal.length, 1, "exactly one terminal error event");
@@ -173,13 +192,18 @@ export const responsesSpecs: Record<string, CaseSpec> = {
       }
       assert.ok(!events.some((e) => e.type === "response.completed"), "no response.completed");
       const failedAt = res.firstAt(String(last.type));
-      assert.ok(failedAt !== null && res.endAtMs - failedAt < 1000, "the server closes the response after the terminal event");
+      assert.ok(
+        failedAt !== null && res.endAtMs - failedAt < 1000,
+        "the server closes the response after the terminal event",
+      );
     },
   },
 
   "RESP-INPUT-STRING-AND-INSTRUCTIONS": {
     async run(ctx) {
-      const { res, upstream } = await ctx.send({ script: [{ text: "Hi.", usage: { prompt_tokens: 11, completion_tokens: 2 } }] });
+      const { res, upstream } = await ctx.send({
+        script: [{ text: "Hi.", usage: { prompt_tokens: 11, completion_tokens: 2 } }],
+      });
       expectStatus(res, 200);
       const r = res.json();
       checkShape(r);
@@ -190,11 +214,16 @@ export const responsesSpecs: Record<string, CaseSpec> = {
       ]);
       const asItems = await ctx.send({
         script: [{ text: "Hi." }],
-        body: (b) => void (b.input = [{ type: "message", role: "user", content: [{ type: "input_text", text: "Hello" }] }]),
+        body: (b) =>
+          void (b.input = [{ type: "message", role: "user", content: [{ type: "input_text", text: "Hello" }] }]),
       });
       expectStatus(asItems.res, 200);
       checkShape(asItems.res.json());
-      assert.deepEqual(upstreamBody(asItems.upstream), asString, "the same upstream body for a string and a one-item list");
+      assert.deepEqual(
+        upstreamBody(asItems.upstream),
+        asString,
+        "the same upstream body for a string and a one-item list",
+      );
       const empty = await ctx.send({ body: (b) => void (b.input = []) });
       expectEnvelope(empty.res, 400, { type: "invalid_request_error", param: "input" });
     },
@@ -228,13 +257,21 @@ export const responsesSpecs: Record<string, CaseSpec> = {
         script: [{ text: "Done." }],
         body: (b) => {
           const input = b.input as Json[];
-          input.splice(1, 0, { type: "message", role: "assistant", content: [{ type: "output_text", text: "Let me look." }] });
+          input.splice(1, 0, {
+            type: "message",
+            role: "assistant",
+            content: [{ type: "output_text", text: "Let me look." }],
+          });
         },
       });
       expectStatus(mixed.res, 200);
       const assistant = (upstreamBody(mixed.upstream).messages as Json[])[1]!;
       assert.equal(assistant.content, "Let me look.", "text kept");
-      assert.deepEqual((assistant.tool_calls as Json[]).map((c) => c.id), ["call_a", "call_b"], "calls kept in the same turn");
+      assert.deepEqual(
+        (assistant.tool_calls as Json[]).map((c) => c.id),
+        ["call_a", "call_b"],
+        "calls kept in the same turn",
+      );
     },
   },
 };

@@ -3,7 +3,7 @@
 // Test-only. Specs live in *-specs.ts next to this file; every case id in the cases file must have one.
 import assert from "node:assert/strict";
 import type { PatchbayFixture } from "../harness/patchbay-fixture";
-import type { MockReply, RecordedRequest } from "../harness/mock-upstream";
+import type { MockReply, MockResponder, RecordedRequest } from "../harness/mock-upstream";
 import { caseRequest, patchbayCaseVars, type CaseRequest, type CaseVars, type CompatCase } from "./cases";
 import { exchange, type Exchange } from "./exchange";
 
@@ -18,6 +18,8 @@ export interface CaseRun {
 export interface SendOptions {
   /** Mock replies, consumed one per upstream call (empty: the mock's default text reply). */
   script?: MockReply[];
+  /** Reply chosen per upstream call once `script` is used up (for replies that must not depend on call order). */
+  responder?: MockResponder;
   /** Request to send instead of the case's own. */
   request?: CaseRequest;
   /** Mutates a deep copy of the request body (for variants). */
@@ -73,6 +75,7 @@ export async function runCompatCase(fx: PatchbayFixture, key: string, c: CompatC
       }
       fx.mock.reset();
       if (opts.script?.length) fx.mock.script(...opts.script);
+      if (opts.responder) fx.mock.setResponder(opts.responder);
       const res = await exchange(origin, { method: base.method, path: base.path, headers, body });
       if (opts.settleMs) await new Promise((r) => setTimeout(r, opts.settleMs));
       return { res, upstream: [...fx.mock.chatRequests()] };
