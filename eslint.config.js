@@ -4,7 +4,21 @@ import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 
-const nodeBuiltins = ["node:*", "fs", "path", "os", "child_process", "http", "https", "net", "crypto", "stream", "url", "util", "events"];
+const nodeBuiltins = [
+  "node:*",
+  "fs",
+  "path",
+  "os",
+  "child_process",
+  "http",
+  "https",
+  "net",
+  "crypto",
+  "stream",
+  "url",
+  "util",
+  "events",
+];
 
 export default tseslint.config(
   { ignores: ["node_modules/", "dist/", "release/", ".tsbuild/", "test-artifacts/", "renderer/dist/"] },
@@ -12,7 +26,10 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     rules: {
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
       "@typescript-eslint/consistent-type-imports": "error",
       "no-empty": ["error", { allowEmptyCatch: true }],
     },
@@ -24,7 +41,10 @@ export default tseslint.config(
   {
     files: ["shared/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [...nodeBuiltins, "electron", "express", "react", "../server/*", "../main/*", "../renderer/*"] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [...nodeBuiltins, "electron", "express", "react", "../server/*", "../main/*", "../renderer/*"] },
+      ],
     },
   },
   {
@@ -39,7 +59,10 @@ export default tseslint.config(
     plugins: { "react-hooks": reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      "no-restricted-imports": ["error", { patterns: [...nodeBuiltins, "electron", "express", "**/server/*", "**/main/*"] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [...nodeBuiltins, "electron", "express", "**/server/*", "**/main/*"] },
+      ],
     },
   },
   {

@@ -22,7 +22,11 @@ export default defineConfig({
     ? {
         proxy: {
           // The admin listener checks Host and Origin: present ourselves as its own origin, authenticated by Bearer.
-          "/admin/api": { target: adminUrl, changeOrigin: true, headers: { origin: adminUrl, authorization: `Bearer ${adminToken}` } },
+          "/admin/api": {
+            target: adminUrl,
+            changeOrigin: true,
+            headers: { origin: adminUrl, authorization: `Bearer ${adminToken}` },
+          },
         },
       }
     : {},

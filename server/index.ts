@@ -117,7 +117,12 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       opencode: supervisor.status(),
       dataDir,
       demo: Boolean(demo),
-      notices: [...settings.notices(), ...apps.notices(), ...keys.notices(), ...(requestLog.lastError() ? [`Request log: ${requestLog.lastError()}`] : [])],
+      notices: [
+        ...settings.notices(),
+        ...apps.notices(),
+        ...keys.notices(),
+        ...(requestLog.lastError() ? [`Request log: ${requestLog.lastError()}`] : []),
+      ],
       totals: requestLog.totals(),
       apps: apps.list().map((x) => ({ name: x.name })),
     };
@@ -199,9 +204,13 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
         loginUrl: adminApp.createLoginUrl(),
         adminToken,
       };
-      await writeRuntimeFile(dataDir, { pid: process.pid, adminUrl: adminOrigin, adminToken, openaiUrl: st.api.baseUrl, startedAt }).catch(
-        (err: unknown) => log(`could not write runtime.json: ${String(err)}`),
-      );
+      await writeRuntimeFile(dataDir, {
+        pid: process.pid,
+        adminUrl: adminOrigin,
+        adminToken,
+        openaiUrl: st.api.baseUrl,
+        startedAt,
+      }).catch((err: unknown) => log(`could not write runtime.json: ${String(err)}`));
       return urls;
     },
     async stop() {

@@ -84,7 +84,14 @@ export const adminApi = {
   stopApi: { method: "POST", path: "/admin/api/api/stop", output: AdminStatus, summary: "Stop the OpenAI listener" },
 
   listApps: { method: "GET", path: "/admin/api/apps", output: AppList, summary: "Apps with key counts" },
-  createApp: { method: "POST", path: "/admin/api/apps", body: AppCreate, output: App, successStatus: 201, summary: "Create an app" },
+  createApp: {
+    method: "POST",
+    path: "/admin/api/apps",
+    body: AppCreate,
+    output: App,
+    successStatus: 201,
+    summary: "Create an app",
+  },
   getApp: { method: "GET", path: "/admin/api/apps/:name", params: AppParams, output: App, summary: "One app" },
   updateApp: {
     method: "PATCH",
@@ -94,9 +101,21 @@ export const adminApi = {
     output: App,
     summary: "Change allowlist, aliases, limits or history limits",
   },
-  deleteApp: { method: "DELETE", path: "/admin/api/apps/:name", params: AppParams, output: Ok, summary: "Delete an app and its keys" },
+  deleteApp: {
+    method: "DELETE",
+    path: "/admin/api/apps/:name",
+    params: AppParams,
+    output: Ok,
+    summary: "Delete an app and its keys",
+  },
 
-  listKeys: { method: "GET", path: "/admin/api/apps/:name/keys", params: AppParams, output: KeyList, summary: "Keys (prefix only)" },
+  listKeys: {
+    method: "GET",
+    path: "/admin/api/apps/:name/keys",
+    params: AppParams,
+    output: KeyList,
+    summary: "Keys (prefix only)",
+  },
   createKey: {
     method: "POST",
     path: "/admin/api/apps/:name/keys",
@@ -106,7 +125,13 @@ export const adminApi = {
     successStatus: 201,
     summary: "Create a key; the only response that carries the full key",
   },
-  revokeKey: { method: "DELETE", path: "/admin/api/apps/:name/keys/:prefix", params: KeyParams, output: Ok, summary: "Revoke a key" },
+  revokeKey: {
+    method: "DELETE",
+    path: "/admin/api/apps/:name/keys/:prefix",
+    params: KeyParams,
+    output: Ok,
+    summary: "Revoke a key",
+  },
 
   getUsage: {
     method: "GET",
@@ -176,9 +201,21 @@ export const adminApi = {
   getModels: { method: "GET", path: "/admin/api/models", output: ModelCatalog, summary: "Model catalog from OpenCode" },
 
   getSettings: { method: "GET", path: "/admin/api/settings", output: Settings, summary: "Global settings" },
-  updateSettings: { method: "PATCH", path: "/admin/api/settings", body: SettingsUpdate, output: Settings, summary: "Change settings" },
+  updateSettings: {
+    method: "PATCH",
+    path: "/admin/api/settings",
+    body: SettingsUpdate,
+    output: Settings,
+    summary: "Change settings",
+  },
 
-  queryLogs: { method: "GET", path: "/admin/api/logs", query: LogQueryInput, output: LogPage, summary: "Request log, newest first, paged" },
+  queryLogs: {
+    method: "GET",
+    path: "/admin/api/logs",
+    query: LogQueryInput,
+    output: LogPage,
+    summary: "Request log, newest first, paged",
+  },
   logStream: {
     method: "GET",
     path: "/admin/api/logs/stream",
@@ -188,7 +225,13 @@ export const adminApi = {
     summary: "Live request log (SSE): recent entries first, then live",
   },
 
-  getDesktop: { method: "GET", path: "/admin/api/desktop", output: DesktopState, desktopOnly: true, summary: "Desktop state" },
+  getDesktop: {
+    method: "GET",
+    path: "/admin/api/desktop",
+    output: DesktopState,
+    desktopOnly: true,
+    summary: "Desktop state",
+  },
   openDataFolder: {
     method: "POST",
     path: "/admin/api/desktop/open-data-folder",

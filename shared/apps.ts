@@ -8,9 +8,7 @@ export const AppName = z
   .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "App names use lowercase letters, digits and '-' (max 40 characters)");
 
 /** Allowlist pattern: `provider/model` or `provider/*` (`*` alone allows everything). */
-export const ModelPattern = z
-  .string()
-  .regex(/^(\*|[A-Za-z0-9._-]+\/(\*|[^\s]+))$/, "Use provider/model or provider/*");
+export const ModelPattern = z.string().regex(/^(\*|[A-Za-z0-9._-]+\/(\*|[^\s]+))$/, "Use provider/model or provider/*");
 
 /** Alias target: `provider/model` with an optional `#variant` (an OpenCode model variant such as `high`). */
 export const AliasTarget = z
@@ -21,7 +19,9 @@ export const AliasTarget = z
 export const RESERVED_ALIAS_NAMES: readonly string[] = ["__proto__", "constructor", "prototype"];
 
 function reservedAliasMessage(name: string): string {
-  return `The alias name "${name}" is reserved (as are ${RESERVED_ALIAS_NAMES.filter((n) => n !== name).map((n) => `"${n}"`).join(" and ")}); choose another name`;
+  return `The alias name "${name}" is reserved (as are ${RESERVED_ALIAS_NAMES.filter((n) => n !== name)
+    .map((n) => `"${n}"`)
+    .join(" and ")}); choose another name`;
 }
 
 /** Alias name as a client sends it in `model`; must not contain `/` so it never shadows a real id, and must not be
@@ -37,14 +37,18 @@ export const AliasName = z
  * An app's aliases: alias name → target. Reserved names are refused on the raw input, before the record is parsed:
  * zod drops a `__proto__` key silently and reports other bad keys only as "Invalid key in record".
  */
-export const AliasMap = z.preprocess((value, ctx) => {
-  if (typeof value === "object" && value !== null) {
-    for (const name of RESERVED_ALIAS_NAMES) {
-      if (Object.hasOwn(value, name)) ctx.issues.push({ code: "custom", message: reservedAliasMessage(name), path: [name], input: value });
+export const AliasMap = z.preprocess(
+  (value, ctx) => {
+    if (typeof value === "object" && value !== null) {
+      for (const name of RESERVED_ALIAS_NAMES) {
+        if (Object.hasOwn(value, name))
+          ctx.issues.push({ code: "custom", message: reservedAliasMessage(name), path: [name], input: value });
+      }
     }
-  }
-  return value;
-}, z.record(AliasName, AliasTarget));
+    return value;
+  },
+  z.record(AliasName, AliasTarget),
+);
 
 /** Per-app request limits, without defaults (the base of both the stored shape and the patch shape: zod 4 applies
  *  `.default()` even inside `.partial()`, which would reset fields a patch did not name). Times in ms, sizes in bytes. */
@@ -58,7 +62,11 @@ export const AppLimitsFields = z.object({
   /** Deadline for the whole request (ms); at least 10 minutes by default for long reasoning. */
   totalTimeoutMs: z.number().int().min(1000).max(7_200_000),
   /** Max request body (bytes). */
-  maxBodyBytes: z.number().int().min(1024).max(100 * 1024 * 1024),
+  maxBodyBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024),
   /** Fetch http(s) image URLs (SSRF-guarded); data URLs always work. */
   remoteImages: z.boolean(),
   /** Browser origins allowed by CORS (exact origins, or `*`). Empty: no CORS headers. */
@@ -86,7 +94,11 @@ export const HistoryLimitsFields = z.object({
 });
 
 /** History limits; unset (null) means keep forever, the default. With both, the stricter wins. */
-export const HistoryLimits = HistoryLimitsFields.partial().transform((v) => ({ maxSessions: null, maxAgeDays: null, ...stripUndefined(v) }));
+export const HistoryLimits = HistoryLimitsFields.partial().transform((v) => ({
+  maxSessions: null,
+  maxAgeDays: null,
+  ...stripUndefined(v),
+}));
 export type HistoryLimits = z.infer<typeof HistoryLimitsFields>;
 
 function stripUndefined<T extends object>(v: T): Partial<T> {

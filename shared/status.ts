@@ -41,7 +41,12 @@ export const PatchbayStatus = z.object({
   demo: z.boolean(),
   /** Notices the UI should show (e.g. a corrupt settings file was set aside). */
   notices: z.array(z.string()),
-  totals: z.object({ requests: z.number().int(), errors: z.number().int(), requestsToday: z.number().int(), errorsToday: z.number().int() }),
+  totals: z.object({
+    requests: z.number().int(),
+    errors: z.number().int(),
+    requestsToday: z.number().int(),
+    errorsToday: z.number().int(),
+  }),
   apps: z.array(z.object({ name: z.string() })),
 });
 export type PatchbayStatus = z.infer<typeof PatchbayStatus>;

@@ -37,7 +37,14 @@ if (files.length === 0) {
 const concurrency = process.env.PATCHBAY_TEST_CONCURRENCY ?? "2";
 const child = spawn(
   process.execPath,
-  ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, "--test-reporter=spec", ...files.map((f) => path.relative(root, f))],
+  [
+    "--import",
+    "tsx",
+    "--test",
+    `--test-concurrency=${concurrency}`,
+    "--test-reporter=spec",
+    ...files.map((f) => path.relative(root, f)),
+  ],
   { cwd: root, stdio: "inherit", env: { ...process.env, PATCHBAY_TEST: "1" } },
 );
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));

@@ -38,12 +38,14 @@ function SignedOut() {
         <ul className="muted signed-out-ways">
           <li>Desktop app: open the dashboard from the tray menu.</li>
           <li>
-            Headless: every launch of <code>patchbay serve</code> prints a new one-time login URL (<code>Dashboard: …/login?token=…</code>). Use the
-            one the running server printed; if it was already used, restart <code>patchbay serve</code> to get a new one.
+            Headless: every launch of <code>patchbay serve</code> prints a new one-time login URL (
+            <code>Dashboard: …/login?token=…</code>). Use the one the running server printed; if it was already used,
+            restart <code>patchbay serve</code> to get a new one.
           </li>
           <li>
-            Scripts need no login URL: they read <code>adminUrl</code> and <code>adminToken</code> from <code>runtime.json</code> in the data
-            folder and call the admin API with <code>Authorization: Bearer &lt;adminToken&gt;</code>.
+            Scripts need no login URL: they read <code>adminUrl</code> and <code>adminToken</code> from{" "}
+            <code>runtime.json</code> in the data folder and call the admin API with{" "}
+            <code>Authorization: Bearer &lt;adminToken&gt;</code>.
           </li>
         </ul>
       </div>

@@ -42,5 +42,7 @@ export function unsupportedParameter(param: string, message: string): PatchbayEr
 /** Converts anything thrown into a PatchbayError (unknown errors become a generic 500 without leaking details). */
 export function toPatchbayError(err: unknown): PatchbayError {
   if (err instanceof PatchbayError) return err;
-  return new PatchbayError("internal_error", "Internal error in Patchbay; see the Patchbay log for details.", { cause: err });
+  return new PatchbayError("internal_error", "Internal error in Patchbay; see the Patchbay log for details.", {
+    cause: err,
+  });
 }

@@ -100,6 +100,9 @@ function withVariant(info: ModelInfo, variant: string | undefined, asked: string
 }
 
 /** Models an app may use: the allowed catalog entries plus its aliases (for `/v1/models`). */
-export function modelsForApp(app: App, catalog: readonly ModelInfo[]): { models: ModelInfo[]; aliases: Record<string, string> } {
+export function modelsForApp(
+  app: App,
+  catalog: readonly ModelInfo[],
+): { models: ModelInfo[]; aliases: Record<string, string> } {
   return { models: catalog.filter((m) => isModelAllowed(app.models, m.id)), aliases: { ...app.aliases } };
 }

@@ -72,14 +72,22 @@ export async function startDemoUpstream(opts: { port?: number } = {}): Promise<D
 }
 
 /** The scripted answer (pure): a tool call when the user names one of the tools, else a friendly echo. */
-export function demoReply(body: ChatBody): { text: string | null; toolCall: { name: string; arguments: string } | null } {
+export function demoReply(body: ChatBody): {
+  text: string | null;
+  toolCall: { name: string; arguments: string } | null;
+} {
   const last = body.messages.at(-1);
   if (last?.role === "tool") {
-    return { text: `The tool answered: ${textOf(last.content).slice(0, 500)}. (I'm Patchbay's demo model, so that's all I can do with it.)`, toolCall: null };
+    return {
+      text: `The tool answered: ${textOf(last.content).slice(0, 500)}. (I'm Patchbay's demo model, so that's all I can do with it.)`,
+      toolCall: null,
+    };
   }
   const lastUser = [...body.messages].reverse().find((m) => m.role === "user");
   const said = textOf(lastUser?.content).trim();
-  const tool = (body.tools ?? []).map((t) => t.function.name).find((name) => said.toLowerCase().includes(name.toLowerCase()));
+  const tool = (body.tools ?? [])
+    .map((t) => t.function.name)
+    .find((name) => said.toLowerCase().includes(name.toLowerCase()));
   if (tool) return { text: null, toolCall: { name: tool, arguments: "{}" } };
   const echo = said ? `You said: "${said.slice(0, 500)}".` : "You did not say anything yet.";
   return {
@@ -96,8 +104,10 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
     res.writeHead(status, { "content-type": "application/json" });
     res.end(JSON.stringify(body));
   };
-  if (req.method === "GET" && path.endsWith("/models")) return send(200, { object: "list", data: [{ id: "echo", object: "model", owned_by: "patchbay" }] });
-  if (req.method !== "POST" || !path.endsWith("/chat/completions")) return send(404, { error: { message: `No route ${path}`, type: "invalid_request_error" } });
+  if (req.method === "GET" && path.endsWith("/models"))
+    return send(200, { object: "list", data: [{ id: "echo", object: "model", owned_by: "patchbay" }] });
+  if (req.method !== "POST" || !path.endsWith("/chat/completions"))
+    return send(404, { error: { message: `No route ${path}`, type: "invalid_request_error" } });
   let json: unknown;
   try {
     json = JSON.parse(Buffer.concat(chunks).toString("utf8"));
@@ -112,8 +122,14 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   const created = Math.floor(Date.now() / 1000);
   const promptTokens = Math.ceil(JSON.stringify(body.messages).length / 4);
   const completionTokens = Math.ceil((reply.text ?? reply.toolCall?.arguments ?? "").length / 4);
-  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
-  const toolCalls = reply.toolCall ? [{ id: `call_demo_${created}`, type: "function", function: reply.toolCall }] : undefined;
+  const usage = {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+  };
+  const toolCalls = reply.toolCall
+    ? [{ id: `call_demo_${created}`, type: "function", function: reply.toolCall }]
+    : undefined;
   const finish = toolCalls ? "tool_calls" : "stop";
   if (!body.stream) {
     return send(200, {
@@ -121,13 +137,21 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
       object: "chat.completion",
       created,
       model: body.model,
-      choices: [{ index: 0, message: { role: "assistant", content: reply.text, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: finish }],
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: reply.text, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+          finish_reason: finish,
+        },
+      ],
       usage,
     });
   }
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const chunk = (delta: Record<string, unknown>, finish_reason: string | null = null) =>
-    res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices: [{ index: 0, delta, finish_reason }] })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices: [{ index: 0, delta, finish_reason }] })}\n\n`,
+    );
   chunk({ role: "assistant", content: "" });
   for (const word of (reply.text ?? "").match(/\S+\s*/g) ?? []) {
     chunk({ content: word });
@@ -135,7 +159,9 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   }
   if (toolCalls) chunk({ tool_calls: toolCalls.map((c, index) => ({ index, ...c })) });
   chunk({}, finish);
-  res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices: [], usage })}\n\n`);
+  res.write(
+    `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices: [], usage })}\n\n`,
+  );
   res.end("data: [DONE]\n\n");
 }
 

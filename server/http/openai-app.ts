@@ -39,7 +39,8 @@ export function createOpenAiApp(deps: OpenAiAppDeps): express.Express {
 
   const authenticate = apiAuth(deps.keys, deps.apps);
   const appCors = restrictCorsToApp();
-  const auth: RequestHandler = (req, res, next) => authenticate(req, res, (err?: unknown) => (err ? next(err) : appCors(req, res, next)));
+  const auth: RequestHandler = (req, res, next) =>
+    authenticate(req, res, (err?: unknown) => (err ? next(err) : appCors(req, res, next)));
   const health: RequestHandler = (_req, res) => {
     const h = deps.health();
     res.status(h.ok ? 200 : 503).json({ status: h.ok ? "ok" : "degraded", opencode: h.opencode });

@@ -31,9 +31,12 @@ export class SseWriter {
     for (const [k, v] of Object.entries(extraHeaders)) res.setHeader(k, v);
     res.flushHeaders();
     this.lastWrite = Date.now();
-    this.timer = setInterval(() => {
-      if (Date.now() - this.lastWrite >= this.keepaliveMs) this.raw(": keepalive\n\n");
-    }, Math.max(50, Math.floor(this.keepaliveMs / 3)));
+    this.timer = setInterval(
+      () => {
+        if (Date.now() - this.lastWrite >= this.keepaliveMs) this.raw(": keepalive\n\n");
+      },
+      Math.max(50, Math.floor(this.keepaliveMs / 3)),
+    );
     this.timer.unref();
   }
 

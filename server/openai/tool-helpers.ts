@@ -44,7 +44,8 @@ export function decodeToolChoiceKeyword(choice: unknown, tools: readonly ToolDef
   if (choice == null || choice === "auto") return "auto";
   if (choice === "none") return "none";
   if (choice === "required") {
-    if (tools.length === 0) throw invalidRequest("Invalid 'tool_choice': 'required' needs at least one entry in 'tools'.", "tool_choice");
+    if (tools.length === 0)
+      throw invalidRequest("Invalid 'tool_choice': 'required' needs at least one entry in 'tools'.", "tool_choice");
     return "required";
   }
   return null;

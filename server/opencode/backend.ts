@@ -83,7 +83,10 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
       builtins = null;
       pool.reset(); // a new OpenCode process has no instances
       // Warm the default instance (model list, built-in tool ids) so the first request does not pay for it.
-      if (s.state === "ready") void loadModels(true).then(builtinToolIds).catch((err: unknown) => log(`[opencode] warm-up failed: ${describe(err)}`));
+      if (s.state === "ready")
+        void loadModels(true)
+          .then(builtinToolIds)
+          .catch((err: unknown) => log(`[opencode] warm-up failed: ${describe(err)}`));
     }
   };
   const offStatus = supervisor.onStatus(onSupervisorStatus);
@@ -120,10 +123,18 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     const match = (list: ModelInfo[]) => list.find((m) => m.providerID === providerID && m.modelID === modelID);
     const found = match(await loadModels(false)) ?? match(await loadModels(true));
     if (!found) {
-      throw new PatchbayError("model_not_found", `The model "${providerID}/${modelID}" does not exist or its provider is not connected in OpenCode.`, { param: "model" });
+      throw new PatchbayError(
+        "model_not_found",
+        `The model "${providerID}/${modelID}" does not exist or its provider is not connected in OpenCode.`,
+        { param: "model" },
+      );
     }
     if (req.target.variant && !found.variants.includes(req.target.variant)) {
-      throw new PatchbayError("model_not_found", `The model "${providerID}/${modelID}" has no variant "${req.target.variant}" (it has: ${found.variants.join(", ") || "none"}).`, { param: "model" });
+      throw new PatchbayError(
+        "model_not_found",
+        `The model "${providerID}/${modelID}" has no variant "${req.target.variant}" (it has: ${found.variants.join(", ") || "none"}).`,
+        { param: "model" },
+      );
     }
     return found;
   }
@@ -139,14 +150,22 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
       await new Promise((r) => setTimeout(r, 50));
     }
     log(`[opencode] the companion plugin did not announce itself for ${directory}`);
-    throw new PatchbayError("backend_unavailable", "Patchbay's companion plugin is not loaded in OpenCode, so the request was not sent (see the Patchbay log).");
+    throw new PatchbayError(
+      "backend_unavailable",
+      "Patchbay's companion plugin is not loaded in OpenCode, so the request was not sent (see the Patchbay log).",
+    );
   }
 
   async function* stream(req: BackendRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
     if (signal.aborted) return;
     await supervisor.whenReady(readyTimeoutMs);
     const model = await findModel(req);
-    const facts: ModelFacts = { providerID: model.providerID, modelID: model.modelID, npm: model.npm, variants: model.variants };
+    const facts: ModelFacts = {
+      providerID: model.providerID,
+      modelID: model.modelID,
+      npm: model.npm,
+      variants: model.variants,
+    };
     const plan = planBridgeRequest(req, facts, { now: now(), idPrefix: crypto.randomBytes(4).toString("hex") });
     const builtinIds = await builtinToolIds();
     await hub.ready(5_000);
@@ -170,14 +189,20 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     try {
       const created = await callOpenCode("create a session", () =>
         client.session.create(
-          { title: `${SESSION_TITLE_PREFIX}: ${plan.triggerText.replace(/\s+/g, " ").slice(0, 60)}`, permission: plan.permission, metadata: { patchbay: { app: req.app } } },
+          {
+            title: `${SESSION_TITLE_PREFIX}: ${plan.triggerText.replace(/\s+/g, " ").slice(0, 60)}`,
+            permission: plan.permission,
+            metadata: { patchbay: { app: req.app } },
+          },
           { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) },
         ),
       );
       sessionID = created.id;
       await requirePlugin(lease.directory).catch((err: unknown) => {
         settled = true; // nothing runs in it; drop the empty session
-        void client.session.delete({ sessionID: created.id }, { signal: AbortSignal.timeout(ABORT_TIMEOUT_MS) }).catch(() => {});
+        void client.session
+          .delete({ sessionID: created.id }, { signal: AbortSignal.timeout(ABORT_TIMEOUT_MS) })
+          .catch(() => {});
         throw err;
       });
       sideChannel.register(sessionID, plan.spec);
@@ -204,7 +229,14 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
         )
         .catch((err: unknown) => ({ error: err }));
       if ("error" in prompted && prompted.error !== undefined) {
-        yield { type: "error", error: { code: "backend_unavailable", status: 503, message: `OpenCode did not accept the prompt: ${describe(prompted.error)}` } };
+        yield {
+          type: "error",
+          error: {
+            code: "backend_unavailable",
+            status: 503,
+            message: `OpenCode did not accept the prompt: ${describe(prompted.error)}`,
+          },
+        };
         return;
       }
 
@@ -217,7 +249,14 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
         }
         const m = next.item;
         if (m.kind === "down") {
-          yield { type: "error", error: { code: "backend_unavailable", status: 503, message: `Lost the connection to OpenCode mid-request (${m.reason}).` } };
+          yield {
+            type: "error",
+            error: {
+              code: "backend_unavailable",
+              status: 503,
+              message: `Lost the connection to OpenCode mid-request (${m.reason}).`,
+            },
+          };
           return;
         }
         for (const ev of mapOpenCodeEvent(m.event, state, now())) {

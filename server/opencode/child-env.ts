@@ -31,14 +31,31 @@ export interface ChildEnvInput {
 }
 
 const SYSTEM_VARS = new Set([
-  "PATH", "Path", "PATHEXT", "SystemRoot", "SYSTEMROOT", "windir", "ComSpec", "TEMP", "TMP", "TMPDIR",
-  "LANG", "LANGUAGE", "TZ", "USER", "USERNAME", "LOGNAME",
-  "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR",
+  "PATH",
+  "Path",
+  "PATHEXT",
+  "SystemRoot",
+  "SYSTEMROOT",
+  "windir",
+  "ComSpec",
+  "TEMP",
+  "TMP",
+  "TMPDIR",
+  "LANG",
+  "LANGUAGE",
+  "TZ",
+  "USER",
+  "USERNAME",
+  "LOGNAME",
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
 ]);
 const PROXY_VARS = /^(http_proxy|https_proxy|no_proxy|all_proxy)$/i;
 // Provider credentials and endpoints the way AI SDK providers and models.dev name them (OPENAI_API_KEY,
 // ANTHROPIC_API_KEY, AWS_*, AZURE_RESOURCE_NAME, GOOGLE_VERTEX_PROJECT, …).
-const PROVIDER_VARS = /(_API_KEY|_API_TOKEN|_AUTH_TOKEN|_ACCESS_TOKEN|_BASE_URL|_ENDPOINT|_RESOURCE_NAME|_PROJECT_ID|_ACCOUNT_ID|_API_VERSION)$|^(AWS|AZURE|GOOGLE|VERTEX|GCP|CLOUDSDK|BEDROCK)_/;
+const PROVIDER_VARS =
+  /(_API_KEY|_API_TOKEN|_AUTH_TOKEN|_ACCESS_TOKEN|_BASE_URL|_ENDPOINT|_RESOURCE_NAME|_PROJECT_ID|_ACCOUNT_ID|_API_VERSION)$|^(AWS|AZURE|GOOGLE|VERTEX|GCP|CLOUDSDK|BEDROCK)_/;
 
 /** The child's complete environment. */
 export function buildChildEnv(input: ChildEnvInput): Record<string, string> {
@@ -47,7 +64,8 @@ export function buildChildEnv(input: ChildEnvInput): Record<string, string> {
   for (const [k, v] of Object.entries(input.parent)) {
     if (v === undefined || v === "") continue;
     if (/^(OPENCODE_|PATCHBAY_|XDG_)/.test(k) || k === "HOME" || k === "USERPROFILE") continue;
-    if (SYSTEM_VARS.has(k) || k.startsWith("LC_") || PROXY_VARS.test(k) || PROVIDER_VARS.test(k) || extra.has(k)) env[k] = v;
+    if (SYSTEM_VARS.has(k) || k.startsWith("LC_") || PROXY_VARS.test(k) || PROVIDER_VARS.test(k) || extra.has(k))
+      env[k] = v;
   }
   Object.assign(env, input.home, OPENCODE_FLAGS);
   if (input.home.HOME) env.USERPROFILE = input.home.HOME;

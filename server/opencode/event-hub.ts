@@ -77,7 +77,12 @@ export class OpenCodeEventHub {
       const t = setTimeout(done, timeoutMs);
       this.connectWaiters.add(done);
     });
-    if (!this.connected) throw new PatchbayError("backend_starting", "OpenCode's event stream is not connected yet; retry in a few seconds.", { retryAfter: 2 });
+    if (!this.connected)
+      throw new PatchbayError(
+        "backend_starting",
+        "OpenCode's event stream is not connected yet; retry in a few seconds.",
+        { retryAfter: 2 },
+      );
   }
 
   /** Routes events of `sessionID` to `handler` until the returned function is called. */
@@ -111,7 +116,10 @@ export class OpenCodeEventHub {
     const conn = this.source.connection();
     if (!conn) return;
     const url = new URL("/global/event", conn.url);
-    const req = http.request(url, { method: "GET", headers: { authorization: conn.authorization, accept: "text/event-stream" } });
+    const req = http.request(url, {
+      method: "GET",
+      headers: { authorization: conn.authorization, accept: "text/event-stream" },
+    });
     this.req = req;
     req.on("response", (res) => {
       if (res.statusCode !== 200) {
@@ -166,7 +174,8 @@ export class OpenCodeEventHub {
     if (this.watchdog) clearInterval(this.watchdog);
     this.watchdog = setInterval(() => {
       if (this.req !== req) return;
-      if (Date.now() - this.lastEventAt > SILENCE_LIMIT_MS) this.lost(req, `no event or heartbeat for ${SILENCE_LIMIT_MS / 1000} s`);
+      if (Date.now() - this.lastEventAt > SILENCE_LIMIT_MS)
+        this.lost(req, `no event or heartbeat for ${SILENCE_LIMIT_MS / 1000} s`);
     }, 5_000);
     this.watchdog.unref();
   }

@@ -90,7 +90,10 @@ export function mapOpenCodeEvent(event: OpenCodeEvent, state: MapperState, recei
       const status = isRecord(p.status) ? p.status : {};
       if (status.type === "retry") {
         const next = typeof status.next === "number" ? status.next : undefined;
-        return fail(state, mapRetryStatus(typeof status.message === "string" ? status.message : "upstream error", next, receivedAt));
+        return fail(
+          state,
+          mapRetryStatus(typeof status.message === "string" ? status.message : "upstream error", next, receivedAt),
+        );
       }
       if (status.type === "idle") return finishNow(state);
       return [];
@@ -150,7 +153,8 @@ function fail(state: MapperState, error: NonNullable<ReturnType<typeof mapOpenCo
  */
 function unfinishedError(state: MapperState): ModelError | null {
   if (state.finish !== null && PROPER_FINISH.has(state.finish)) return null;
-  if (state.finish === "error") return { code: "upstream_error", status: 502, message: "The provider ended the answer with an error." };
+  if (state.finish === "error")
+    return { code: "upstream_error", status: 502, message: "The provider ended the answer with an error." };
   if (usageOf(state).outputTokens > 0) return null;
   return { code: "upstream_error", status: 502, message: CUT_OFF_MESSAGE };
 }
@@ -248,13 +252,24 @@ function emitToolCall(part: ToolPartState, state: MapperState): ModelEvent[] {
   if (state.emittedCalls.has(part.callID)) return [];
   if (part.status === "pending" && Object.keys(part.input).length === 0) return []; // never got its arguments
   state.emittedCalls.add(part.callID);
-  return [{ type: "tool-call", id: part.callID, name: state.toolNames.get(part.tool) ?? part.tool, arguments: argumentsOf(part) }];
+  return [
+    {
+      type: "tool-call",
+      id: part.callID,
+      name: state.toolNames.get(part.tool) ?? part.tool,
+      arguments: argumentsOf(part),
+    },
+  ];
 }
 
 /** Arguments as JSON text, never "". Unwraps OpenCode's `invalid`-tool repair (`{value: "<raw>"}`) to the raw text. */
 function argumentsOf(part: ToolPartState): string {
   const keys = Object.keys(part.input);
-  const repaired = part.error !== null && /tool 'invalid'/.test(part.error) && keys.length === 1 && typeof part.input.value === "string";
+  const repaired =
+    part.error !== null &&
+    /tool 'invalid'/.test(part.error) &&
+    keys.length === 1 &&
+    typeof part.input.value === "string";
   if (repaired) return (part.input.value as string) || "{}";
   return keys.length ? JSON.stringify(part.input) : "{}";
 }
@@ -263,7 +278,13 @@ function tokensOf(raw: unknown): Tokens | null {
   if (!isRecord(raw)) return null;
   const n = (x: unknown) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
   const cache = isRecord(raw.cache) ? raw.cache : {};
-  return { input: n(raw.input), output: n(raw.output), reasoning: n(raw.reasoning), cacheRead: n(cache.read), cacheWrite: n(cache.write) };
+  return {
+    input: n(raw.input),
+    output: n(raw.output),
+    reasoning: n(raw.reasoning),
+    cacheRead: n(cache.read),
+    cacheWrite: n(cache.write),
+  };
 }
 
 function hasTokens(t: Tokens | undefined): boolean {

@@ -62,13 +62,21 @@ export function prepareOpenCodeHome(opts: OpenCodeHomeOptions): OpenCodeHome {
   const dataDir = path.join(dirs.XDG_DATA_HOME, "opencode");
   const workDir = path.join(root, "work");
   const pluginDir = path.join(root, "patchbay");
-  for (const d of [configDir, dataDir, workDir, pluginDir, path.join(configDir, "node_modules")]) fs.mkdirSync(d, { recursive: true });
+  for (const d of [configDir, dataDir, workDir, pluginDir, path.join(configDir, "node_modules")])
+    fs.mkdirSync(d, { recursive: true });
 
   // Pre-seed so OpenCode does not npm-install @opencode-ai/plugin at startup (no network needed, DESIGN §3).
-  writeIfChanged(path.join(configDir, "package.json"), JSON.stringify({ dependencies: { "@opencode-ai/plugin": PINNED_PLUGIN_VERSION } }, null, 2) + "\n");
+  writeIfChanged(
+    path.join(configDir, "package.json"),
+    JSON.stringify({ dependencies: { "@opencode-ai/plugin": PINNED_PLUGIN_VERSION } }, null, 2) + "\n",
+  );
   writeIfChanged(
     path.join(configDir, "package-lock.json"),
-    JSON.stringify({ lockfileVersion: 3, packages: { "": { dependencies: { "@opencode-ai/plugin": PINNED_PLUGIN_VERSION } } } }, null, 2) + "\n",
+    JSON.stringify(
+      { lockfileVersion: 3, packages: { "": { dependencies: { "@opencode-ai/plugin": PINNED_PLUGIN_VERSION } } } },
+      null,
+      2,
+    ) + "\n",
   );
 
   // Outside the config dir: OpenCode auto-loads `<config>/plugin(s)/`, which would load it twice.

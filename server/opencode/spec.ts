@@ -85,13 +85,18 @@ export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: P
     const name = toOpenCodeToolName(t.name);
     const taken = toolNames.get(name);
     if (taken !== undefined) {
-      throw new PatchbayError("invalid_request_error", `Tools "${taken}" and "${t.name}" cannot be used together through OpenCode (both become "${name}").`, { param: "tools" });
+      throw new PatchbayError(
+        "invalid_request_error",
+        `Tools "${taken}" and "${t.name}" cannot be used together through OpenCode (both become "${name}").`,
+        { param: "tools" },
+      );
     }
     toolNames.set(name, t.name);
     toolset.push({ name, description: t.description ?? "", parameters: t.parameters ?? EMPTY_OBJECT_SCHEMA });
   }
   toolset.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  if (r.tools.some((t) => t.strict === true)) warnings.push("tools[].strict is not forwarded by OpenCode; tools are sent without it");
+  if (r.tools.some((t) => t.strict === true))
+    warnings.push("tools[].strict is not forwarded by OpenCode; tools are sent without it");
 
   let allowed = toolset.map((t) => t.name);
   let forceToolUse = false;
@@ -101,13 +106,21 @@ export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: P
     else warnings.push('tool_choice "required" without tools was ignored');
   } else if (tc === "none") {
     allowed = [];
-    if (toolset.length) warnings.push('tool_choice "none" is approximated: no tools are offered to the model for this request');
+    if (toolset.length)
+      warnings.push('tool_choice "none" is approximated: no tools are offered to the model for this request');
   } else if (typeof tc === "object") {
     const name = toOpenCodeToolName(tc.name);
-    if (!toolNames.has(name)) throw new PatchbayError("invalid_request_error", `tool_choice names function "${tc.name}", which is not in tools.`, { param: "tool_choice" });
+    if (!toolNames.has(name))
+      throw new PatchbayError(
+        "invalid_request_error",
+        `tool_choice names function "${tc.name}", which is not in tools.`,
+        { param: "tool_choice" },
+      );
     allowed = [name];
     forceToolUse = true;
-    warnings.push(`tool_choice {"function":"${tc.name}"} is approximated: only that tool is offered and a tool call is required`);
+    warnings.push(
+      `tool_choice {"function":"${tc.name}"} is approximated: only that tool is offered and a tool call is required`,
+    );
   }
 
   // ---- structured output ---------------------------------------------------------------------------------------
@@ -116,23 +129,38 @@ export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: P
   let structured: StructuredMode = null;
   let format: BridgePlan["format"];
   const rf = r.responseFormat;
-  if (rf.type === "json_schema") assertJsonDepth(rf.schema, "response_format", "the response_format schema", BRIDGE_JSON_DEPTH);
+  if (rf.type === "json_schema")
+    assertJsonDepth(rf.schema, "response_format", "the response_format schema", BRIDGE_JSON_DEPTH);
   if (rf.type === "json_schema" || rf.type === "json_object") {
     if (openaiCompatible) {
       structured = "passthrough";
       options.response_format =
         rf.type === "json_object"
           ? { type: "json_object" }
-          : { type: "json_schema", json_schema: { name: rf.name, schema: rf.schema, ...(rf.strict !== undefined ? { strict: rf.strict } : {}), ...(rf.description !== undefined ? { description: rf.description } : {}) } };
+          : {
+              type: "json_schema",
+              json_schema: {
+                name: rf.name,
+                schema: rf.schema,
+                ...(rf.strict !== undefined ? { strict: rf.strict } : {}),
+                ...(rf.description !== undefined ? { description: rf.description } : {}),
+              },
+            };
     } else {
       structured = "native";
       format = { type: "json_schema", schema: rf.type === "json_schema" ? rf.schema : { type: "object" } };
-      warnings.push(`response_format ${rf.type} is sent as OpenCode's structured-output tool for provider ${model.providerID} (no response_format passthrough)`);
+      warnings.push(
+        `response_format ${rf.type} is sent as OpenCode's structured-output tool for provider ${model.providerID} (no response_format passthrough)`,
+      );
     }
   }
   if (forceToolUse && !format) format = { type: "json_schema", schema: EMPTY_OBJECT_SCHEMA }; // OpenCode's only way to set tool_choice "required"
 
-  const permission: PermissionRule[] = toolset.map((t) => ({ permission: t.name, pattern: "*", action: allowed.includes(t.name) ? "allow" : "deny" }));
+  const permission: PermissionRule[] = toolset.map((t) => ({
+    permission: t.name,
+    pattern: "*",
+    action: allowed.includes(t.name) ? "allow" : "deny",
+  }));
   if (structured === "native") permission.push({ permission: STRUCTURED_OUTPUT_TOOL, pattern: "*", action: "allow" });
   else if (format) permission.push({ permission: STRUCTURED_OUTPUT_TOOL, pattern: "*", action: "deny" });
 
@@ -164,7 +192,10 @@ export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: P
     if (key === "parallelToolCalls" && !offersTools) continue;
     if (openaiCompatible) options[wireKey] = v;
     else if (key === "parallelToolCalls" && OPENAI_RESPONSES.has(npm)) options.parallelToolCalls = v;
-    else warnings.push(`${label} is not supported by OpenCode for provider ${model.providerID} (${npm || "unknown package"}); dropped`);
+    else
+      warnings.push(
+        `${label} is not supported by OpenCode for provider ${model.providerID} (${npm || "unknown package"}); dropped`,
+      );
   }
   if (OPENAI_RESPONSES.has(npm)) {
     // OpenCode's gpt-5 defaults the client did not ask for.
@@ -173,20 +204,24 @@ export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: P
   }
   if (PROMPT_CACHE_KEY_NPM.has(npm)) {
     // OpenCode keys provider prompt caching on its throwaway session id; use a key that is stable across requests.
-    options.promptCacheKey = r.promptCacheKey ?? sha256([model.providerID, model.modelID, r.system, r.messages[0] ?? null]).slice(0, 32);
+    options.promptCacheKey =
+      r.promptCacheKey ?? sha256([model.providerID, model.modelID, r.system, r.messages[0] ?? null]).slice(0, 32);
   }
 
   // ---- reasoning effort → variant -------------------------------------------------------------------------------
   let variant = req.target.variant;
   if (g.reasoningEffort !== undefined) {
     if (variant) {
-      if (variant !== g.reasoningEffort) warnings.push(`reasoning_effort "${g.reasoningEffort}" ignored: the model alias selects variant "${variant}"`);
+      if (variant !== g.reasoningEffort)
+        warnings.push(`reasoning_effort "${g.reasoningEffort}" ignored: the model alias selects variant "${variant}"`);
     } else if (model.variants.includes(g.reasoningEffort)) {
       variant = g.reasoningEffort;
     } else if (openaiCompatible || OPENAI_RESPONSES.has(npm)) {
       options.reasoningEffort = g.reasoningEffort;
     } else {
-      warnings.push(`reasoning_effort "${g.reasoningEffort}" dropped: model ${model.providerID}/${model.modelID} has no such variant`);
+      warnings.push(
+        `reasoning_effort "${g.reasoningEffort}" dropped: model ${model.providerID}/${model.modelID} has no such variant`,
+      );
     }
   }
 
@@ -227,17 +262,24 @@ export function promptToolsMap(plan: BridgePlan, builtinIds: readonly string[]):
  * parameters nest deeper than MAX_JSON_DEPTH (hashing serialises them).
  */
 export function toolsetHash(toolset: readonly CompanionTool[]): string {
-  for (const t of toolset) assertJsonDepth(t.parameters, "tools", `the parameters of tool "${t.name}"`, BRIDGE_JSON_DEPTH);
+  for (const t of toolset)
+    assertJsonDepth(t.parameters, "tools", `the parameters of tool "${t.name}"`, BRIDGE_JSON_DEPTH);
   return sha256(toolset).slice(0, 16);
 }
 
-function toInternalMessages(messages: NeutralMessage[], model: ModelFacts, ctx: PlanContext, warnings: string[]): CompanionMessage[] {
+function toInternalMessages(
+  messages: NeutralMessage[],
+  model: ModelFacts,
+  ctx: PlanContext,
+  warnings: string[],
+): CompanionMessage[] {
   const results = new Map<string, string>();
   const callIds = new Set<string>();
   for (const m of messages) if (m.role === "assistant") for (const c of m.toolCalls) callIds.add(c.id);
   for (const m of messages) {
     if (m.role !== "tool") continue;
-    if (!callIds.has(m.toolCallId)) warnings.push(`tool message for unknown tool_call_id "${m.toolCallId}" was dropped`);
+    if (!callIds.has(m.toolCallId))
+      warnings.push(`tool message for unknown tool_call_id "${m.toolCallId}" was dropped`);
     else if (!results.has(m.toolCallId)) results.set(m.toolCallId, m.content);
   }
   let seq = 0;
@@ -287,12 +329,19 @@ function userPart(p: ContentPart, partId: string): CompanionMessage["parts"][num
   return { id: partId, type: "file", mime: p.mediaType, url: p.url, filename: p.filename ?? "file" };
 }
 
-function toolPart(c: ToolCall, result: string | undefined, partId: string, now: number, warnings: string[]): CompanionMessage["parts"][number] {
+function toolPart(
+  c: ToolCall,
+  result: string | undefined,
+  partId: string,
+  now: number,
+  warnings: string[],
+): CompanionMessage["parts"][number] {
   let input: Record<string, unknown> = {};
   if (c.arguments.trim() !== "") {
     try {
       const parsed: unknown = JSON.parse(c.arguments);
-      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) input = parsed as Record<string, unknown>;
+      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
+        input = parsed as Record<string, unknown>;
       else throw new Error("not an object");
     } catch {
       input = { _raw: c.arguments };

@@ -156,14 +156,20 @@ export class OpenCodeSupervisor {
     });
     if (ready()) return;
     this.throwIfDown();
-    throw new PatchbayError("backend_starting", "OpenCode is still starting; retry in a few seconds.", { retryAfter: 3 });
+    throw new PatchbayError("backend_starting", "OpenCode is still starting; retry in a few seconds.", {
+      retryAfter: 3,
+    });
   }
 
   /** SDK v2 client for the running server (Basic auth header set), scoped to `directory` when given. */
   client(directory?: string): OpencodeClient {
     const conn = this.connection();
     if (!conn) throw new PatchbayError("backend_unavailable", "OpenCode is not running.");
-    return createOpencodeClient({ baseUrl: conn.url, headers: { authorization: conn.authorization }, ...(directory ? { directory } : {}) });
+    return createOpencodeClient({
+      baseUrl: conn.url,
+      headers: { authorization: conn.authorization },
+      ...(directory ? { directory } : {}),
+    });
   }
 
   /** URL and Authorization header of the running server, or null (for raw HTTP such as the event stream). */
@@ -192,7 +198,8 @@ export class OpenCodeSupervisor {
 
   private throwIfDown(): void {
     const s = this.state;
-    if (s.state === "failed") throw new PatchbayError("backend_unavailable", `OpenCode is not available: ${s.reason ?? "it failed to start"}.`);
+    if (s.state === "failed")
+      throw new PatchbayError("backend_unavailable", `OpenCode is not available: ${s.reason ?? "it failed to start"}.`);
     if (s.state === "stopped") throw new PatchbayError("backend_unavailable", "OpenCode is not running.");
   }
 
@@ -235,7 +242,12 @@ export class OpenCodeSupervisor {
     let env: Record<string, string>;
     let port: number;
     try {
-      this.home = prepareOpenCodeHome({ dataDir: this.opts.dataDir, user: this.opts.user, extraProviders: this.opts.extraProviders, pluginSource: this.opts.pluginSource });
+      this.home = prepareOpenCodeHome({
+        dataDir: this.opts.dataDir,
+        user: this.opts.user,
+        extraProviders: this.opts.extraProviders,
+        pluginSource: this.opts.pluginSource,
+      });
       for (const n of this.home.notices) this.log(`[opencode] notice: ${n}`);
       const sc = this.opts.sideChannel;
       const sideChannel = "start" in sc ? await sc.start() : sc;
@@ -263,7 +275,15 @@ export class OpenCodeSupervisor {
       windowsHide: true,
     });
     let resolveExit!: () => void;
-    const run: Running = { guard, pid: null, url: null, exited: new Promise<void>((r) => (resolveExit = r)), stderrTail: [], readyAt: null, hasExited: false };
+    const run: Running = {
+      guard,
+      pid: null,
+      url: null,
+      exited: new Promise<void>((r) => (resolveExit = r)),
+      stderrTail: [],
+      readyAt: null,
+      hasExited: false,
+    };
     this.running = run;
     let spawnError: string | null = null;
 
@@ -396,9 +416,16 @@ function describeExit(code: number | null, signal: NodeJS.Signals | null, stderr
   return tail ? `${how}: ${tail}` : how;
 }
 
-async function checkHealth(url: string, authorization: string, timeoutMs: number): Promise<{ version?: string } | null> {
+async function checkHealth(
+  url: string,
+  authorization: string,
+  timeoutMs: number,
+): Promise<{ version?: string } | null> {
   try {
-    const res = await fetch(new URL("/global/health", url), { headers: { authorization }, signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(new URL("/global/health", url), {
+      headers: { authorization },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     if (!res.ok) return null;
     const body = HealthBody.safeParse(await res.json());
     return body.success && body.data.healthy ? body.data : null;

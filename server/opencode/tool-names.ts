@@ -5,7 +5,15 @@
  *  `websearch` is filtered by provider, `edit`/`write`/`apply_patch` by model family and share one permission, `task`
  *  gets its description suffixed) and `__proto__`, which OpenCode's plain-object tool map drops before the upstream
  *  call. Client tools with these names are sent as `client_<name>`. */
-export const CLASHING_TOOL_NAMES: ReadonlySet<string> = new Set(["invalid", "websearch", "edit", "write", "apply_patch", "task", "__proto__"]);
+export const CLASHING_TOOL_NAMES: ReadonlySet<string> = new Set([
+  "invalid",
+  "websearch",
+  "edit",
+  "write",
+  "apply_patch",
+  "task",
+  "__proto__",
+]);
 
 const PREFIX = "client_";
 
@@ -16,5 +24,7 @@ export function toOpenCodeToolName(name: string): string {
 
 /** OpenCode name → the client's name. Only names produced by {@link toOpenCodeToolName} are changed. */
 export function fromOpenCodeToolName(name: string): string {
-  return name.startsWith(PREFIX) && CLASHING_TOOL_NAMES.has(name.slice(PREFIX.length)) ? name.slice(PREFIX.length) : name;
+  return name.startsWith(PREFIX) && CLASHING_TOOL_NAMES.has(name.slice(PREFIX.length))
+    ? name.slice(PREFIX.length)
+    : name;
 }

@@ -38,22 +38,39 @@ export function mapOpenCodeError(error: OpenCodeErrorShape): ModelError | null {
     case "APIError":
       return mapApiError(data, message);
     case "ProviderAuthError":
-      return { code: "upstream_auth_error", status: 502, message: `The provider rejected the login: ${redactSecrets(message)}. Log in again in OpenCode.` };
+      return {
+        code: "upstream_auth_error",
+        status: 502,
+        message: `The provider rejected the login: ${redactSecrets(message)}. Log in again in OpenCode.`,
+      };
     case "ContextOverflowError":
-      return { code: "upstream_bad_request", status: 400, message: `The conversation is too long for this model: ${redactSecrets(message)}` };
+      return {
+        code: "upstream_bad_request",
+        status: 400,
+        message: `The conversation is too long for this model: ${redactSecrets(message)}`,
+      };
     case "ContentFilterError":
     case "MessageOutputLengthError":
       return null;
     case "StructuredOutputError":
-      return { code: "upstream_error", status: 502, message: "The model did not produce the requested structured output." };
+      return {
+        code: "upstream_error",
+        status: 502,
+        message: "The model did not produce the requested structured output.",
+      };
     case "MessageAbortedError":
       return { code: "upstream_error", status: 502, message: "The OpenCode run was aborted before it finished." };
     default: {
       if (message.includes(SINGLE_STEP_REFUSAL)) return null;
       if (message.includes(FAIL_CLOSED_PREFIX)) {
-        return { code: "backend_unavailable", status: 503, message: "Patchbay's companion plugin could not read this request's data; nothing was sent to the model." };
+        return {
+          code: "backend_unavailable",
+          status: 503,
+          message: "Patchbay's companion plugin could not read this request's data; nothing was sent to the model.",
+        };
       }
-      if (/^Model not found/i.test(message)) return { code: "model_not_found", status: 404, message: redactSecrets(message) };
+      if (/^Model not found/i.test(message))
+        return { code: "model_not_found", status: 404, message: redactSecrets(message) };
       return { code: "upstream_error", status: 502, message: `OpenCode failed: ${redactSecrets(message)}` };
     }
   }
@@ -69,8 +86,13 @@ export function mapOpenCodeError(error: OpenCodeErrorShape): ModelError | null {
 export function mapRetryStatus(message: string, next: number | undefined, receivedAt: number): ModelError {
   const clean = redactSecrets(firstLine(message));
   if (RATE_LIMIT_TEXT.test(message)) {
-    const err: ModelError = { code: "upstream_rate_limited", status: 429, message: `The provider is rate limiting requests: ${clean}` };
-    if (next !== undefined && receivedAt > 0 && next > receivedAt) err.retryAfter = Math.max(1, Math.ceil((next - receivedAt) / 1000));
+    const err: ModelError = {
+      code: "upstream_rate_limited",
+      status: 429,
+      message: `The provider is rate limiting requests: ${clean}`,
+    };
+    if (next !== undefined && receivedAt > 0 && next > receivedAt)
+      err.retryAfter = Math.max(1, Math.ceil((next - receivedAt) / 1000));
     return err;
   }
   if (/cannot connect|unable to connect|socket|econnrefused|fetch failed|timed? ?out/i.test(message)) {
@@ -83,10 +105,18 @@ function mapApiError(data: Record<string, unknown>, fallback: string): ModelErro
   const status = typeof data.statusCode === "number" ? data.statusCode : undefined;
   const message = redactSecrets(upstreamMessage(data) ?? fallback);
   if (status === 401 || status === 403) {
-    return { code: "upstream_auth_error", status: 502, message: `The provider rejected the credentials (HTTP ${status}): ${message}` };
+    return {
+      code: "upstream_auth_error",
+      status: 502,
+      message: `The provider rejected the credentials (HTTP ${status}): ${message}`,
+    };
   }
   if (status === 429) {
-    const err: ModelError = { code: "upstream_rate_limited", status: 429, message: `The provider is rate limiting requests: ${message}` };
+    const err: ModelError = {
+      code: "upstream_rate_limited",
+      status: 429,
+      message: `The provider is rate limiting requests: ${message}`,
+    };
     const retryAfter = retryAfterOf(data.responseHeaders);
     if (retryAfter !== undefined) err.retryAfter = retryAfter;
     return err;
@@ -95,7 +125,8 @@ function mapApiError(data: Record<string, unknown>, fallback: string): ModelErro
     const param = upstreamParam(data);
     return { code: "upstream_bad_request", status: 400, message, ...(param ? { param } : {}) };
   }
-  if (status !== undefined) return { code: "upstream_error", status: 502, message: `The provider answered HTTP ${status}: ${message}` };
+  if (status !== undefined)
+    return { code: "upstream_error", status: 502, message: `The provider answered HTTP ${status}: ${message}` };
   return { code: "upstream_error", status: 502, message: `Could not reach the provider: ${message}` };
 }
 

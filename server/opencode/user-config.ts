@@ -34,21 +34,37 @@ export function readUserProviderSections(configFile: string | null, homeDir: str
     text = fs.readFileSync(configFile, "utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { sections: { ...EMPTY }, notices: [] };
-    return { sections: { ...EMPTY }, notices: [`Could not read your OpenCode config ${configFile}: ${(err as Error).message}. Custom providers are not available.`] };
+    return {
+      sections: { ...EMPTY },
+      notices: [
+        `Could not read your OpenCode config ${configFile}: ${(err as Error).message}. Custom providers are not available.`,
+      ],
+    };
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(stripJsonc(text));
   } catch (err) {
-    return { sections: { ...EMPTY }, notices: [`Your OpenCode config ${configFile} is not valid JSON (${(err as Error).message}). Custom providers are not available.`] };
+    return {
+      sections: { ...EMPTY },
+      notices: [
+        `Your OpenCode config ${configFile} is not valid JSON (${(err as Error).message}). Custom providers are not available.`,
+      ],
+    };
   }
   if (!isRecord(parsed)) {
-    return { sections: { ...EMPTY }, notices: [`Your OpenCode config ${configFile} is not a JSON object. Custom providers are not available.`] };
+    return {
+      sections: { ...EMPTY },
+      notices: [`Your OpenCode config ${configFile} is not a JSON object. Custom providers are not available.`],
+    };
   }
   const notices: string[] = [];
   const baseDir = path.dirname(configFile);
-  const provider = isRecord(parsed.provider) ? (rewriteRefs(parsed.provider, baseDir, homeDir) as Record<string, unknown>) : {};
-  if (parsed.provider !== undefined && !isRecord(parsed.provider)) notices.push(`Ignored "provider" in ${configFile}: not an object.`);
+  const provider = isRecord(parsed.provider)
+    ? (rewriteRefs(parsed.provider, baseDir, homeDir) as Record<string, unknown>)
+    : {};
+  if (parsed.provider !== undefined && !isRecord(parsed.provider))
+    notices.push(`Ignored "provider" in ${configFile}: not an object.`);
   const list = (key: "enabled_providers" | "disabled_providers"): string[] | undefined => {
     const v = parsed[key];
     if (v === undefined) return undefined;
@@ -60,7 +76,11 @@ export function readUserProviderSections(configFile: string | null, homeDir: str
   const sections: UserProviderSections = {
     provider,
     disabled_providers: list("disabled_providers") ?? [],
-    envRefs: [...new Set([...JSON.stringify(provider).matchAll(/\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1] as string))],
+    envRefs: [
+      ...new Set(
+        [...JSON.stringify(provider).matchAll(/\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1] as string),
+      ),
+    ],
   };
   if (enabled) sections.enabled_providers = enabled;
   return { sections, notices };
@@ -107,7 +127,8 @@ function rewriteRefs(value: unknown, baseDir: string, homeDir: string): unknown 
     });
   }
   if (Array.isArray(value)) return value.map((v) => rewriteRefs(v, baseDir, homeDir));
-  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewriteRefs(v, baseDir, homeDir)]));
+  if (isRecord(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewriteRefs(v, baseDir, homeDir)]));
   return value;
 }
 

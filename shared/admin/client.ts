@@ -1,12 +1,26 @@
 // Typed admin API client derived from the endpoint table: one method per JSON row, outputs parsed with the row's
 // zod schema, failures thrown as AdminApiError {code,message}. Works in the browser and in Node (any fetch).
 // Must not know about React, the DOM or Node: the caller passes its fetch.
-import { adminApi, buildPath, buildQuery, type AdminApi, type EndpointDef, type EndpointInput, type EndpointOutput, type JsonEndpointName } from "../admin-api";
+import {
+  adminApi,
+  buildPath,
+  buildQuery,
+  type AdminApi,
+  type EndpointDef,
+  type EndpointInput,
+  type EndpointOutput,
+  type JsonEndpointName,
+} from "../admin-api";
 
 /** The subset of `fetch` the client uses (the browser's and Node's `fetch` both fit). */
 export type FetchLike = (
   url: string,
-  init: { method: string; headers: Record<string, string>; body?: string; credentials?: "same-origin" | "include" | "omit" },
+  init: {
+    method: string;
+    headers: Record<string, string>;
+    body?: string;
+    credentials?: "same-origin" | "include" | "omit";
+  },
 ) => Promise<{ ok: boolean; status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;
 
 /** An admin API failure: the server's `{error:{code,message,field}}`, or a network / protocol problem
@@ -27,10 +41,16 @@ export class AdminApiError extends Error {
 type CallArgs<E> = object extends EndpointInput<E> ? [input?: EndpointInput<E>] : [input: EndpointInput<E>];
 
 /** One async method per JSON endpoint of {@link adminApi}. */
-export type AdminClient = { [K in JsonEndpointName]: (...args: CallArgs<AdminApi[K]>) => Promise<EndpointOutput<AdminApi[K]>> };
+export type AdminClient = {
+  [K in JsonEndpointName]: (...args: CallArgs<AdminApi[K]>) => Promise<EndpointOutput<AdminApi[K]>>;
+};
 
 /** Builds the URL (path + query) of a row, e.g. for an SSE row's `EventSource`. */
-export function endpointUrl(baseUrl: string, def: EndpointDef, input: { params?: unknown; query?: unknown } = {}): string {
+export function endpointUrl(
+  baseUrl: string,
+  def: EndpointDef,
+  input: { params?: unknown; query?: unknown } = {},
+): string {
   const params = input.params as Record<string, unknown> | undefined;
   const query = input.query as Record<string, unknown> | undefined;
   return baseUrl.replace(/\/+$/, "") + buildPath(def.path, params) + buildQuery(query);
@@ -47,7 +67,12 @@ function parseErrorBody(text: string): { code: string; message: string; field?: 
   return null;
 }
 
-async function call(fetchImpl: FetchLike, baseUrl: string, def: EndpointDef, input: Record<string, unknown> = {}): Promise<unknown> {
+async function call(
+  fetchImpl: FetchLike,
+  baseUrl: string,
+  def: EndpointDef,
+  input: Record<string, unknown> = {},
+): Promise<unknown> {
   // Validate locally first so the user sees the same field-level message without a round trip.
   for (const part of ["params", "query", "body"] as const) {
     const schema = def[part];
@@ -70,7 +95,11 @@ async function call(fetchImpl: FetchLike, baseUrl: string, def: EndpointDef, inp
   try {
     res = await fetchImpl(url, { method: def.method, headers, body, credentials: "same-origin" });
   } catch (err) {
-    throw new AdminApiError("network_error", `Cannot reach Patchbay: ${err instanceof Error ? err.message : String(err)}`, 0);
+    throw new AdminApiError(
+      "network_error",
+      `Cannot reach Patchbay: ${err instanceof Error ? err.message : String(err)}`,
+      0,
+    );
   }
   const text = await res.text();
   if (!res.ok) {
@@ -85,7 +114,8 @@ async function call(fetchImpl: FetchLike, baseUrl: string, def: EndpointDef, inp
     throw new AdminApiError("bad_response", "Patchbay sent a response that is not JSON", res.status);
   }
   const parsed = def.output.safeParse(json);
-  if (!parsed.success) throw new AdminApiError("bad_response", "Patchbay sent an unexpected response shape", res.status);
+  if (!parsed.success)
+    throw new AdminApiError("bad_response", "Patchbay sent an unexpected response shape", res.status);
   return parsed.data;
 }
 

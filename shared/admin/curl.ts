@@ -16,7 +16,8 @@ function replayBody(entry: RequestLogEntry): unknown {
   if (entry.requestBody !== undefined) return entry.requestBody;
   const model = entry.modelAsked ?? "provider/model";
   if (entry.endpoint.endsWith("/responses")) return { model, input: "Hello!", stream: entry.stream, store: false };
-  if (entry.endpoint.endsWith("/chat/completions")) return { model, messages: [{ role: "user", content: "Hello!" }], stream: entry.stream };
+  if (entry.endpoint.endsWith("/chat/completions"))
+    return { model, messages: [{ role: "user", content: "Hello!" }], stream: entry.stream };
   return undefined;
 }
 

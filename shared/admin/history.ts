@@ -78,7 +78,12 @@ export const MessagePart = z.discriminatedUnion("type", [
     /** The image as a data URL when it is small enough to show inline, else null (placeholder). */
     dataUrl: z.string().nullable(),
   }),
-  z.object({ type: z.literal("file"), mime: z.string(), filename: z.string().nullable(), bytes: z.number().nullable() }),
+  z.object({
+    type: z.literal("file"),
+    mime: z.string(),
+    filename: z.string().nullable(),
+    bytes: z.number().nullable(),
+  }),
   /** A message OpenCode cannot return (structured-output bug, DESIGN §3). */
   z.object({ type: z.literal("unreadable"), reason: z.string() }),
 ]);
@@ -132,8 +137,7 @@ export const DeleteSessionsResult = z.object({
 export type DeleteSessionsResult = z.infer<typeof DeleteSessionsResult>;
 
 /** A history limit in a query: a number, or `none` for "keep forever"; omitted = the app's saved limit. */
-const LimitParam = (max: number) =>
-  z.union([z.literal("none"), z.coerce.number().int().min(1).max(max)]).optional();
+const LimitParam = (max: number) => z.union([z.literal("none"), z.coerce.number().int().min(1).max(max)]).optional();
 
 /** `GET /admin/api/apps/:name/history/preview`: limits to preview (the UI sends what is being edited). */
 export const PrunePreviewQuery = z.strictObject({ maxSessions: LimitParam(1_000_000), maxAgeDays: LimitParam(36_500) });

@@ -25,7 +25,11 @@ export const AppParams = z.strictObject({ name: AppName });
 /** `:name/:prefix` path parameters of per-key routes. */
 export const KeyParams = z.strictObject({
   name: AppName,
-  prefix: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Key prefixes use letters, digits, '_' and '-'"),
+  prefix: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/, "Key prefixes use letters, digits, '_' and '-'"),
 });
 
 /** Limits patch: every field optional, no defaults filled in (a patch of one field must not reset the others). */
@@ -67,7 +71,12 @@ export const CatalogModel = z.object({
   providerName: z.string(),
   /** Selectable as `provider/model#variant` in aliases. */
   variants: z.array(z.string()),
-  capabilities: z.object({ toolCall: z.boolean(), attachment: z.boolean(), reasoning: z.boolean(), temperature: z.boolean() }),
+  capabilities: z.object({
+    toolCall: z.boolean(),
+    attachment: z.boolean(),
+    reasoning: z.boolean(),
+    temperature: z.boolean(),
+  }),
   /** Tokens. */
   limit: z.object({ context: z.number(), output: z.number() }),
   npm: z.string().nullable(),

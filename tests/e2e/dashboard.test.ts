@@ -45,7 +45,8 @@ before(async () => {
 });
 // A failed step can leave a dialog open; close it so the next (independent) step starts from the page.
 afterEach(async () => {
-  for (let i = 0; i < 3 && (await d?.page.locator("dialog[open]").count()) > 0; i++) await d.page.keyboard.press("Escape");
+  for (let i = 0; i < 3 && (await d?.page.locator("dialog[open]").count()) > 0; i++)
+    await d.page.keyboard.press("Escape");
 });
 /** Steps that use the key skip (instead of timing out one by one) when the step that created it failed. */
 function needKey(t: TestContext): boolean {
@@ -116,11 +117,14 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
 
     await writeClipboard(d.page, "placeholder");
     await reveal.copy();
-    assert.equal(await eventually("the key on the clipboard", async () => {
-      const text = await readClipboard(d.page);
-      assert.notEqual(text, "placeholder");
-      return text;
-    }), key);
+    assert.equal(
+      await eventually("the key on the clipboard", async () => {
+        const text = await readClipboard(d.page);
+        assert.notEqual(text, "placeholder");
+        return text;
+      }),
+      key,
+    );
 
     const keysTab = await reveal.done();
     const row = keysTab.row(prefix);
@@ -172,13 +176,28 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
     assert.equal(tokens, "21 / 7");
     const totalMs = parseMs(total ?? "");
     assert.ok(parseMs(ttft ?? "") <= totalMs, `TTFT ${ttft} ≤ total ${total}`);
-    assert.ok(totalMs >= 250 && totalMs <= wallMs + 50, `total ${total} within the mock's 300 ms delay and the client's ${wallMs} ms`);
-    assert.equal(await d.page.evaluate(() => (window as unknown as { e2eNoReload?: boolean }).e2eNoReload), true, "no reload happened");
+    assert.ok(
+      totalMs >= 250 && totalMs <= wallMs + 50,
+      `total ${total} within the mock's 300 ms delay and the client's ${wallMs} ms`,
+    );
+    assert.equal(
+      await d.page.evaluate(() => (window as unknown as { e2eNoReload?: boolean }).e2eNoReload),
+      true,
+      "no reload happened",
+    );
     await shot("07-logs-row");
 
     const drawer = await logs.openDetails(row);
     const text = await drawer.text();
-    for (const part of [APP, `pb-${prefix}…`, "mock/mock-model", "21 in", "7 out", "Request body", "hello, my key is"]) {
+    for (const part of [
+      APP,
+      `pb-${prefix}…`,
+      "mock/mock-model",
+      "21 in",
+      "7 out",
+      "Request body",
+      "hello, my key is",
+    ]) {
       assert.ok(text.includes(part), `drawer shows ${part}`);
     }
     await shot("08-logs-drawer");
@@ -200,11 +219,18 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
     assert.equal(endpoint, "/v1/chat/completions", "Endpoint column: the path as sent");
     assert.ok(text.includes("POST /v1/chat/completions"), "drawer names the endpoint path");
     const api = new URL(d.fx.apiBase);
-    assert.ok(curl.startsWith(`curl -X POST '${api.origin}/v1/chat/completions'`), `curl URL in: ${curl.split("\n")[0]}`);
+    assert.ok(
+      curl.startsWith(`curl -X POST '${api.origin}/v1/chat/completions'`),
+      `curl URL in: ${curl.split("\n")[0]}`,
+    );
 
     // The same route without /v1 is shown as sent too (not stripped differently).
     d.fx.mock.script({ text: "Bare path." });
-    const bare = await d.fx.api("/chat/completions", { method: "POST", key, body: JSON.stringify({ model: "mock/mock-model", messages: [{ role: "user", content: "bare path" }] }) });
+    const bare = await d.fx.api("/chat/completions", {
+      method: "POST",
+      key,
+      body: JSON.stringify({ model: "mock/mock-model", messages: [{ role: "user", content: "bare path" }] }),
+    });
     assert.equal(bare.status, 200);
     await eventually("the bare-path row", async () => {
       const cells = await logs.cells(logs.rows().first());
@@ -224,7 +250,9 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
     assert.ok(ids.includes("fast"), `fast in ${ids.join(", ")}`);
     d.fx.mock.reset();
     d.fx.mock.script({ text: "Via alias." });
-    const r = await d.fx.openai(key).chat.completions.create({ model: "fast", messages: [{ role: "user", content: "hi" }] });
+    const r = await d.fx
+      .openai(key)
+      .chat.completions.create({ model: "fast", messages: [{ role: "user", content: "hi" }] });
     assert.equal(r.choices[0]?.message.content, "Via alias.");
     assert.equal(d.fx.mock.chatRequests()[0]?.body.model, "mock-model");
   });
@@ -232,12 +260,17 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
   test("restricting the allowlist refuses other models with 403", async (t) => {
     if (!needKey(t)) return;
     const models = await detail.models();
-    await models.region().getByText(/Every model is allowed/).waitFor();
+    await models
+      .region()
+      .getByText(/Every model is allowed/)
+      .waitFor();
     await models.add("mock/mock-model");
     await models.save();
     await shot("10-app-models");
     await rejectsWith(
-      d.fx.openai(key).chat.completions.create({ model: "mock/mock-reasoner", messages: [{ role: "user", content: "x" }] }),
+      d.fx
+        .openai(key)
+        .chat.completions.create({ model: "mock/mock-reasoner", messages: [{ role: "user", content: "x" }] }),
       403,
       "model_not_allowed",
     );
@@ -274,7 +307,9 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
     await keys.region().getByText("No keys yet").waitFor();
     await rejectsWith(d.fx.openai(key).models.list(), 401, "invalid_api_key");
     await rejectsWith(
-      d.fx.openai(key).chat.completions.create({ model: "mock/mock-model", messages: [{ role: "user", content: "x" }] }),
+      d.fx
+        .openai(key)
+        .chat.completions.create({ model: "mock/mock-model", messages: [{ role: "user", content: "x" }] }),
       401,
       "invalid_api_key",
     );
@@ -288,7 +323,10 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
       const statuses = (await logs.rows().locator(".status-code").allInnerTexts()).map((s) => s.trim());
       // Requests refused before a key is accepted (401) are not in the request log (see the report); 403 is.
       assert.ok(statuses.includes("403"), `403 in ${statuses.join(", ")}`);
-      assert.ok(statuses.every((s) => Number(s) >= 400), `all failed: ${statuses.join(", ")}`);
+      assert.ok(
+        statuses.every((s) => Number(s) >= 400),
+        `all failed: ${statuses.join(", ")}`,
+      );
     });
     await shot("15-logs-failed-filter");
     await logs.filterStatus("Any status");
@@ -320,9 +358,14 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
     const settings = await dash.settings();
     assert.equal(await settings.host().inputValue(), "127.0.0.1");
     assert.match(await settings.port().inputValue(), /^\d+$/);
-    for (const s of ["Expose on LAN", "Keep request bodies in the log", "Start the API when Patchbay launches"]) await settings.switch(s).waitFor();
+    for (const s of ["Expose on LAN", "Keep request bodies in the log", "Start the API when Patchbay launches"])
+      await settings.switch(s).waitFor();
     assert.equal(await settings.switch("Launch at login").count(), 0, "desktop-only switch hidden in headless mode");
-    assert.equal(await settings.switch("Keep request bodies in the log").isChecked(), true, "shows logBodies (turned on in the Logs step)");
+    assert.equal(
+      await settings.switch("Keep request bodies in the log").isChecked(),
+      true,
+      "shows logBodies (turned on in the Logs step)",
+    );
     assert.equal(await settings.save().isDisabled(), true, "nothing to save yet");
     await settings.page.getByText("When off, the API stays stopped until you press Start API").waitFor();
     // Headless: no "Open data folder" (desktop only); the path is shown as text, with a copy button.
@@ -356,11 +399,14 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
     assert.ok(codex.includes(base) && codex.includes('wire_api = "responses"'), "Codex uses the Responses wire");
     await writeClipboard(d.page, "placeholder");
     await panel.copySnippet("Codex");
-    assert.equal(await eventually("the snippet on the clipboard", async () => {
-      const c = await readClipboard(d.page);
-      assert.notEqual(c, "placeholder");
-      return c;
-    }), codex);
+    assert.equal(
+      await eventually("the snippet on the clipboard", async () => {
+        const c = await readClipboard(d.page);
+        assert.notEqual(c, "placeholder");
+        return c;
+      }),
+      codex,
+    );
     await shot("20-connect-codex");
   });
 

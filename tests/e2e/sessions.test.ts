@@ -39,7 +39,10 @@ async function adminSessions(): Promise<SessionSummary[]> {
   const out: SessionSummary[] = [];
   let cursor: string | null = null;
   do {
-    const page = await d.fx.admin.listSessions({ params: { name: APP }, query: { limit: 200, ...(cursor ? { cursor } : {}) } });
+    const page = await d.fx.admin.listSessions({
+      params: { name: APP },
+      query: { limit: 200, ...(cursor ? { cursor } : {}) },
+    });
     out.push(...page.sessions);
     cursor = page.nextCursor;
   } while (cursor);
@@ -59,7 +62,8 @@ before(async () => {
 });
 // A failed step can leave a dialog open; close it so the next step starts from the page.
 afterEach(async () => {
-  for (let i = 0; i < 3 && (await d?.page.locator("dialog[open]").count()) > 0; i++) await d.page.keyboard.press("Escape");
+  for (let i = 0; i < 3 && (await d?.page.locator("dialog[open]").count()) > 0; i++)
+    await d.page.keyboard.press("Escape");
 });
 after(async () => {
   await d?.stop();
@@ -80,7 +84,10 @@ describe("session history end to end", { timeout: 170_000 }, () => {
     d.fx.mock.reset();
     d.fx.mock.setResponder((req) => {
       const m = /Question (\d\d):/.exec(req.rawBody);
-      return { text: m ? answer(Number(m[1])) : "MOCK_DEFAULT_REPLY", usage: { prompt_tokens: 12, completion_tokens: 5 } };
+      return {
+        text: m ? answer(Number(m[1])) : "MOCK_DEFAULT_REPLY",
+        usage: { prompt_tokens: 12, completion_tokens: 5 },
+      };
     });
     const client = d.fx.openai(key);
     const t0 = Date.now();
@@ -88,7 +95,10 @@ describe("session history end to end", { timeout: 170_000 }, () => {
     await Promise.all(
       Array.from({ length: PARALLEL }, async () => {
         for (let i = next++; i <= REQUESTS; i = next++) {
-          const r = await client.chat.completions.create({ model: "mock/mock-model", messages: [{ role: "user", content: question(i) }] });
+          const r = await client.chat.completions.create({
+            model: "mock/mock-model",
+            messages: [{ role: "user", content: question(i) }],
+          });
           assert.equal(r.choices[0]?.message.content, answer(i), `answer to question ${i}`);
         }
       }),
@@ -108,14 +118,22 @@ describe("session history end to end", { timeout: 170_000 }, () => {
     await tab.rows().first().waitFor();
     assert.equal(await tab.rows().count(), PAGE, "one page before scrolling");
     assert.equal(await tab.endNote().count(), 0, "the list is not at its end yet");
-    assert.deepEqual(await tab.titles(), listed.slice(0, PAGE).map((s) => s.title), "the first page, newest first");
+    assert.deepEqual(
+      await tab.titles(),
+      listed.slice(0, PAGE).map((s) => s.title),
+      "the first page, newest first",
+    );
     await shot("01-first-page");
 
     const loads = await tab.scrollToEnd();
     assert.ok(loads >= 1, "scrolling loaded at least one more page");
     assert.equal(await tab.rows().count(), REQUESTS, "every session listed");
     assert.equal((await tab.endNote().innerText()).trim(), `${REQUESTS} sessions`);
-    assert.deepEqual(await tab.titles(), listed.map((s) => s.title), "all of them, each once, in the admin API's order");
+    assert.deepEqual(
+      await tab.titles(),
+      listed.map((s) => s.title),
+      "all of them, each once, in the admin API's order",
+    );
     await tab.endNote().scrollIntoViewIfNeeded();
     await shot("02-all-listed");
 
@@ -160,7 +178,10 @@ describe("session history end to end", { timeout: 170_000 }, () => {
 
     const confirm = await tab.askDelete(victim.title);
     assert.equal(await confirm.dialog().getAttribute("aria-modal"), "true");
-    assert.ok((await confirm.dialog().innerText()).includes("deleted from OpenCode for good"), "the dialog says it cannot be undone");
+    assert.ok(
+      (await confirm.dialog().innerText()).includes("deleted from OpenCode for good"),
+      "the dialog says it cannot be undone",
+    );
     await shot("04-confirm-delete");
     tab = await confirm.confirm();
     await tab.region().getByText("Deleted 1.", { exact: true }).waitFor();
@@ -189,9 +210,13 @@ describe("session history end to end", { timeout: 170_000 }, () => {
 
     // Live: each edit re-counts (no save in between).
     await history.setMaxSessions(50);
-    await eventually("the preview for 50", async () => assert.deepEqual(await history.previewCounts(), { count: total - 50, scanned: total }));
+    await eventually("the preview for 50", async () =>
+      assert.deepEqual(await history.previewCounts(), { count: total - 50, scanned: total }),
+    );
     await history.setMaxSessions(LIMIT);
-    await eventually(`the preview for ${LIMIT}`, async () => assert.deepEqual(await history.previewCounts(), { count: total - LIMIT, scanned: total }));
+    await eventually(`the preview for ${LIMIT}`, async () =>
+      assert.deepEqual(await history.previewCounts(), { count: total - LIMIT, scanned: total }),
+    );
     await shot("06-preview");
     assert.equal((await adminSessions()).length, total, "a preview deletes nothing");
   });
@@ -211,20 +236,29 @@ describe("session history end to end", { timeout: 170_000 }, () => {
     const text = await line.innerText();
     assert.match(text, new RegExp(`removed ${total - LIMIT},`), `last sweep: ${text}`);
     assert.match(text, /nothing left over the limits/);
-    await eventually("the preview after the prune", async () => assert.deepEqual(await history.previewCounts(), { count: 0, scanned: LIMIT }));
+    await eventually("the preview after the prune", async () =>
+      assert.deepEqual(await history.previewCounts(), { count: 0, scanned: LIMIT }),
+    );
     await shot("07-pruned");
 
     const left = await adminSessions();
     assert.equal(left.length, LIMIT, "the admin API lists the limit");
     const newest = listed.filter((s) => s.id !== deletedId).slice(0, LIMIT);
-    assert.deepEqual(left.map((s) => s.id), newest.map((s) => s.id), "the newest ones stay");
+    assert.deepEqual(
+      left.map((s) => s.id),
+      newest.map((s) => s.id),
+      "the newest ones stay",
+    );
     const app = await d.fx.admin.getApp({ params: { name: APP } });
     assert.deepEqual(app.history, { maxSessions: LIMIT, maxAgeDays: null }, "the limit is saved");
 
     const tab = await detail.sessions();
     await tab.endNote().waitFor();
     assert.equal((await tab.endNote().innerText()).trim(), `${LIMIT} sessions`);
-    assert.deepEqual(await tab.titles(), newest.map((s) => s.title));
+    assert.deepEqual(
+      await tab.titles(),
+      newest.map((s) => s.title),
+    );
     await shot("08-sessions-after-prune");
   });
 
@@ -234,7 +268,9 @@ describe("session history end to end", { timeout: 170_000 }, () => {
       r.fulfill({
         status: 503,
         contentType: "application/json",
-        body: JSON.stringify({ error: { code: "backend_unavailable", message: "OpenCode is not running (simulated by the test)." } }),
+        body: JSON.stringify({
+          error: { code: "backend_unavailable", message: "OpenCode is not running (simulated by the test)." },
+        }),
       }),
     );
     try {
@@ -242,14 +278,34 @@ describe("session history end to end", { timeout: 170_000 }, () => {
       await detail.ready();
       const history = await detail.history();
       // The dashboard retries server errors twice (about 3 s) before it shows the error.
-      await history.lastSweep().getByText(/Could not load it: OpenCode is not running/).waitFor({ timeout: 15_000 });
-      assert.equal(await history.lastSweep().getByText(/none since Patchbay started/).count(), 0, "no made-up 'none'");
+      await history
+        .lastSweep()
+        .getByText(/Could not load it: OpenCode is not running/)
+        .waitFor({ timeout: 15_000 });
+      assert.equal(
+        await history
+          .lastSweep()
+          .getByText(/none since Patchbay started/)
+          .count(),
+        0,
+        "no made-up 'none'",
+      );
       await shot("09-last-sweep-error");
       await d.page.unroute(route);
       await history.lastSweep().getByRole("button", { name: "Try again", exact: true }).click();
       // With the endpoint back, the real answer (the prune above, or "none" if that step did not run) replaces the error.
-      await history.lastSweep().getByText(/^Manual prune |none since Patchbay started/).waitFor();
-      assert.equal(await history.lastSweep().getByText(/Could not/).count(), 0, "the error is gone after a good retry");
+      await history
+        .lastSweep()
+        .getByText(/^Manual prune |none since Patchbay started/)
+        .waitFor();
+      assert.equal(
+        await history
+          .lastSweep()
+          .getByText(/Could not/)
+          .count(),
+        0,
+        "the error is gone after a good retry",
+      );
     } finally {
       await d.page.unroute(route).catch(() => undefined);
     }

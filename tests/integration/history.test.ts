@@ -293,14 +293,12 @@ describe("history with the real OpenCode", () => {
     );
     // Using an old session makes it recent by session time.
     const revived = old[3]!;
-    await env.supervisor
-      .client()
-      .session.prompt({
-        sessionID: revived.id,
-        directory: revived.directory,
-        model: MODEL,
-        parts: [{ type: "text", text: "again" }],
-      });
+    await env.supervisor.client().session.prompt({
+      sessionID: revived.id,
+      directory: revived.directory,
+      model: MODEL,
+      parts: [{ type: "text", text: "again" }],
+    });
     // File times say the opposite: the folders look ancient, OpenCode's database brand new.
     for (const d of dirs) fs.utimesSync(d, new Date(0), new Date(0));
 
@@ -339,14 +337,12 @@ describe("history with the real OpenCode", () => {
     const held = [...made].sort(compareNewestFirst).at(-1)!;
     env.mock.script({ text: "partial answer", hold: true });
     const seen = env.mock.chatRequests().length;
-    await env.supervisor
-      .client()
-      .session.promptAsync({
-        sessionID: held.id,
-        directory: dir,
-        model: MODEL,
-        parts: [{ type: "text", text: "hold" }],
-      });
+    await env.supervisor.client().session.promptAsync({
+      sessionID: held.id,
+      directory: dir,
+      model: MODEL,
+      parts: [{ type: "text", text: "hold" }],
+    });
     await env.mock.waitForRequests(seen + 1, 30_000);
 
     const list = await cli(["sessions", "list", "cli", "--json", "--all"]);

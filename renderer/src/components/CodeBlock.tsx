@@ -2,7 +2,17 @@
 import type { ReactNode } from "react";
 import { CopyButton } from "./CopyButton";
 
-export function CodeBlock({ code, copyLabel, language, caption }: { code: string; copyLabel: string; language?: string; caption?: ReactNode }) {
+export function CodeBlock({
+  code,
+  copyLabel,
+  language,
+  caption,
+}: {
+  code: string;
+  copyLabel: string;
+  language?: string;
+  caption?: ReactNode;
+}) {
   return (
     <div className="stack" style={{ gap: 6, minWidth: 0 }}>
       <div className="code-header">

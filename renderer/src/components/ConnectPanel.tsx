@@ -21,7 +21,10 @@ export function ConnectPanel({ app }: { app?: App }) {
   const baseUrl = useBaseUrl();
   const status = useStatus().data;
   const models = useModels();
-  const catalogIds = useMemo(() => models.data?.providers.flatMap((p) => p.models.map((m) => m.id)) ?? [], [models.data]);
+  const catalogIds = useMemo(
+    () => models.data?.providers.flatMap((p) => p.models.map((m) => m.id)) ?? [],
+    [models.data],
+  );
   const choices = useMemo(() => modelChoices(app, catalogIds), [app, catalogIds]);
   const [picked, setPicked] = useState<string | null>(null);
   const model = picked && choices.some((c) => c.value === picked) ? picked : (choices[0]?.value ?? "provider/model");
@@ -51,7 +54,11 @@ export function ConnectPanel({ app }: { app?: App }) {
           label="Model"
           value={model}
           onChange={setPicked}
-          options={choices.length ? choices : [{ value: "provider/model", label: models.isPending ? "Loading models…" : "provider/model" }]}
+          options={
+            choices.length
+              ? choices
+              : [{ value: "provider/model", label: models.isPending ? "Loading models…" : "provider/model" }]
+          }
           hint={app ? "This app's aliases and allowed models." : "Any model of a connected provider."}
         />
         <div className="field">
@@ -65,7 +72,9 @@ export function ConnectPanel({ app }: { app?: App }) {
           </span>
         </div>
       </div>
-      {status && !status.api.running ? <Callout tone="warn">The API is stopped. Start it on the Overview page before trying these.</Callout> : null}
+      {status && !status.api.running ? (
+        <Callout tone="warn">The API is stopped. Start it on the Overview page before trying these.</Callout>
+      ) : null}
       <div className="connect">
         <div role="tablist" aria-label="Clients" aria-orientation="vertical" className="tabs" onKeyDown={onKeyDown}>
           {snippets.map((s, i) => (
@@ -87,8 +96,19 @@ export function ConnectPanel({ app }: { app?: App }) {
           ))}
         </div>
         {current ? (
-          <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${current.id}`} className="stack" style={{ minWidth: 0 }}>
-            <CodeBlock code={current.code} language={current.language} caption={current.hint} copyLabel={`Copy ${current.label} snippet`} />
+          <div
+            role="tabpanel"
+            id={`${id}-panel`}
+            aria-labelledby={`${id}-tab-${current.id}`}
+            className="stack"
+            style={{ minWidth: 0 }}
+          >
+            <CodeBlock
+              code={current.code}
+              language={current.language}
+              caption={current.hint}
+              copyLabel={`Copy ${current.label} snippet`}
+            />
           </div>
         ) : null}
       </div>

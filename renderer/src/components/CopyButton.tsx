@@ -13,7 +13,13 @@ export interface CopyButtonProps {
   className?: string;
 }
 
-export function CopyButton({ text, label, showText = true, visibleText = "Copy", className = "btn sm" }: CopyButtonProps) {
+export function CopyButton({
+  text,
+  label,
+  showText = true,
+  visibleText = "Copy",
+  className = "btn sm",
+}: CopyButtonProps) {
   const { copy, copied, failed } = useClipboard();
   return (
     <>

@@ -15,7 +15,8 @@ export interface DialogProps {
   wide?: boolean;
 }
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** Mount to open, unmount to close. */
 export function Dialog({ title, onClose, children, footer, variant = "dialog", wide }: DialogProps) {

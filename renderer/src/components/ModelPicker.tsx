@@ -11,13 +11,17 @@ export interface PickerOption {
 }
 
 /** Picker options from the catalog: optional `provider/*` patterns, every model, optional `model#variant`s. */
-export function catalogOptions(catalog: ModelCatalog | undefined, o: { patterns?: boolean; variants?: boolean } = {}): PickerOption[] {
+export function catalogOptions(
+  catalog: ModelCatalog | undefined,
+  o: { patterns?: boolean; variants?: boolean } = {},
+): PickerOption[] {
   const out: PickerOption[] = [];
   for (const p of catalog?.providers ?? []) {
     if (o.patterns) out.push({ value: `${p.id}/*`, hint: `every ${p.name} model`, group: p.name });
     for (const m of p.models) {
       out.push({ value: m.id, hint: m.name, group: p.name });
-      if (o.variants) for (const v of m.variants) out.push({ value: `${m.id}#${v}`, hint: `${m.name} · ${v}`, group: p.name });
+      if (o.variants)
+        for (const v of m.variants) out.push({ value: `${m.id}#${v}`, hint: `${m.name} · ${v}`, group: p.name });
     }
   }
   return out;
@@ -39,7 +43,18 @@ export interface ModelPickerProps {
   limit?: number;
 }
 
-export function ModelPicker({ label, value, onChange, options, onEnter, onPick, placeholder, error, hint, limit = 80 }: ModelPickerProps) {
+export function ModelPicker({
+  label,
+  value,
+  onChange,
+  options,
+  onEnter,
+  onPick,
+  placeholder,
+  error,
+  hint,
+  limit = 80,
+}: ModelPickerProps) {
   const id = useId();
   const listId = `${id}-list`;
   const [open, setOpen] = useState(false);
@@ -48,7 +63,9 @@ export function ModelPicker({ label, value, onChange, options, onEnter, onPick, 
 
   const filtered = useMemo(() => {
     const q = value.trim().toLowerCase();
-    const hits = q ? options.filter((o) => o.value.toLowerCase().includes(q) || (o.hint ?? "").toLowerCase().includes(q)) : options;
+    const hits = q
+      ? options.filter((o) => o.value.toLowerCase().includes(q) || (o.hint ?? "").toLowerCase().includes(q))
+      : options;
     return hits.slice(0, limit);
   }, [options, value, limit]);
 
@@ -118,7 +135,9 @@ export function ModelPicker({ label, value, onChange, options, onEnter, onPick, 
           <ul className="combo-list" id={listId} role="listbox" aria-label={`${label} suggestions`}>
             {filtered.length === 0 ? (
               <li className="combo-empty" role="presentation">
-                {options.length === 0 ? "No models available yet" : "No matching models — press Enter to use what you typed"}
+                {options.length === 0
+                  ? "No models available yet"
+                  : "No matching models — press Enter to use what you typed"}
               </li>
             ) : (
               filtered.map((o, i) => {

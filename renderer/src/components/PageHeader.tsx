@@ -8,7 +8,17 @@ export interface Crumb {
   to: string;
 }
 
-export function PageHeader({ title, subtitle, actions, crumbs }: { title: ReactNode; subtitle?: ReactNode; actions?: ReactNode; crumbs?: Crumb[] }) {
+export function PageHeader({
+  title,
+  subtitle,
+  actions,
+  crumbs,
+}: {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  actions?: ReactNode;
+  crumbs?: Crumb[];
+}) {
   return (
     <header className="page-header">
       <div>

@@ -12,7 +12,15 @@ export function Loading({ label = "Loading…" }: { label?: string }) {
   );
 }
 
-export function ErrorState({ error, title = "Something went wrong", onRetry }: { error: unknown; title?: string; onRetry?: () => void }) {
+export function ErrorState({
+  error,
+  title = "Something went wrong",
+  onRetry,
+}: {
+  error: unknown;
+  title?: string;
+  onRetry?: () => void;
+}) {
   return (
     <div className="state" role="alert">
       <CircleExclamationPoint size={22} aria-hidden />
@@ -27,7 +35,17 @@ export function ErrorState({ error, title = "Something went wrong", onRetry }: {
   );
 }
 
-export function EmptyState({ icon, title, children, action }: { icon?: ReactNode; title: string; children?: ReactNode; action?: ReactNode }) {
+export function EmptyState({
+  icon,
+  title,
+  children,
+  action,
+}: {
+  icon?: ReactNode;
+  title: string;
+  children?: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <div className="state">
       {icon}

@@ -24,7 +24,11 @@ async function writeText(text: string): Promise<void> {
 }
 
 /** `copy(text)` and whether the last copy happened within `resetMs`. */
-export function useClipboard(resetMs = 1_800): { copy: (text: string) => Promise<void>; copied: boolean; failed: boolean } {
+export function useClipboard(resetMs = 1_800): {
+  copy: (text: string) => Promise<void>;
+  copied: boolean;
+  failed: boolean;
+} {
   const [copied, setCopied] = useState(false);
   const [failed, setFailed] = useState(false);
   const timer = useRef<number | undefined>(undefined);

@@ -6,7 +6,12 @@ import type { z } from "zod";
 export type StreamState = "connecting" | "open" | "reconnecting";
 
 /** Opens `url` while `enabled`; calls `onEvent` with each valid event. Invalid events are ignored. */
-export function useEventStream<S extends z.ZodType>(url: string, schema: S, onEvent: (data: z.output<S>) => void, enabled = true): StreamState {
+export function useEventStream<S extends z.ZodType>(
+  url: string,
+  schema: S,
+  onEvent: (data: z.output<S>) => void,
+  enabled = true,
+): StreamState {
   const [state, setState] = useState<StreamState>("connecting");
   const handler = useRef(onEvent);
   useEffect(() => {

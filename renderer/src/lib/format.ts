@@ -1,6 +1,11 @@
 // Display formatting for times, durations, numbers and sizes. Pure; no React.
 
-const timeFmt = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+const timeFmt = new Intl.DateTimeFormat(undefined, {
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+});
 const dateTimeFmt = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
 const dateFmt = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 const numFmt = new Intl.NumberFormat();

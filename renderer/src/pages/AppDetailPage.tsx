@@ -30,13 +30,22 @@ export function AppDetailPage() {
     },
   });
 
-  if (app.isPending) return <div className="page"><Loading label="Loading app…" /></div>;
+  if (app.isPending)
+    return (
+      <div className="page">
+        <Loading label="Loading app…" />
+      </div>
+    );
   if (app.isError) {
     const notFound = app.error instanceof AdminApiError && app.error.code === "app_not_found";
     return (
       <div className="page">
         <PageHeader title={name} crumbs={[{ label: "Apps", to: "/apps" }]} />
-        <ErrorState title={notFound ? "App not found" : "Could not load this app"} error={app.error} onRetry={notFound ? undefined : () => void app.refetch()} />
+        <ErrorState
+          title={notFound ? "App not found" : "Could not load this app"}
+          error={app.error}
+          onRetry={notFound ? undefined : () => void app.refetch()}
+        />
       </div>
     );
   }
@@ -64,9 +73,15 @@ export function AppDetailPage() {
       </nav>
       <Outlet context={ctx} />
       {confirmDelete ? (
-        <ConfirmDialog title="Delete app" confirmLabel="Delete permanently" onConfirm={() => del.mutateAsync()} onClose={() => setConfirmDelete(false)}>
+        <ConfirmDialog
+          title="Delete app"
+          confirmLabel="Delete permanently"
+          onConfirm={() => del.mutateAsync()}
+          onClose={() => setConfirmDelete(false)}
+        >
           <p>
-            Delete <strong>{app.data.name}</strong>? All of its keys stop working immediately. Its request log entries are kept.
+            Delete <strong>{app.data.name}</strong>? All of its keys stop working immediately. Its request log entries
+            are kept.
           </p>
         </ConfirmDialog>
       ) : null}

@@ -18,7 +18,14 @@ function NewAppDialog({ existing, onClose }: { existing: string[]; onClose: () =
   const [touched, setTouched] = useState(false);
   const parsed = AppName.safeParse(name);
   const clash = existing.includes(name);
-  const problem = name === "" ? "Enter a name" : !parsed.success ? (parsed.error.issues[0]?.message ?? "Invalid name") : clash ? "An app with this name already exists" : null;
+  const problem =
+    name === ""
+      ? "Enter a name"
+      : !parsed.success
+        ? (parsed.error.issues[0]?.message ?? "Invalid name")
+        : clash
+          ? "An app with this name already exists"
+          : null;
   const create = useMutation({
     mutationFn: () => api.createApp({ body: { name } }),
     onSuccess: async (app) => {
@@ -130,7 +137,9 @@ export function AppsPage() {
                     </Link>
                   </td>
                   <td className="num">{a.keyCount}</td>
-                  <td>{a.models.length === 0 ? <span className="faint">All models</span> : `${a.models.length} allowed`}</td>
+                  <td>
+                    {a.models.length === 0 ? <span className="faint">All models</span> : `${a.models.length} allowed`}
+                  </td>
                   <td className="num">{Object.keys(a.aliases).length}</td>
                   <td>{formatRelative(a.createdAt)}</td>
                 </tr>

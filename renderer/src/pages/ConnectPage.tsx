@@ -13,15 +13,23 @@ export function ConnectPage() {
   const app = apps.data?.apps.find((a) => a.name === appName);
   return (
     <div className="page">
-      <PageHeader title="Connect" subtitle="Point any OpenAI-compatible client at Patchbay. Snippets read the key from an environment variable." />
-      {apps.isError ? <ErrorState title="Could not load apps" error={apps.error} onRetry={() => void apps.refetch()} /> : null}
+      <PageHeader
+        title="Connect"
+        subtitle="Point any OpenAI-compatible client at Patchbay. Snippets read the key from an environment variable."
+      />
+      {apps.isError ? (
+        <ErrorState title="Could not load apps" error={apps.error} onRetry={() => void apps.refetch()} />
+      ) : null}
       <div className="card stack-lg">
         <div style={{ maxWidth: 320 }}>
           <SelectField
             label="App"
             value={appName}
             onChange={setAppName}
-            options={[{ value: "", label: "Any app" }, ...(apps.data?.apps ?? []).map((a) => ({ value: a.name, label: a.name }))]}
+            options={[
+              { value: "", label: "Any app" },
+              ...(apps.data?.apps ?? []).map((a) => ({ value: a.name, label: a.name })),
+            ]}
             hint="Aliases and allowlist come from the app."
           />
         </div>

@@ -30,7 +30,9 @@ export function LogDetailDrawer({ entry, onClose }: { entry: RequestLogEntry; on
         </>
       }
     >
-      {entry.errorMessage ? <Callout tone={entry.status >= 500 ? "danger" : "warn"}>{entry.errorMessage}</Callout> : null}
+      {entry.errorMessage ? (
+        <Callout tone={entry.status >= 500 ? "danger" : "warn"}>{entry.errorMessage}</Callout>
+      ) : null}
       <dl className="kv">
         <dt>Time</dt>
         <dd>{formatDateTime(entry.time)}</dd>
@@ -83,7 +85,9 @@ export function LogDetailDrawer({ entry, onClose }: { entry: RequestLogEntry; on
           <CodeBlock code={json(entry.requestBody)} copyLabel="Copy request body" language="json" />
         </div>
       ) : (
-        <p className="faint">Request bodies are not kept. Turn on "Keep request bodies in the log" in Settings to see them.</p>
+        <p className="faint">
+          Request bodies are not kept. Turn on "Keep request bodies in the log" in Settings to see them.
+        </p>
       )}
       {entry.responseBody !== undefined ? (
         <div className="stack">
@@ -96,7 +100,9 @@ export function LogDetailDrawer({ entry, onClose }: { entry: RequestLogEntry; on
         <pre className="code" tabIndex={0} aria-label="curl command">
           {curl}
         </pre>
-        <p className="faint">The command reads your key from <code>$PATCHBAY_KEY</code>; Patchbay never logs keys.</p>
+        <p className="faint">
+          The command reads your key from <code>$PATCHBAY_KEY</code>; Patchbay never logs keys.
+        </p>
       </div>
       <details>
         <summary>Whole entry (JSON)</summary>

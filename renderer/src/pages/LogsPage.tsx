@@ -23,7 +23,12 @@ interface Filters {
   since: number | undefined;
 }
 
-const PERIODS: Record<string, number> = { "15m": 15 * 60_000, "1h": 3_600_000, "24h": 86_400_000, "7d": 7 * 86_400_000 };
+const PERIODS: Record<string, number> = {
+  "15m": 15 * 60_000,
+  "1h": 3_600_000,
+  "24h": 86_400_000,
+  "7d": 7 * 86_400_000,
+};
 
 const MAX_LIVE = 1000;
 
@@ -32,12 +37,20 @@ function matches(e: RequestLogEntry, f: Filters): boolean {
   if (f.app && e.app !== f.app) return false;
   if (f.status) {
     const s = e.status;
-    if (f.status === "error" ? s < 400 : f.status.endsWith("xx") ? Math.floor(s / 100) !== Number(f.status[0]) : String(s) !== f.status) return false;
+    if (
+      f.status === "error"
+        ? s < 400
+        : f.status.endsWith("xx")
+          ? Math.floor(s / 100) !== Number(f.status[0])
+          : String(s) !== f.status
+    )
+      return false;
   }
   if (f.since !== undefined && e.time < f.since) return false;
   if (f.model) {
     const m = f.model.toLowerCase();
-    if (!(e.modelAsked ?? "").toLowerCase().includes(m) && !(e.modelResolved ?? "").toLowerCase().includes(m)) return false;
+    if (!(e.modelAsked ?? "").toLowerCase().includes(m) && !(e.modelResolved ?? "").toLowerCase().includes(m))
+      return false;
   }
   return true;
 }
@@ -155,7 +168,10 @@ export function LogsPage() {
           label="App"
           value={filters.app}
           onChange={(app) => setFilters((f) => ({ ...f, app }))}
-          options={[{ value: "", label: "All apps" }, ...(apps.data?.apps ?? []).map((a) => ({ value: a.name, label: a.name }))]}
+          options={[
+            { value: "", label: "All apps" },
+            ...(apps.data?.apps ?? []).map((a) => ({ value: a.name, label: a.name })),
+          ]}
         />
         <SelectField
           label="Status"
@@ -169,11 +185,23 @@ export function LogsPage() {
             { value: "5xx", label: "Server errors (5xx)" },
           ]}
         />
-        <TextField label="Model" value={filters.model} onChange={(model) => setFilters((f) => ({ ...f, model }))} placeholder="Any model" mono />
+        <TextField
+          label="Model"
+          value={filters.model}
+          onChange={(model) => setFilters((f) => ({ ...f, model }))}
+          placeholder="Any model"
+          mono
+        />
         <SelectField
           label="Time"
           value={filters.period}
-          onChange={(period) => setFilters((f) => ({ ...f, period, since: PERIODS[period] ? Date.now() - (PERIODS[period] ?? 0) : undefined }))}
+          onChange={(period) =>
+            setFilters((f) => ({
+              ...f,
+              period,
+              since: PERIODS[period] ? Date.now() - (PERIODS[period] ?? 0) : undefined,
+            }))
+          }
           options={[
             { value: "", label: "Any time" },
             { value: "15m", label: "Last 15 minutes" },
@@ -187,10 +215,17 @@ export function LogsPage() {
       {history.isPending && rows.length === 0 ? (
         <Loading label="Loading requests…" />
       ) : history.isError && rows.length === 0 ? (
-        <ErrorState title="Could not load the request log" error={history.error} onRetry={() => void history.refetch()} />
+        <ErrorState
+          title="Could not load the request log"
+          error={history.error}
+          onRetry={() => void history.refetch()}
+        />
       ) : rows.length === 0 ? (
         <div className="card">
-          <EmptyState icon={<ScrollText size={24} aria-hidden />} title={filtered ? "No matching requests" : "No requests yet"}>
+          <EmptyState
+            icon={<ScrollText size={24} aria-hidden />}
+            title={filtered ? "No matching requests" : "No requests yet"}
+          >
             {filtered ? (
               "Try other filters."
             ) : (
@@ -212,30 +247,55 @@ export function LogsPage() {
                 <th scope="col">Tokens in/out</th>
                 <th scope="col">TTFT</th>
                 <th scope="col">Total</th>
-                <th scope="col" className="col-endpoint">Endpoint</th>
+                <th scope="col" className="col-endpoint">
+                  Endpoint
+                </th>
               </tr>
             </thead>
             <tbody>
               {rows.map((e) => {
                 const time = formatTime(e.time);
                 return (
-                  <tr key={e.id} className={`${freshIds.has(e.id) ? "fresh" : ""}${selected?.id === e.id ? " selected" : ""}`} onClick={() => setSelected(e)}>
+                  <tr
+                    key={e.id}
+                    className={`${freshIds.has(e.id) ? "fresh" : ""}${selected?.id === e.id ? " selected" : ""}`}
+                    onClick={() => setSelected(e)}
+                  >
                     <td>
-                      <button type="button" className="btn link num" aria-label={`Details ${time}`} onClick={(ev) => { ev.stopPropagation(); setSelected(e); }}>
+                      <button
+                        type="button"
+                        className="btn link num"
+                        aria-label={`Details ${time}`}
+                        onClick={(ev) => {
+                          ev.stopPropagation();
+                          setSelected(e);
+                        }}
+                      >
                         {time}
                       </button>
                     </td>
                     <td>{e.app ?? <span className="faint">{EMPTY}</span>}</td>
-                    <td className="model mono" title={e.modelResolved && e.modelResolved !== e.modelAsked ? `${e.modelAsked} → ${e.modelResolved}` : (e.modelAsked ?? "")}>
+                    <td
+                      className="model mono"
+                      title={
+                        e.modelResolved && e.modelResolved !== e.modelAsked
+                          ? `${e.modelAsked} → ${e.modelResolved}`
+                          : (e.modelAsked ?? "")
+                      }
+                    >
                       {e.modelAsked ?? EMPTY}
-                      {e.modelResolved && e.modelResolved !== e.modelAsked ? <span className="faint"> → {e.modelResolved}</span> : null}
+                      {e.modelResolved && e.modelResolved !== e.modelAsked ? (
+                        <span className="faint"> → {e.modelResolved}</span>
+                      ) : null}
                     </td>
                     <td>
                       <span className={`status-code ${statusTone(e.status)}`} title={e.errorCode ?? undefined}>
                         {e.status}
                       </span>
                     </td>
-                    <td className="num">{e.usage ? `${formatNumber(e.usage.inputTokens)} / ${formatNumber(e.usage.outputTokens)}` : EMPTY}</td>
+                    <td className="num">
+                      {e.usage ? `${formatNumber(e.usage.inputTokens)} / ${formatNumber(e.usage.outputTokens)}` : EMPTY}
+                    </td>
                     <td className="num">{formatMs(e.ttftMs)}</td>
                     <td className="num">{formatMs(e.totalMs)}</td>
                     <td className="faint col-endpoint">{endpointLabel(e)}</td>
@@ -248,7 +308,12 @@ export function LogsPage() {
       )}
       {history.hasNextPage ? (
         <div className="row">
-          <button type="button" className="btn" onClick={() => void history.fetchNextPage()} disabled={history.isFetchingNextPage}>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => void history.fetchNextPage()}
+            disabled={history.isFetchingNextPage}
+          >
             {history.isFetchingNextPage ? "Loading…" : "Load older requests"}
           </button>
         </div>

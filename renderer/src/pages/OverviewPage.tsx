@@ -29,7 +29,12 @@ export function OverviewPage() {
     onSuccess: (s) => qc.setQueryData(qk.status, s),
   });
 
-  if (status.isPending) return <div className="page"><Loading label="Connecting to Patchbay…" /></div>;
+  if (status.isPending)
+    return (
+      <div className="page">
+        <Loading label="Connecting to Patchbay…" />
+      </div>
+    );
   if (status.isError) {
     return (
       <div className="page">
@@ -52,7 +57,11 @@ export function OverviewPage() {
         </Callout>
       ))}
       {s.logError ? <Callout tone="warn">The request log cannot be written: {s.logError}</Callout> : null}
-      {s.demo ? <Callout>Demo mode: the built-in <code>demo</code> provider answers requests without any real model.</Callout> : null}
+      {s.demo ? (
+        <Callout>
+          Demo mode: the built-in <code>demo</code> provider answers requests without any real model.
+        </Callout>
+      ) : null}
 
       <section className="card hero" aria-labelledby={apiId}>
         <div>

@@ -22,7 +22,13 @@ interface Form {
   startOnLaunch: boolean;
 }
 
-const toForm = (s: Settings): Form => ({ host: s.host, port: String(s.port), lanExposure: s.lanExposure, logBodies: s.logBodies, startOnLaunch: s.startOnLaunch });
+const toForm = (s: Settings): Form => ({
+  host: s.host,
+  port: String(s.port),
+  lanExposure: s.lanExposure,
+  logBodies: s.logBodies,
+  startOnLaunch: s.startOnLaunch,
+});
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/i;
 
 function DesktopSection() {
@@ -76,12 +82,15 @@ function SettingsForm({ settings }: { settings: Settings }) {
     return issue ? (issue.code === "invalid_type" ? "Enter a number" : issue.message) : null;
   };
   const dirty = JSON.stringify(form) !== JSON.stringify(initial);
-  const listenerChanged = form.host !== initial.host || form.port !== initial.port || form.lanExposure !== initial.lanExposure;
+  const listenerChanged =
+    form.host !== initial.host || form.port !== initial.port || form.lanExposure !== initial.lanExposure;
 
   const save = useMutation({
     mutationFn: async () => {
       if (!parsed.success) throw new Error("Fix the highlighted fields");
-      const patch = Object.fromEntries(Object.entries(parsed.data).filter(([k, v]) => settings[k as keyof Settings] !== v));
+      const patch = Object.fromEntries(
+        Object.entries(parsed.data).filter(([k, v]) => settings[k as keyof Settings] !== v),
+      );
       return api.updateSettings({ body: patch });
     },
     onSuccess: (s) => {
@@ -98,21 +107,50 @@ function SettingsForm({ settings }: { settings: Settings }) {
   });
   const pinned = status?.api.pinned ?? false;
   const appliedDiffers =
-    !pinned && status && status.api.running && (status.api.port !== settings.port || status.api.lanExposure !== settings.lanExposure || (!settings.lanExposure && status.api.host !== settings.host));
+    !pinned &&
+    status &&
+    status.api.running &&
+    (status.api.port !== settings.port ||
+      status.api.lanExposure !== settings.lanExposure ||
+      (!settings.lanExposure && status.api.host !== settings.host));
 
   return (
     <section className="card stack-lg" aria-label="OpenAI API">
       <div>
         <h2>OpenAI API</h2>
-        <p className="section-note">Where the OpenAI-compatible API listens. The dashboard itself always stays on this computer only.</p>
+        <p className="section-note">
+          Where the OpenAI-compatible API listens. The dashboard itself always stays on this computer only.
+        </p>
       </div>
       <div className="form-grid">
-        <TextField label="Host" value={form.host} onChange={(v) => set("host", v)} mono disabled={form.lanExposure} error={errorFor("host")} hint={form.lanExposure ? "LAN exposure binds all interfaces (0.0.0.0)." : "127.0.0.1 keeps the API on this computer."} />
-        <TextField label="Port" type="number" min={0} max={65535} value={form.port} onChange={(v) => set("port", v)} error={errorFor("port")} hint="Default 4747. 0 picks a free port." />
+        <TextField
+          label="Host"
+          value={form.host}
+          onChange={(v) => set("host", v)}
+          mono
+          disabled={form.lanExposure}
+          error={errorFor("host")}
+          hint={
+            form.lanExposure
+              ? "LAN exposure binds all interfaces (0.0.0.0)."
+              : "127.0.0.1 keeps the API on this computer."
+          }
+        />
+        <TextField
+          label="Port"
+          type="number"
+          min={0}
+          max={65535}
+          value={form.port}
+          onChange={(v) => set("port", v)}
+          error={errorFor("port")}
+          hint="Default 4747. 0 picks a free port."
+        />
       </div>
       {!form.lanExposure && form.host.trim() && !LOOPBACK.test(form.host.trim()) ? (
         <Callout tone="warn">
-          <code>{form.host}</code> is not a loopback address: other devices may reach the API on it. Keys are still required for requests.
+          <code>{form.host}</code> is not a loopback address: other devices may reach the API on it. Keys are still
+          required for requests.
         </Callout>
       ) : null}
       <Switch
@@ -127,28 +165,46 @@ function SettingsForm({ settings }: { settings: Settings }) {
         checked={form.logBodies}
         onChange={(v) => set("logBodies", v)}
       />
-      {form.logBodies ? <Callout tone="warn">Request and response bodies can contain private data. They are kept on disk until the log rotates.</Callout> : null}
+      {form.logBodies ? (
+        <Callout tone="warn">
+          Request and response bodies can contain private data. They are kept on disk until the log rotates.
+        </Callout>
+      ) : null}
       <Switch
         label="Start the API when Patchbay launches"
         hint={
           <>
-            When off, the API stays stopped until you press Start API on the Overview page. <code>patchbay serve --port …</code> always starts it.
+            When off, the API stays stopped until you press Start API on the Overview page.{" "}
+            <code>patchbay serve --port …</code> always starts it.
           </>
         }
         checked={form.startOnLaunch}
         onChange={(v) => set("startOnLaunch", v)}
       />
       {pinned ? (
-        <Callout>This run's address was set on the command line (--host/--port); saved host and port apply the next time Patchbay starts.</Callout>
+        <Callout>
+          This run's address was set on the command line (--host/--port); saved host and port apply the next time
+          Patchbay starts.
+        </Callout>
       ) : listenerChanged ? (
         <Callout>Saving moves the running API to the new address at once.</Callout>
       ) : null}
       {save.isError ? <Callout tone="danger">{errorMessage(save.error)}</Callout> : null}
       <div className="row">
-        <button type="button" className="btn primary" disabled={!dirty || !parsed.success || save.isPending} onClick={() => save.mutate()}>
+        <button
+          type="button"
+          className="btn primary"
+          disabled={!dirty || !parsed.success || save.isPending}
+          onClick={() => save.mutate()}
+        >
           Save settings
         </button>
-        <button type="button" className="btn ghost" disabled={!dirty || save.isPending} onClick={() => setForm(initial)}>
+        <button
+          type="button"
+          className="btn ghost"
+          disabled={!dirty || save.isPending}
+          onClick={() => setForm(initial)}
+        >
           Reset
         </button>
         <span role="status" className="faint">
@@ -175,8 +231,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
           onClose={() => setConfirmLan(false)}
         >
           <p>
-            Anyone on your network who has one of your keys can then use your logged-in models — and your subscription limits. Every route,
-            including <code>/v1/models</code> and <code>/healthz</code>, will require a key.
+            Anyone on your network who has one of your keys can then use your logged-in models — and your subscription
+            limits. Every route, including <code>/v1/models</code> and <code>/healthz</code>, will require a key.
           </p>
           <p className="muted">Only do this on networks you trust. Remember to save the settings afterwards.</p>
         </ConfirmDialog>
@@ -218,7 +274,8 @@ export function SettingsPage() {
                     <CopyButton text={status.dataDir} label="Copy data folder path" />
                   </div>
                   <span className="hint">
-                    Settings, apps, keys and the request log live here; <code>runtime.json</code> holds this run&apos;s admin URL and token for scripts.
+                    Settings, apps, keys and the request log live here; <code>runtime.json</code> holds this run&apos;s
+                    admin URL and token for scripts.
                   </span>
                 </div>
               )}

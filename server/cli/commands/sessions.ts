@@ -45,13 +45,14 @@ async function withHistory<R>(
   extra: Pick<HistoryServiceOptions, "externalRunsWithinMs">,
   fn: (history: HistoryService) => Promise<R>,
 ): Promise<R> {
-  const [{ HistoryService }, { appDirectory }, { SideChannel }, { OpenCodeSupervisor }, { defaultUserOpenCodePaths }] = await Promise.all([
-    import("../../opencode/history/history-service"),
-    import("../../opencode/instance-pool"),
-    import("../../opencode/side-channel"),
-    import("../../opencode/supervisor"),
-    import("../../opencode-user-paths"),
-  ]);
+  const [{ HistoryService }, { appDirectory }, { SideChannel }, { OpenCodeSupervisor }, { defaultUserOpenCodePaths }] =
+    await Promise.all([
+      import("../../opencode/history/history-service"),
+      import("../../opencode/instance-pool"),
+      import("../../opencode/side-channel"),
+      import("../../opencode/supervisor"),
+      import("../../opencode-user-paths"),
+    ]);
   const dataDir = ctx.dataDir();
   const debug = ctx.io.env.PATCHBAY_DEBUG === "1";
   const sideChannel = new SideChannel();
@@ -68,7 +69,14 @@ async function withHistory<R>(
   try {
     await supervisor.start();
     await supervisor.whenReady(OPENCODE_READY_MS);
-    return await fn(new HistoryService({ opencode: supervisor, appsDir: (app) => appDirectory(dataDir, app), liveDirectories: () => [], ...extra }));
+    return await fn(
+      new HistoryService({
+        opencode: supervisor,
+        appsDir: (app) => appDirectory(dataDir, app),
+        liveDirectories: () => [],
+        ...extra,
+      }),
+    );
   } finally {
     await supervisor.stop();
     await sideChannel.stop();
@@ -81,7 +89,10 @@ function tokens(s: SessionSummary): string {
 }
 
 function describeLimits(l: HistoryLimits): string {
-  const parts = [l.maxSessions === null ? null : `keep the newest ${l.maxSessions}`, l.maxAgeDays === null ? null : `delete after ${l.maxAgeDays} days`];
+  const parts = [
+    l.maxSessions === null ? null : `keep the newest ${l.maxSessions}`,
+    l.maxAgeDays === null ? null : `delete after ${l.maxAgeDays} days`,
+  ];
   return parts.filter(Boolean).join(", ") || "keep forever";
 }
 
@@ -104,7 +115,10 @@ Examples:
     .command("list")
     .description("List an app's sessions, newest first")
     .argument("<app>", "app name")
-    .option("--json", "print JSON (an array of sessions: id, title, directory, toolSet, createdAt, updatedAt, model, tokens, cost)")
+    .option(
+      "--json",
+      "print JSON (an array of sessions: id, title, directory, toolSet, createdAt, updatedAt, model, tokens, cost)",
+    )
     .option("--limit <n>", "how many of the newest sessions (default 50)", parseLimit)
     .option("--all", "every session")
     .option("--search <text>", "only sessions whose title contains this text")
@@ -127,14 +141,27 @@ Examples:
       });
       if (opts.json) {
         // `running` is left out: this command's OpenCode cannot see requests running in Patchbay.
-        ctx.io.out(`${JSON.stringify(found.map(({ running: _running, ...s }) => s), null, 2)}\n`);
+        ctx.io.out(
+          `${JSON.stringify(
+            found.map(({ running: _running, ...s }) => s),
+            null,
+            2,
+          )}\n`,
+        );
         return;
       }
       if (found.length === 0) {
         ctx.io.out(`App "${name}" has no sessions${opts.search ? ` matching "${opts.search}"` : ""}.\n`);
         return;
       }
-      const rows = found.map((s) => [s.id, localTime(s.createdAt), localTime(s.updatedAt), s.model ?? "-", tokens(s), s.title]);
+      const rows = found.map((s) => [
+        s.id,
+        localTime(s.createdAt),
+        localTime(s.updatedAt),
+        s.model ?? "-",
+        tokens(s),
+        s.title,
+      ]);
       ctx.io.out(table([["ID", "CREATED", "UPDATED", "MODEL", "TOKENS IN/OUT", "TITLE"], ...rows]));
     });
 

@@ -33,5 +33,8 @@ export function loginFailedPage(): string {
 
 /** 503 page when the renderer has not been built. */
 export function notBuiltPage(): string {
-  return page("Dashboard not built", "<p>The dashboard files are missing. Run <code>npm run build:renderer</code> and reload.</p>");
+  return page(
+    "Dashboard not built",
+    "<p>The dashboard files are missing. Run <code>npm run build:renderer</code> and reload.</p>",
+  );
 }

@@ -17,7 +17,10 @@ export function serveRenderer(staticDir: string): express.Router {
       fallthrough: true,
       setHeaders: (res, file) => {
         // Hashed assets can be cached; index.html must always be fresh (it names the current assets).
-        res.setHeader("Cache-Control", file.includes(`${path.sep}assets${path.sep}`) ? "private, max-age=31536000, immutable" : "no-cache");
+        res.setHeader(
+          "Cache-Control",
+          file.includes(`${path.sep}assets${path.sep}`) ? "private, max-age=31536000, immutable" : "no-cache",
+        );
       },
     }),
   );

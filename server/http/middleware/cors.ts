@@ -23,11 +23,17 @@ export function cors(allowedOrigins: AllowedOrigins): RequestHandler {
     }
     res.setHeader("Access-Control-Allow-Origin", origin);
     res.append("Vary", "Origin");
-    res.setHeader("Access-Control-Expose-Headers", "x-patchbay-session, x-patchbay-warnings, retry-after, x-request-id");
+    res.setHeader(
+      "Access-Control-Expose-Headers",
+      "x-patchbay-session, x-patchbay-warnings, retry-after, x-request-id",
+    );
     if (req.method === "OPTIONS") {
       res.setHeader("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
       const requested = req.headers["access-control-request-headers"];
-      res.setHeader("Access-Control-Allow-Headers", requested && requested.length ? requested : "authorization, content-type");
+      res.setHeader(
+        "Access-Control-Allow-Headers",
+        requested && requested.length ? requested : "authorization, content-type",
+      );
       res.append("Vary", "Access-Control-Request-Headers");
       res.setHeader("Access-Control-Max-Age", "600");
       res.status(204).end();
@@ -43,7 +49,12 @@ export function restrictCorsToApp(): RequestHandler {
   return (req, res, next) => {
     const origin = req.headers.origin;
     const auth = res.locals.auth as { app: { limits: { corsOrigins: readonly string[] } } } | undefined;
-    if (origin && auth && res.getHeader("Access-Control-Allow-Origin") && !originAllowed(origin, auth.app.limits.corsOrigins)) {
+    if (
+      origin &&
+      auth &&
+      res.getHeader("Access-Control-Allow-Origin") &&
+      !originAllowed(origin, auth.app.limits.corsOrigins)
+    ) {
       res.removeHeader("Access-Control-Allow-Origin");
       res.removeHeader("Access-Control-Expose-Headers");
     }

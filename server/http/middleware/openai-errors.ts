@@ -9,7 +9,10 @@ import { toOpenAiErrorBody } from "../../openai/error-envelope";
 export function fromBodyParserError(err: unknown): unknown {
   if (!err || typeof err !== "object" || err instanceof PatchbayError) return err;
   if (err instanceof URIError && (err as { status?: unknown }).status === 400) {
-    return new PatchbayError("invalid_request_error", "The URL path has invalid percent-encoding (e.g. '%ff'). Encode it as UTF-8.");
+    return new PatchbayError(
+      "invalid_request_error",
+      "The URL path has invalid percent-encoding (e.g. '%ff'). Encode it as UTF-8.",
+    );
   }
   const { type, limit, status, expose } = err as { type?: unknown; limit?: number; status?: unknown; expose?: unknown };
   switch (type) {
@@ -28,7 +31,10 @@ export function fromBodyParserError(err: unknown): unknown {
       return new PatchbayError("unsupported_media_type", "Unsupported request body encoding. Send UTF-8 JSON.");
     case "request.aborted":
     case "request.size.invalid":
-      return new PatchbayError("invalid_request_error", "The request body ended before its announced length (Content-Length).");
+      return new PatchbayError(
+        "invalid_request_error",
+        "The request body ended before its announced length (Content-Length).",
+      );
     default:
       if (expose === true && typeof status === "number" && status >= 400 && status < 500) {
         return new PatchbayError(
@@ -42,14 +48,20 @@ export function fromBodyParserError(err: unknown): unknown {
 
 /** Final handler for unknown routes: 404 in the OpenAI envelope (never HTML). */
 export const openAiNotFound: RequestHandler = (req, _res, next) => {
-  next(new PatchbayError("not_found", `Unknown route: ${req.method} ${req.path}. Patchbay serves /v1/chat/completions, /v1/responses and /v1/models.`));
+  next(
+    new PatchbayError(
+      "not_found",
+      `Unknown route: ${req.method} ${req.path}. Patchbay serves /v1/chat/completions, /v1/responses and /v1/models.`,
+    ),
+  );
 };
 
 /** Writes the OpenAI error envelope; logs unexpected errors through `log`. */
 export function openAiErrorHandler(log: (line: string) => void): ErrorRequestHandler {
   return (rawErr, _req, res, _next) => {
     const err = toPatchbayError(fromBodyParserError(rawErr));
-    if (err.code === "internal_error") log(`internal error: ${String((err.cause as Error | undefined)?.stack ?? err.cause)}`);
+    if (err.code === "internal_error")
+      log(`internal error: ${String((err.cause as Error | undefined)?.stack ?? err.cause)}`);
     if (res.headersSent) {
       res.end();
       return;

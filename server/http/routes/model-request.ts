@@ -101,7 +101,8 @@ export async function runModelRequest(
     abortError = error;
     ac.abort();
   };
-  const clientClosed = () => abort({ code: "client_closed", status: CLIENT_CLOSED, message: "The client closed the connection." });
+  const clientClosed = () =>
+    abort({ code: "client_closed", status: CLIENT_CLOSED, message: "The client closed the connection." });
   res.on("close", () => {
     if (!res.writableEnded) clientClosed();
   });
@@ -134,13 +135,23 @@ export async function runModelRequest(
     const encoder = decoded.createEncoder(request.model);
     const warnings = [...request.warnings];
     const ttftTimer = setTimeout(
-      () => abort(timeoutError(`No token arrived within ${Math.round(app.limits.firstTokenTimeoutMs / 1000)} s (the app's first-token timeout).`)),
+      () =>
+        abort(
+          timeoutError(
+            `No token arrived within ${Math.round(app.limits.firstTokenTimeoutMs / 1000)} s (the app's first-token timeout).`,
+          ),
+        ),
       app.limits.firstTokenTimeoutMs,
     );
     timers.push(ttftTimer);
     timers.push(
       setTimeout(
-        () => abort(timeoutError(`The request took longer than ${Math.round(app.limits.totalTimeoutMs / 1000)} s (the app's total timeout).`)),
+        () =>
+          abort(
+            timeoutError(
+              `The request took longer than ${Math.round(app.limits.totalTimeoutMs / 1000)} s (the app's total timeout).`,
+            ),
+          ),
         app.limits.totalTimeoutMs,
       ),
     );
@@ -156,8 +167,11 @@ export async function runModelRequest(
     let failure: ModelError | null = null;
     let finished = false;
     let errorPushed = false;
-    const aborted = new Promise<"aborted">((resolve) => ac.signal.addEventListener("abort", () => resolve("aborted"), { once: true }));
-    const events = deps.backend.stream({ app: app.name, target: resolved.target, request }, ac.signal)[Symbol.asyncIterator]();
+    const aborted = new Promise<"aborted">((resolve) =>
+      ac.signal.addEventListener("abort", () => resolve("aborted"), { once: true }),
+    );
+    const stream = deps.backend.stream({ app: app.name, target: resolved.target, request }, ac.signal);
+    const events = stream[Symbol.asyncIterator]();
     iterator = events;
     for (;;) {
       const step = await Promise.race([events.next(), aborted]);
@@ -177,7 +191,10 @@ export async function runModelRequest(
         failure = event.error;
         if (!request.stream || !sse.isCommitted) break;
       }
-      if (entry.ttftMs === null && (event.type === "text-delta" || event.type === "reasoning-delta" || event.type === "tool-call")) {
+      if (
+        entry.ttftMs === null &&
+        (event.type === "text-delta" || event.type === "reasoning-delta" || event.type === "tool-call")
+      ) {
         entry.ttftMs = deps.now() - started;
         clearTimeout(ttftTimer);
       }
@@ -195,7 +212,11 @@ export async function runModelRequest(
     }
     entry.warnings = warnings;
     if (!failure && !finished) {
-      failure = { code: "upstream_error", status: 502, message: "The model stopped without finishing its answer (OpenCode ended the run)." };
+      failure = {
+        code: "upstream_error",
+        status: 502,
+        message: "The model stopped without finishing its answer (OpenCode ended the run).",
+      };
     }
 
     if (failure && failure.status === CLIENT_CLOSED) {
@@ -256,7 +277,12 @@ function errorCodeOf(code: string): ErrorCode {
 }
 
 function toLogUsage(u: Usage): RequestLogEntry["usage"] {
-  return { inputTokens: u.inputTokens, outputTokens: u.outputTokens, cachedTokens: u.cachedInputTokens, reasoningTokens: u.reasoningTokens };
+  return {
+    inputTokens: u.inputTokens,
+    outputTokens: u.outputTokens,
+    cachedTokens: u.cachedInputTokens,
+    reasoningTokens: u.reasoningTokens,
+  };
 }
 
 /** Header values must be Latin-1 without control characters. */

@@ -23,7 +23,9 @@ export function getModelRoute(catalog: () => Promise<ModelInfo[]>): RequestHandl
     const list = encodeModelList(models, aliases);
     const found = list.data.find((m) => m.id === id);
     if (!found) {
-      throw new PatchbayError("model_not_found", `The model '${id}' does not exist or this key may not use it.`, { param: "model" });
+      throw new PatchbayError("model_not_found", `The model '${id}' does not exist or this key may not use it.`, {
+        param: "model",
+      });
     }
     res.json(encodeModel(found));
   };

@@ -2,7 +2,13 @@
 // each, sharing a HistoryContext). Holds no logic of its own; it never starts sweeps (see sweeper.ts) and never
 // touches the request path.
 import type { HistoryLimits } from "../../../shared/apps";
-import type { DeleteSessionsResult, MessagePage, PrunePreview, SessionPage, SweepResult } from "../../../shared/admin/history";
+import type {
+  DeleteSessionsResult,
+  MessagePage,
+  PrunePreview,
+  SessionPage,
+  SweepResult,
+} from "../../../shared/admin/history";
 import { previewPrune, pruneSessions, type PruneOptions } from "./prune-sweep";
 import { createHistoryContext, type HistoryContext, type HistoryServiceOptions } from "./service-context";
 import { deleteOneSession, deleteSessions } from "./session-delete";

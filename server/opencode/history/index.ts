@@ -38,7 +38,11 @@ export interface CreateHistoryOptions {
 
 /** The history service, its background sweeper (call `sweeper.start()` / `stop()`, and `sweeper.notifyRequest(app)`
  *  after each request), and the admin API's view of both. */
-export function createHistory(o: CreateHistoryOptions): { service: HistoryService; sweeper: Sweeper; admin: AdminHistory } {
+export function createHistory(o: CreateHistoryOptions): {
+  service: HistoryService;
+  sweeper: Sweeper;
+  admin: AdminHistory;
+} {
   const service = new HistoryService({
     opencode: o.opencode,
     appsDir: (app) => appDirectory(o.dataDir, app),

@@ -2,7 +2,11 @@
 // own, no retries, errors propagate as from Promise.all.
 
 /** Runs `fn` over `items` with at most `concurrency` in flight; results in input order. */
-export async function mapLimit<T, R>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

@@ -18,7 +18,12 @@ export interface ViewLimits {
 }
 
 /** Defaults: a page stays around 1–2 MB of JSON at most. */
-export const DEFAULT_VIEW_LIMITS: ViewLimits = { maxText: 20_000, maxToolText: 8_000, maxImageBytes: 150_000, pageImageBytes: 1_000_000 };
+export const DEFAULT_VIEW_LIMITS: ViewLimits = {
+  maxText: 20_000,
+  maxToolText: 8_000,
+  maxImageBytes: 150_000,
+  pageImageBytes: 1_000_000,
+};
 
 const TextPart = z.object({ type: z.literal("text"), text: z.string(), synthetic: z.boolean().optional() });
 const ReasoningPart = z.object({ type: z.literal("reasoning"), text: z.string() });
@@ -33,7 +38,12 @@ const ToolPart = z.object({
     error: z.string().optional(),
   }),
 });
-const FilePart = z.object({ type: z.literal("file"), mime: z.string(), filename: z.string().optional(), url: z.string() });
+const FilePart = z.object({
+  type: z.literal("file"),
+  mime: z.string(),
+  filename: z.string().optional(),
+  url: z.string(),
+});
 
 function cut(text: string, max: number): { text: string; truncated: boolean } {
   return text.length > max ? { text: text.slice(0, max), truncated: true } : { text, truncated: false };
@@ -69,7 +79,12 @@ function mapPart(raw: RawPart, limits: ViewLimits, budget: Budget): MessagePart 
       const p = ToolPart.safeParse(raw);
       if (!p.success) return null;
       const input = cut(JSON.stringify(p.data.state.input ?? {}) ?? "{}", limits.maxToolText);
-      const result = p.data.state.status === "completed" ? (p.data.state.output ?? "") : p.data.state.status === "error" ? (p.data.state.error ?? "") : null;
+      const result =
+        p.data.state.status === "completed"
+          ? (p.data.state.output ?? "")
+          : p.data.state.status === "error"
+            ? (p.data.state.error ?? "")
+            : null;
       const output = result === null ? null : cut(result, limits.maxToolText);
       return {
         type: "tool",
@@ -98,7 +113,13 @@ function mapPart(raw: RawPart, limits: ViewLimits, budget: Budget): MessagePart 
 }
 
 function tokensOf(t: NonNullable<RawMessage["info"]["tokens"]>): SessionTokens {
-  return { input: t.input, output: t.output, reasoning: t.reasoning, cacheRead: t.cache.read, cacheWrite: t.cache.write };
+  return {
+    input: t.input,
+    output: t.output,
+    reasoning: t.reasoning,
+    cacheRead: t.cache.read,
+    cacheWrite: t.cache.write,
+  };
 }
 
 /** Maps one message. `budget` is shared across a page (see {@link mapMessages}). */
@@ -126,12 +147,25 @@ function mapMessage(m: RawMessage, limits: ViewLimits, budget: Budget): SessionM
 }
 
 /** Maps a page of messages (in the given order), sharing one inline-image budget across it. */
-export function mapMessages(messages: readonly RawMessage[], limits: ViewLimits = DEFAULT_VIEW_LIMITS): SessionMessage[] {
+export function mapMessages(
+  messages: readonly RawMessage[],
+  limits: ViewLimits = DEFAULT_VIEW_LIMITS,
+): SessionMessage[] {
   const budget: Budget = { imageBytesLeft: limits.pageImageBytes };
   return messages.map((m) => mapMessage(m, limits, budget));
 }
 
 /** A placeholder for a message OpenCode cannot return. */
 export function unreadableMessage(id: string, role: "user" | "assistant", reason: string): SessionMessage {
-  return { id, role, createdAt: null, completedAt: null, model: null, finish: null, error: null, tokens: null, parts: [{ type: "unreadable", reason }] };
+  return {
+    id,
+    role,
+    createdAt: null,
+    completedAt: null,
+    model: null,
+    finish: null,
+    error: null,
+    tokens: null,
+    parts: [{ type: "unreadable", reason }],
+  };
 }

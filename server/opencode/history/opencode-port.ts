@@ -58,7 +58,10 @@ export class InvalidOpenCodeCursorError extends Error {
 export interface OpenCodeHistoryPort {
   /** Sessions filed under exactly `directory` by creation time, newest first (`desc`, default) or oldest first
    *  (`asc`); `cursor` from a previous window of the same order. */
-  listSessions(directory: string, opts: { limit: number; cursor?: string; search?: string; order?: "asc" | "desc" }): Promise<SessionWindow>;
+  listSessions(
+    directory: string,
+    opts: { limit: number; cursor?: string; search?: string; order?: "asc" | "desc" },
+  ): Promise<SessionWindow>;
   /** Ids of the sessions of `directory`'s instance that are busy or retrying (idle ones are absent). */
   busySessions(directory: string): Promise<Set<string>>;
   /** The session, or null when it does not exist. */
@@ -67,7 +70,11 @@ export interface OpenCodeHistoryPort {
   deleteSession(id: string, directory: string | undefined): Promise<"deleted" | "missing">;
   /** The newest `limit` messages before `before` (OpenCode's message cursor), oldest first, and the cursor to older
    *  ones. Throws {@link UnreadableMessagesError} when OpenCode cannot encode one of them. */
-  messages(id: string, directory: string | undefined, opts: { limit: number; before?: string }): Promise<{ items: RawMessage[]; next: string | null }>;
+  messages(
+    id: string,
+    directory: string | undefined,
+    opts: { limit: number; before?: string },
+  ): Promise<{ items: RawMessage[]; next: string | null }>;
   /** One message; null when missing; throws {@link UnreadableMessagesError} when OpenCode cannot encode it. */
   message(id: string, directory: string | undefined, messageId: string): Promise<RawMessage | null>;
 }
@@ -142,7 +149,11 @@ export type RawPart = z.infer<typeof Part>;
 const MessageWithParts = z.object({ info: MessageInfo, parts: z.array(Part) });
 
 const ErrorBody = z
-  .object({ name: z.string().optional(), _tag: z.string().optional(), data: z.object({ message: z.string().optional() }).passthrough().optional() })
+  .object({
+    name: z.string().optional(),
+    _tag: z.string().optional(),
+    data: z.object({ message: z.string().optional() }).passthrough().optional(),
+  })
   .passthrough();
 
 // ---- adapter -------------------------------------------------------------------------------------------------------
@@ -161,7 +172,13 @@ function modelName(m: { id: string; providerID: string } | undefined): string | 
 }
 
 function tokensOf(t: z.infer<typeof Tokens>): SessionTokens {
-  return { input: t.input, output: t.output, reasoning: t.reasoning, cacheRead: t.cache.read, cacheWrite: t.cache.write };
+  return {
+    input: t.input,
+    output: t.output,
+    reasoning: t.reasoning,
+    cacheRead: t.cache.read,
+    cacheWrite: t.cache.write,
+  };
 }
 
 function errorText(error: unknown): string {
@@ -188,12 +205,19 @@ async function call<T extends SdkResult>(what: string, run: () => Promise<T>): P
 
 function unexpected(what: string, r: SdkResult): PatchbayError {
   const status = r.response?.status ?? 0;
-  return new PatchbayError("backend_unavailable", `OpenCode failed while ${what} (HTTP ${status}: ${errorText(r.error)}).`);
+  return new PatchbayError(
+    "backend_unavailable",
+    `OpenCode failed while ${what} (HTTP ${status}: ${errorText(r.error)}).`,
+  );
 }
 
 function parseOrFail<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const r = schema.safeParse(value);
-  if (!r.success) throw new PatchbayError("backend_unavailable", `OpenCode sent an unexpected answer while ${what}: ${r.error.issues[0]?.message ?? "invalid"}.`);
+  if (!r.success)
+    throw new PatchbayError(
+      "backend_unavailable",
+      `OpenCode sent an unexpected answer while ${what}: ${r.error.issues[0]?.message ?? "invalid"}.`,
+    );
   return r.data;
 }
 
@@ -205,12 +229,19 @@ export function createOpenCodeHistoryPort(factory: OpenCodeClientFactory): OpenC
       const what = "listing sessions";
       const r: SdkResult = await call(what, () =>
         factory.client().v2.session.list(
-          { directory, limit: opts.limit, order: opts.order ?? "desc", ...(opts.cursor ? { cursor: opts.cursor } : {}), ...(opts.search ? { search: opts.search } : {}) },
+          {
+            directory,
+            limit: opts.limit,
+            order: opts.order ?? "desc",
+            ...(opts.cursor ? { cursor: opts.cursor } : {}),
+            ...(opts.search ? { search: opts.search } : {}),
+          },
           { signal: signal() },
         ),
       );
       if (r.error !== undefined) {
-        if (r.response?.status === 400 && ErrorBody.safeParse(r.error).data?._tag === "InvalidCursorError") throw new InvalidOpenCodeCursorError();
+        if (r.response?.status === 400 && ErrorBody.safeParse(r.error).data?._tag === "InvalidCursorError")
+          throw new InvalidOpenCodeCursorError();
         throw unexpected(what, r);
       }
       const page = parseOrFail(V2SessionPage, r.data, what);
@@ -234,12 +265,18 @@ export function createOpenCodeHistoryPort(factory: OpenCodeClientFactory): OpenC
       const r: SdkResult = await call(what, () => factory.client().session.status({ directory }, { signal: signal() }));
       if (r.error !== undefined) throw unexpected(what, r);
       const map = parseOrFail(StatusMap, r.data ?? {}, what);
-      return new Set(Object.entries(map).filter(([, s]) => s.type !== "idle").map(([id]) => id));
+      return new Set(
+        Object.entries(map)
+          .filter(([, s]) => s.type !== "idle")
+          .map(([id]) => id),
+      );
     },
 
     async getSession(id) {
       const what = "reading a session";
-      const r: SdkResult = await call(what, () => factory.client().session.get({ sessionID: id }, { signal: signal() }));
+      const r: SdkResult = await call(what, () =>
+        factory.client().session.get({ sessionID: id }, { signal: signal() }),
+      );
       if (r.error !== undefined) {
         if (r.response?.status === 404) return null;
         throw unexpected(what, r);
@@ -272,17 +309,23 @@ export function createOpenCodeHistoryPort(factory: OpenCodeClientFactory): OpenC
     async messages(id, directory, opts) {
       const what = "reading messages";
       const r: SdkResult = await call(what, () =>
-        factory
-          .client()
-          .session.messages(
-            { sessionID: id, ...(directory ? { directory } : {}), limit: opts.limit, ...(opts.before ? { before: opts.before } : {}) },
-            { signal: signal() },
-          ),
+        factory.client().session.messages(
+          {
+            sessionID: id,
+            ...(directory ? { directory } : {}),
+            limit: opts.limit,
+            ...(opts.before ? { before: opts.before } : {}),
+          },
+          { signal: signal() },
+        ),
       );
       if (r.error !== undefined) {
-        if (r.response?.status === 400 && isEncodingFailure(r.error)) throw new UnreadableMessagesError(errorText(r.error));
+        if (r.response?.status === 400 && isEncodingFailure(r.error))
+          throw new UnreadableMessagesError(errorText(r.error));
         if (r.response?.status === 400 && opts.before) {
-          throw new PatchbayError("invalid_request_error", "The message cursor is not valid; reload the session.", { param: "cursor" });
+          throw new PatchbayError("invalid_request_error", "The message cursor is not valid; reload the session.", {
+            param: "cursor",
+          });
         }
         if (r.response?.status === 404) throw new PatchbayError("session_not_found", `Session ${id} does not exist.`);
         throw unexpected(what, r);
@@ -294,11 +337,17 @@ export function createOpenCodeHistoryPort(factory: OpenCodeClientFactory): OpenC
     async message(id, directory, messageId) {
       const what = "reading a message";
       const r: SdkResult = await call(what, () =>
-        factory.client().session.message({ sessionID: id, ...(directory ? { directory } : {}), messageID: messageId }, { signal: signal() }),
+        factory
+          .client()
+          .session.message(
+            { sessionID: id, ...(directory ? { directory } : {}), messageID: messageId },
+            { signal: signal() },
+          ),
       );
       if (r.error !== undefined) {
         if (r.response?.status === 404) return null;
-        if (r.response?.status === 400 && isEncodingFailure(r.error)) throw new UnreadableMessagesError(errorText(r.error));
+        if (r.response?.status === 400 && isEncodingFailure(r.error))
+          throw new UnreadableMessagesError(errorText(r.error));
         throw unexpected(what, r);
       }
       return parseOrFail(MessageWithParts, r.data, what);

@@ -79,7 +79,10 @@ export function pruneRule(limits: HistoryLimits, now: number, boundary: PruneRul
 /** True when `s` is over the limits: listed after the N-th newest, or inactive since before the cutoff (same rules as
  *  {@link planPrune}). */
 export function isOverLimits(s: PrunableSession, rule: PruneRule): boolean {
-  return (rule.boundary !== null && compareNewestFirst(s, rule.boundary) > 0) || (rule.cutoff !== null && s.updatedAt < rule.cutoff);
+  return (
+    (rule.boundary !== null && compareNewestFirst(s, rule.boundary) > 0) ||
+    (rule.cutoff !== null && s.updatedAt < rule.cutoff)
+  );
 }
 
 /** Walking a directory oldest first: once a session was created after this time, neither rule can match it or any

@@ -77,7 +77,9 @@ export async function pruneSessions(ctx: HistoryContext, app: string, opts: Prun
   const budget = Math.max(0, Math.trunc(opts.budget ?? DEFAULT_SWEEP_BUDGET));
   const pauseMs = opts.pauseMs ?? DEFAULT_SWEEP_PAUSE_MS;
   const gate: YieldGate = { nextSlot: 0, intervalMs: opts.busyIntervalMs ?? DEFAULT_BUSY_INTERVAL_MS };
-  const result: SweepResult = emptySweepResult(app, opts.trigger ?? "manual", startedAt, { dryRun: opts.dryRun === true });
+  const result: SweepResult = emptySweepResult(app, opts.trigger ?? "manual", startedAt, {
+    dryRun: opts.dryRun === true,
+  });
   const done = () => ({ ...result, finishedAt: ctx.now() });
   if (!hasLimits(opts.limits)) return done();
 

@@ -3,7 +3,12 @@
 import { PatchbayError } from "../../core/errors";
 import { createAppDirectories, type AppDirectories } from "./app-directories";
 import { DEFAULT_VIEW_LIMITS, type ViewLimits } from "./message-view";
-import { createOpenCodeHistoryPort, type OpenCodeClientFactory, type OpenCodeHistoryPort, type RawSession } from "./opencode-port";
+import {
+  createOpenCodeHistoryPort,
+  type OpenCodeClientFactory,
+  type OpenCodeHistoryPort,
+  type RawSession,
+} from "./opencode-port";
 
 /** Dependencies of the HistoryService. */
 export interface HistoryServiceOptions {
@@ -72,7 +77,8 @@ export function requireApp(ctx: HistoryContext, app: string): void {
 export async function ownedSession(ctx: HistoryContext, app: string, sessionId: string): Promise<RawSession> {
   requireApp(ctx, app);
   const s = await ctx.port.getSession(sessionId);
-  if (!s || !ctx.dirs.owns(app, s.directory)) throw new PatchbayError("session_not_found", `App '${app}' has no session ${sessionId}.`);
+  if (!s || !ctx.dirs.owns(app, s.directory))
+    throw new PatchbayError("session_not_found", `App '${app}' has no session ${sessionId}.`);
   return s;
 }
 

@@ -11,7 +11,11 @@ import { requireApp, scope, type HistoryContext } from "./service-context";
  * Deletes sessions of `app`. Running sessions are never deleted (`running`); unknown ids and other apps' sessions
  * are `missing`; OpenCode errors per session are `failed`. Throws `app_not_found`.
  */
-export async function deleteSessions(ctx: HistoryContext, app: string, ids: readonly string[]): Promise<DeleteSessionsResult> {
+export async function deleteSessions(
+  ctx: HistoryContext,
+  app: string,
+  ids: readonly string[],
+): Promise<DeleteSessionsResult> {
   requireApp(ctx, app);
   const unique = [...new Set(ids)];
   const result: DeleteSessionsResult = { deleted: [], missing: [], running: [], failed: [] };
@@ -51,5 +55,9 @@ export async function deleteOneSession(ctx: HistoryContext, app: string, session
   }
   if (r.missing.length) throw new PatchbayError("session_not_found", `App '${app}' has no session ${sessionId}.`);
   const failure = r.failed[0];
-  if (failure) throw new PatchbayError("backend_unavailable", `OpenCode could not delete session ${sessionId}: ${failure.message}`);
+  if (failure)
+    throw new PatchbayError(
+      "backend_unavailable",
+      `OpenCode could not delete session ${sessionId}: ${failure.message}`,
+    );
 }

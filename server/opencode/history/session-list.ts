@@ -5,7 +5,15 @@ import type { SessionPage, SessionSummary } from "../../../shared/admin/history"
 import { InvalidOpenCodeCursorError, type RawSession } from "./opencode-port";
 import { runningAmong } from "./running-sessions";
 import { requireApp, type HistoryContext } from "./service-context";
-import { decodeListCursor, encodeListCursor, mergePage, needsMore, type DirFetch, type ListCursor, type SessionKey } from "./session-pager";
+import {
+  decodeListCursor,
+  encodeListCursor,
+  mergePage,
+  needsMore,
+  type DirFetch,
+  type ListCursor,
+  type SessionKey,
+} from "./session-pager";
 import { yieldToRequests, type YieldGate } from "./sweep-pacing";
 
 const DEFAULT_PAGE = 50;
@@ -30,7 +38,10 @@ export async function listSessions(
   const fetches = await Promise.all(directories.map((d) => fetchForPage(ctx, d, cursor, limit, search)));
   const merged = mergePage(fetches, cursor?.last ?? null, limit, search, done);
   const running = await runningAmong(ctx, merged.page);
-  return { sessions: merged.page.map((s) => toSummary(s, running)), nextCursor: merged.next ? encodeListCursor(merged.next) : null };
+  return {
+    sessions: merged.page.map((s) => toSummary(s, running)),
+    nextCursor: merged.next ? encodeListCursor(merged.next) : null,
+  };
 }
 
 /** Fetches windows from one directory until a page of `limit` can be merged (see `needsMore`). With `gate`, yields
@@ -51,7 +62,11 @@ export async function fetchForPage(
     const from = fetch.windows.length ? (fetch.windows.at(-1)?.next ?? null) : start;
     if (gate) await yieldToRequests(ctx.activeRequests, gate, Infinity);
     try {
-      const w = await ctx.port.listSessions(directory, { limit, ...(from ? { cursor: from } : {}), ...(search ? { search } : {}) });
+      const w = await ctx.port.listSessions(directory, {
+        limit,
+        ...(from ? { cursor: from } : {}),
+        ...(search ? { search } : {}),
+      });
       fetch.windows.push({ cursorUsed: from, items: w.items, next: w.next });
     } catch (err) {
       // OpenCode no longer accepts its own cursor (e.g. after an upgrade): restart this directory from its newest

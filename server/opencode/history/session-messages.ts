@@ -27,8 +27,16 @@ export async function readMessages(
   const limit = Math.min(100, Math.max(1, Math.trunc(q.limit ?? DEFAULT_MESSAGES_PAGE)));
   const summary = toSummary(session, await runningAmong(ctx, [session]));
   try {
-    const page = await ctx.port.messages(session.id, scope(ctx, session.directory), { limit, ...(q.cursor ? { before: q.cursor } : {}) });
-    return { session: summary, messages: mapMessages(page.items, ctx.viewLimits), nextCursor: page.next, incomplete: null };
+    const page = await ctx.port.messages(session.id, scope(ctx, session.directory), {
+      limit,
+      ...(q.cursor ? { before: q.cursor } : {}),
+    });
+    return {
+      session: summary,
+      messages: mapMessages(page.items, ctx.viewLimits),
+      nextCursor: page.next,
+      incomplete: null,
+    };
   } catch (err) {
     if (!(err instanceof UnreadableMessagesError)) throw err;
     return { session: summary, ...(await readOneByOne(ctx, session, limit, q.cursor)) };
@@ -48,7 +56,10 @@ async function readOneByOne(
   let blocked = false;
   while (newestFirst.length < limit) {
     try {
-      const r = await ctx.port.messages(session.id, scope(ctx, session.directory), { limit: 1, ...(cursor ? { before: cursor } : {}) });
+      const r = await ctx.port.messages(session.id, scope(ctx, session.directory), {
+        limit: 1,
+        ...(cursor ? { before: cursor } : {}),
+      });
       const m = r.items[0];
       nextCursor = r.next;
       if (!m) break;
@@ -69,7 +80,9 @@ async function readOneByOne(
   // The blocking message is older than everything read; assistants name their user message (parentID), so try those
   // one by one (`session.message`) and show a placeholder where OpenCode cannot encode them either.
   const known = new Set(chronological.map((m) => m.info.id));
-  const parents = [...new Set(chronological.map((m) => m.info.parentID).filter((p): p is string => !!p && !known.has(p)))];
+  const parents = [
+    ...new Set(chronological.map((m) => m.info.parentID).filter((p): p is string => !!p && !known.has(p))),
+  ];
   const recovered: SessionMessage[] = [];
   for (const id of parents) {
     try {
@@ -84,6 +97,7 @@ async function readOneByOne(
   return {
     messages: [...recovered, ...messages],
     nextCursor: null,
-    incomplete: "OpenCode could not return every message of this session (structured-output messages cannot be read in OpenCode 1.18.33); older messages, if any, are not shown.",
+    incomplete:
+      "OpenCode could not return every message of this session (structured-output messages cannot be read in OpenCode 1.18.33); older messages, if any, are not shown.",
   };
 }

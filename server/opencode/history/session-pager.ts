@@ -42,7 +42,13 @@ const ListCursorWire = z.object({
 
 /** Encodes a cursor as base64url JSON (opaque to clients). */
 export function encodeListCursor(c: ListCursor): string {
-  const wire: z.input<typeof ListCursorWire> = { v: 1, q: c.q, last: [c.last.createdAt, c.last.id], dirs: c.dirs, done: c.done };
+  const wire: z.input<typeof ListCursorWire> = {
+    v: 1,
+    q: c.q,
+    last: [c.last.createdAt, c.last.id],
+    dirs: c.dirs,
+    done: c.done,
+  };
   return Buffer.from(JSON.stringify(wire)).toString("base64url");
 }
 
@@ -54,7 +60,8 @@ export function decodeListCursor(raw: string, search: string | null): ListCursor
   } catch {
     throw invalidRequest("The cursor is not valid; start again from the first page.", "cursor");
   }
-  if (parsed.q !== search) throw invalidRequest("The cursor belongs to a different search; start again from the first page.", "cursor");
+  if (parsed.q !== search)
+    throw invalidRequest("The cursor belongs to a different search; start again from the first page.", "cursor");
   return { q: parsed.q, last: { createdAt: parsed.last[0], id: parsed.last[1] }, dirs: parsed.dirs, done: parsed.done };
 }
 
@@ -139,5 +146,10 @@ export function mergePage<T extends SessionKey>(
     else finished.add(f.name);
   }
   const more = all.length > page.length || Object.keys(dirs).length > 0;
-  return { page, next: more ? { q: search, last: { createdAt: lastKey.createdAt, id: lastKey.id }, dirs, done: [...finished] } : null };
+  return {
+    page,
+    next: more
+      ? { q: search, last: { createdAt: lastKey.createdAt, id: lastKey.id }, dirs, done: [...finished] }
+      : null,
+  };
 }

@@ -29,7 +29,11 @@ export interface YieldGate {
  * `gate.intervalMs`, shared by all workers); returns at once when no request is in flight. False when `deadline`
  * (performance.now() ms) passed.
  */
-export async function yieldToRequests(activeRequests: () => number, gate: YieldGate, deadline: number): Promise<boolean> {
+export async function yieldToRequests(
+  activeRequests: () => number,
+  gate: YieldGate,
+  deadline: number,
+): Promise<boolean> {
   for (;;) {
     const now = performance.now();
     if (now >= deadline) return false;

@@ -107,7 +107,8 @@ export class Sweeper {
     if (finished === undefined) return 0;
     const last = this.last.get(app);
     // Left-over work continues soon; after a failure (OpenCode down) wait the normal gap instead of hammering it.
-    const gap = last && last.remaining > 0 && !last.error ? (this.o.continueAfterMs ?? 5_000) : (this.o.minGapMs ?? 60_000);
+    const gap =
+      last && last.remaining > 0 && !last.error ? (this.o.continueAfterMs ?? 5_000) : (this.o.minGapMs ?? 60_000);
     return Math.max(0, finished + gap - performance.now());
   }
 

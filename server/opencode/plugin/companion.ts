@@ -118,7 +118,12 @@ export const PatchbayCompanion = async (input: PluginInput): Promise<Hooks> => {
       async execute(args: unknown, ctx) {
         // Blocks until the event hook below rejects it -> PermissionRejectedError -> OpenCode ends the loop after
         // this step with every parallel call recorded. Nothing is executed.
-        await ctx.ask({ permission: CLIENT_TOOL_PERMISSION, patterns: [t.name], always: [], metadata: { tool: t.name, args } });
+        await ctx.ask({
+          permission: CLIENT_TOOL_PERMISSION,
+          patterns: [t.name],
+          always: [],
+          metadata: { tool: t.name, args },
+        });
         throw new Error(`${t.name} is a client tool: Patchbay returns it to the client unexecuted`);
       },
     };
@@ -138,12 +143,19 @@ export const PatchbayCompanion = async (input: PluginInput): Promise<Hooks> => {
     event: async ({ event }) => {
       const e = event as { type: string; properties?: Record<string, unknown> };
       const props = e.properties ?? {};
-      if (e.type === "permission.asked" && props.permission === CLIENT_TOOL_PERMISSION && typeof props.id === "string") {
-        await rejectPermission(props.id).catch((err: unknown) => console.error(`[patchbay] permission reject failed: ${String(err)}`));
+      if (
+        e.type === "permission.asked" &&
+        props.permission === CLIENT_TOOL_PERMISSION &&
+        typeof props.id === "string"
+      ) {
+        await rejectPermission(props.id).catch((err: unknown) =>
+          console.error(`[patchbay] permission reject failed: ${String(err)}`),
+        );
         return;
       }
       if (e.type === "session.idle" || e.type === "session.deleted") {
-        const sid = typeof props.sessionID === "string" ? props.sessionID : (props.info as { id?: string } | undefined)?.id;
+        const sid =
+          typeof props.sessionID === "string" ? props.sessionID : (props.info as { id?: string } | undefined)?.id;
         if (sid) cache.delete(sid);
       }
     },
@@ -157,7 +169,8 @@ export const PatchbayCompanion = async (input: PluginInput): Promise<Hooks> => {
 
     "experimental.chat.messages.transform": async (_input, output) => {
       const messages = output.messages as unknown as CompanionMessage[];
-      const sessionID = messages.find((m) => typeof m.info.sessionID === "string")?.info.sessionID as string | undefined;
+      const sessionID = messages.find((m) => typeof m.info.sessionID === "string")?.info.sessionID as
+        string | undefined;
       const isBridge = messages.some((m) => m.info.role === "user" && m.info.agent === BRIDGE_AGENT);
       const r = await loadSpec(sessionID);
       if ("missing" in r) {
@@ -199,7 +212,8 @@ function readToolset(directory: string): CompanionTool[] {
     const parsed: unknown = JSON.parse(fs.readFileSync(path.join(directory, TOOLSET_FILE), "utf8"));
     const tools = isRecord(parsed) && Array.isArray(parsed.tools) ? parsed.tools : [];
     return tools.filter(
-      (t): t is CompanionTool => isRecord(t) && typeof t.name === "string" && typeof t.description === "string" && isRecord(t.parameters),
+      (t): t is CompanionTool =>
+        isRecord(t) && typeof t.name === "string" && typeof t.description === "string" && isRecord(t.parameters),
     );
   } catch {
     return []; // a directory without a toolset (e.g. the default instance) has no client tools
@@ -223,7 +237,13 @@ async function fetchSpec(url: string, token: string, sessionID: string): Promise
   }).catch(() => null);
   if (!res || !res.ok) return { missing: true };
   const body: unknown = await res.json().catch(() => null);
-  if (!isRecord(body) || body.v !== 1 || !Array.isArray(body.system) || !Array.isArray(body.messages) || !isRecord(body.params)) {
+  if (
+    !isRecord(body) ||
+    body.v !== 1 ||
+    !Array.isArray(body.system) ||
+    !Array.isArray(body.messages) ||
+    !isRecord(body.params)
+  ) {
     return { missing: true };
   }
   return { spec: body as unknown as CompanionSpec };

@@ -51,16 +51,22 @@ export class KeysTab {
 
   /** The table row of the key with this prefix. */
   row(prefix: string): Locator {
-    return this.table().getByRole("row").filter({ has: this.page.getByRole("button", { name: `Revoke ${prefix}` }) });
+    return this.table()
+      .getByRole("row")
+      .filter({ has: this.page.getByRole("button", { name: `Revoke ${prefix}` }) });
   }
 
   /** Revoke <prefix> → "Yes, revoke"; waits until the row is gone. */
   async revoke(prefix: string): Promise<this> {
-    await this.region().getByRole("button", { name: `Revoke ${prefix}` }).click();
+    await this.region()
+      .getByRole("button", { name: `Revoke ${prefix}` })
+      .click();
     const dialog = this.page.getByRole("dialog", { name: "Revoke key" });
     await dialog.getByRole("button", { name: "Yes, revoke" }).click();
     await dialog.waitFor({ state: "detached" });
-    await this.region().getByRole("button", { name: `Revoke ${prefix}` }).waitFor({ state: "detached" });
+    await this.region()
+      .getByRole("button", { name: `Revoke ${prefix}` })
+      .waitFor({ state: "detached" });
     return this;
   }
 }
@@ -80,7 +86,9 @@ export class ModelsTab {
     const box = this.region().getByRole("combobox", { name: "Add a model or pattern" });
     await box.fill(pattern);
     await box.press("Enter");
-    await this.allowlist().getByRole("button", { name: `Remove ${pattern}` }).waitFor();
+    await this.allowlist()
+      .getByRole("button", { name: `Remove ${pattern}` })
+      .waitFor();
     return this;
   }
 
@@ -109,7 +117,9 @@ export class AliasesTab {
     await combo.fill(target);
     await combo.press("Escape");
     await this.region().getByRole("button", { name: "Add alias" }).click();
-    await this.region().getByRole("button", { name: `Remove alias ${alias}` }).waitFor();
+    await this.region()
+      .getByRole("button", { name: `Remove alias ${alias}` })
+      .waitFor();
     return this;
   }
 

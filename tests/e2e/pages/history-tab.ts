@@ -63,7 +63,10 @@ export class HistoryTab {
   /** Save history limits → waits for "Saved" (the save bar's status). */
   async save(): Promise<this> {
     await this.saveButton().click();
-    await this.region().getByRole("status").filter({ hasText: /^Saved$/ }).waitFor();
+    await this.region()
+      .getByRole("status")
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
     return this;
   }
 

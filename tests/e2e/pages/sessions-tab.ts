@@ -21,7 +21,11 @@ export class SessionViewDialog {
 
   /** Texts of the messages of one role, oldest first ("User message" / "Assistant message" articles). */
   async texts(role: "User" | "Assistant"): Promise<string[]> {
-    return (await this.dialog().getByRole("article", { name: `${role} message`, exact: true }).allInnerTexts()).map((t) => t.trim());
+    return (
+      await this.dialog()
+        .getByRole("article", { name: `${role} message`, exact: true })
+        .allInnerTexts()
+    ).map((t) => t.trim());
   }
 
   /** Close → back to the Sessions tab, the drawer gone. */
@@ -50,7 +54,10 @@ export class DeleteSessionsDialog {
     await this.dialog().getByRole("button", { name: "Yes, delete", exact: true }).click();
     await this.dialog().waitFor({ state: "detached" });
     const tab = await new SessionsTab(this.page).ready();
-    await tab.region().getByText(/^Deleted \d+/).waitFor();
+    await tab
+      .region()
+      .getByText(/^Deleted \d+/)
+      .waitFor();
     return tab;
   }
 
@@ -73,7 +80,10 @@ export class SessionsTab {
   async ready(): Promise<this> {
     await this.region().waitFor();
     await this.region().getByRole("button", { name: "Refresh", exact: true }).waitFor();
-    await this.table().or(this.region().getByText(/^No (matching )?sessions/)).first().waitFor();
+    await this.table()
+      .or(this.region().getByText(/^No (matching )?sessions/))
+      .first()
+      .waitFor();
     return this;
   }
 
@@ -122,7 +132,9 @@ export class SessionsTab {
 
   /** The row's "Delete <title>" action; returns the confirmation (nothing is deleted yet). */
   async askDelete(title: string): Promise<DeleteSessionsDialog> {
-    await this.region().getByRole("button", { name: `Delete ${title}`, exact: true }).click();
+    await this.region()
+      .getByRole("button", { name: `Delete ${title}`, exact: true })
+      .click();
     return new DeleteSessionsDialog(this.page, "Delete session").ready();
   }
 }

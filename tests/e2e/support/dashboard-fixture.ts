@@ -47,9 +47,11 @@ export interface DashboardFixture {
  * Chromium is missing (`apt-get install chromium`; override the path with PATCHBAY_CHROMIUM).
  */
 export async function startDashboardFixture(): Promise<DashboardFixture> {
-  if (!fs.existsSync(RENDERER_INDEX)) throw new Error(`The dashboard is not built (${RENDERER_INDEX} is missing): run npm run build:renderer`);
+  if (!fs.existsSync(RENDERER_INDEX))
+    throw new Error(`The dashboard is not built (${RENDERER_INDEX} is missing): run npm run build:renderer`);
   const executablePath = process.env.PATCHBAY_CHROMIUM ?? "/usr/bin/chromium";
-  if (!fs.existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath}: apt-get install -y chromium (or set PATCHBAY_CHROMIUM)`);
+  if (!fs.existsSync(executablePath))
+    throw new Error(`Chromium not found at ${executablePath}: apt-get install -y chromium (or set PATCHBAY_CHROMIUM)`);
 
   const fx = await startPatchbayFixture();
   let browser: Browser;
@@ -60,7 +62,13 @@ export async function startDashboardFixture(): Promise<DashboardFixture> {
     throw err;
   }
   // A new context is a fresh profile: no cookies, no storage. Fixed locale and zone keep formatted text stable.
-  const context = await browser.newContext({ viewport: DESKTOP_VIEWPORT, deviceScaleFactor: 1, locale: "en-US", timezoneId: "UTC", colorScheme: "light" });
+  const context = await browser.newContext({
+    viewport: DESKTOP_VIEWPORT,
+    deviceScaleFactor: 1,
+    locale: "en-US",
+    timezoneId: "UTC",
+    colorScheme: "light",
+  });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: fx.urls.adminUrl });
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();

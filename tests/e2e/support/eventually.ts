@@ -4,7 +4,12 @@
  * Runs `check` until it stops throwing or `timeoutMs` (default 10 000 ms) passes; returns its result, or rethrows the
  * last failure with `what` prefixed, so a failing step names what it waited for.
  */
-export async function eventually<T>(what: string, check: () => Promise<T> | T, timeoutMs = 10_000, intervalMs = 100): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T> | T,
+  timeoutMs = 10_000,
+  intervalMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

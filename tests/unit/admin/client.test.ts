@@ -16,10 +16,12 @@ describe("admin client", () => {
     await s.close();
   });
 
-  const authedFetch = (token: string): FetchLike => (url, init) => {
-    requests += 1;
-    return fetch(url, { ...init, headers: { ...init.headers, authorization: `Bearer ${token}` } });
-  };
+  const authedFetch =
+    (token: string): FetchLike =>
+    (url, init) => {
+      requests += 1;
+      return fetch(url, { ...init, headers: { ...init.headers, authorization: `Bearer ${token}` } });
+    };
 
   test("calls rows and parses outputs", async () => {
     const client = createAdminClient(authedFetch(s.token), s.origin);
@@ -51,18 +53,24 @@ describe("admin client", () => {
       return true;
     });
     const anon = createAdminClient(authedFetch("wrong"), s.origin);
-    await assert.rejects(anon.getStatus(), (err: unknown) => err instanceof AdminApiError && err.code === "admin_auth_required" && err.status === 401);
+    await assert.rejects(
+      anon.getStatus(),
+      (err: unknown) => err instanceof AdminApiError && err.code === "admin_auth_required" && err.status === 401,
+    );
   });
 
   test("bad input is rejected locally with the field, without a request", async () => {
     const client = createAdminClient(authedFetch(s.token), s.origin);
     const before = requests;
-    await assert.rejects(client.updateApp({ params: { name: "x" }, body: { limits: { concurrency: 0 } } }), (err: unknown) => {
-      assert.ok(err instanceof AdminApiError);
-      assert.equal(err.code, "invalid_request_error");
-      assert.equal(err.field, "limits.concurrency");
-      return true;
-    });
+    await assert.rejects(
+      client.updateApp({ params: { name: "x" }, body: { limits: { concurrency: 0 } } }),
+      (err: unknown) => {
+        assert.ok(err instanceof AdminApiError);
+        assert.equal(err.code, "invalid_request_error");
+        assert.equal(err.field, "limits.concurrency");
+        return true;
+      },
+    );
     assert.equal(requests, before);
   });
 
@@ -70,11 +78,26 @@ describe("admin client", () => {
     const down = createAdminClient(async () => {
       throw new Error("ECONNREFUSED");
     }, s.origin);
-    await assert.rejects(down.getStatus(), (err: unknown) => err instanceof AdminApiError && err.code === "network_error" && err.status === 0);
-    const html = createAdminClient(async () => ({ ok: true, status: 200, headers: { get: () => "text/html" }, text: async () => "<html>" }), "");
-    await assert.rejects(html.getStatus(), (err: unknown) => err instanceof AdminApiError && err.code === "bad_response");
-    const shape = createAdminClient(async () => ({ ok: true, status: 200, headers: { get: () => null }, text: async () => "{}" }), "");
-    await assert.rejects(shape.getStatus(), (err: unknown) => err instanceof AdminApiError && err.code === "bad_response");
+    await assert.rejects(
+      down.getStatus(),
+      (err: unknown) => err instanceof AdminApiError && err.code === "network_error" && err.status === 0,
+    );
+    const html = createAdminClient(
+      async () => ({ ok: true, status: 200, headers: { get: () => "text/html" }, text: async () => "<html>" }),
+      "",
+    );
+    await assert.rejects(
+      html.getStatus(),
+      (err: unknown) => err instanceof AdminApiError && err.code === "bad_response",
+    );
+    const shape = createAdminClient(
+      async () => ({ ok: true, status: 200, headers: { get: () => null }, text: async () => "{}" }),
+      "",
+    );
+    await assert.rejects(
+      shape.getStatus(),
+      (err: unknown) => err instanceof AdminApiError && err.code === "bad_response",
+    );
   });
 
   test("endpointUrl fills params and query from the table", () => {
@@ -82,7 +105,10 @@ describe("admin client", () => {
       endpointUrl("http://h:1/", adminApi.revokeKey, { params: { name: "my-app", prefix: "a b" } }),
       "http://h:1/admin/api/apps/my-app/keys/a%20b",
     );
-    assert.equal(endpointUrl("", adminApi.queryLogs, { query: { app: "x", status: undefined, limit: 5 } }), "/admin/api/logs?app=x&limit=5");
+    assert.equal(
+      endpointUrl("", adminApi.queryLogs, { query: { app: "x", status: undefined, limit: 5 } }),
+      "/admin/api/logs?app=x&limit=5",
+    );
     assert.equal(endpointUrl("", adminApi.logStream), "/admin/api/logs/stream");
   });
 });

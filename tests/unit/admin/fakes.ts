@@ -13,7 +13,15 @@ import type { PatchbayStatus } from "../../../shared/status";
 import type { ModelInfo } from "../../../server/core/contract";
 import { PatchbayError } from "../../../server/core/errors";
 import type { DesktopHost } from "../../../server/patchbay-types";
-import type { AppsStore, DailyUsage, KeysStore, LogPage, LogQuery, RequestLog, SettingsStore } from "../../../server/stores/types";
+import type {
+  AppsStore,
+  DailyUsage,
+  KeysStore,
+  LogPage,
+  LogQuery,
+  RequestLog,
+  SettingsStore,
+} from "../../../server/stores/types";
 import { createAdminApp } from "../../../server/http/admin/admin-app";
 import type { AdminApp, AdminAppOptions, AdminServices } from "../../../server/http/admin/services";
 
@@ -43,7 +51,8 @@ export class FakeApps implements AppsStore {
     return this.apps.get(name);
   }
   async create(name: string, init: AppPatch = {}): Promise<App> {
-    if (this.apps.has(name)) throw new PatchbayError("app_exists", `An app named '${name}' already exists.`, { param: "name" });
+    if (this.apps.has(name))
+      throw new PatchbayError("app_exists", `An app named '${name}' already exists.`, { param: "name" });
     const app = App.parse({ id: `app_${this.apps.size + 1}`, name, createdAt: 1_700_000_000_000, ...init });
     this.apps.set(name, app);
     return app;
@@ -77,7 +86,13 @@ export class FakeKeys implements KeysStore {
   async create(app: string, label = ""): Promise<CreatedKey> {
     this.n += 1;
     const key = `pb-${app}-${this.n}${"s3cr3t".repeat(4)}`;
-    const info: KeyInfo = { prefix: key.slice(3, 15), app, label, createdAt: 1_700_000_000_000 + this.n, lastUsedAt: null };
+    const info: KeyInfo = {
+      prefix: key.slice(3, 15),
+      app,
+      label,
+      createdAt: 1_700_000_000_000 + this.n,
+      lastUsedAt: null,
+    };
     this.keys.push({ ...info, key });
     return { ...info, key };
   }
@@ -122,7 +137,17 @@ export class FakeRequestLog implements RequestLog {
   }
   usage(app: string, days: number): DailyUsage[] {
     this.usageCalls.push({ app, days });
-    return [{ day: "2025-01-01", requests: 3, errors: 1, inputTokens: 10, outputTokens: 20, cachedTokens: 0, reasoningTokens: 5 }];
+    return [
+      {
+        day: "2025-01-01",
+        requests: 3,
+        errors: 1,
+        inputTokens: 10,
+        outputTokens: 20,
+        cachedTokens: 0,
+        reasoningTokens: 5,
+      },
+    ];
   }
   totals() {
     return { requests: this.entries.length, errors: 0, requestsToday: 0, errorsToday: 0 };
@@ -215,7 +240,15 @@ export function fakeStatus(): PatchbayStatus {
     version: "0.1.0",
     startedAt: 1_700_000_000_000,
     uptimeMs: 1000,
-    api: { running: true, host: "127.0.0.1", port: 4747, baseUrl: "http://127.0.0.1:4747/v1", error: null, lanExposure: false, pinned: false },
+    api: {
+      running: true,
+      host: "127.0.0.1",
+      port: 4747,
+      baseUrl: "http://127.0.0.1:4747/v1",
+      error: null,
+      lanExposure: false,
+      pinned: false,
+    },
     opencode: { state: "ready", reason: null, version: "1.18.33", url: "http://127.0.0.1:4096", pid: 42, restarts: 0 },
     dataDir: "/tmp/patchbay-data",
     demo: false,
@@ -267,7 +300,13 @@ export interface RawResponse {
 }
 
 /** Sends one HTTP request to 127.0.0.1:port with exactly the given headers (Host defaults to 127.0.0.1:port). */
-export function rawRequest(port: number, method: string, p: string, headers: Record<string, string>, body?: string): Promise<RawResponse> {
+export function rawRequest(
+  port: number,
+  method: string,
+  p: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: "127.0.0.1", port, method, path: p, headers, setHost: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -285,7 +324,9 @@ export function rawRequest(port: number, method: string, p: string, headers: Rec
 }
 
 /** Starts the admin app with fakes on 127.0.0.1:0. */
-export async function startAdmin(o: { desktop?: boolean; options?: AdminAppOptions; withStatic?: boolean } = {}): Promise<StartedAdmin> {
+export async function startAdmin(
+  o: { desktop?: boolean; options?: AdminAppOptions; withStatic?: boolean } = {},
+): Promise<StartedAdmin> {
   const staticDir = mkdtempSync(path.join(tmpdir(), "pb-admin-static-"));
   if (o.withStatic !== false) {
     mkdirSync(path.join(staticDir, "assets"));

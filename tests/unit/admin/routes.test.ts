@@ -44,14 +44,21 @@ describe("admin routes (headless)", () => {
 
     await s.request("POST", "/admin/api/apps/notes/keys", { body: { label: "laptop" } });
     const list = (await s.request("GET", "/admin/api/apps")).json() as { apps: { name: string; keyCount: number }[] };
-    assert.deepEqual(list.apps.map((a) => [a.name, a.keyCount]), [["notes", 1]]);
+    assert.deepEqual(
+      list.apps.map((a) => [a.name, a.keyCount]),
+      [["notes", 1]],
+    );
 
     await s.request("PATCH", "/admin/api/apps/notes", { body: { limits: { maxTools: 10 } } });
     const upd = await s.request("PATCH", "/admin/api/apps/notes", {
       body: { limits: { concurrency: 2 }, aliases: { fast: "mock/zeta#high" }, history: { maxSessions: 50 } },
     });
     assert.equal(upd.status, 200);
-    const app = upd.json() as { limits: { concurrency: number; maxTools: number }; aliases: Record<string, string>; history: { maxSessions: number | null; maxAgeDays: number | null } };
+    const app = upd.json() as {
+      limits: { concurrency: number; maxTools: number };
+      aliases: Record<string, string>;
+      history: { maxSessions: number | null; maxAgeDays: number | null };
+    };
     assert.equal(app.limits.concurrency, 2);
     assert.equal(app.limits.maxTools, 10, "a one-field patch must not reset other limits");
     assert.deepEqual(app.aliases, { fast: "mock/zeta#high" });
@@ -101,7 +108,13 @@ describe("admin routes (headless)", () => {
     for (const k of keys) {
       assert.deepEqual(Object.keys(k).sort(), ["app", "createdAt", "label", "lastUsedAt", "prefix"]);
     }
-    for (const p of ["/admin/api/apps/keyed/keys", "/admin/api/apps", "/admin/api/apps/keyed", "/admin/api/status", "/admin/api/logs"]) {
+    for (const p of [
+      "/admin/api/apps/keyed/keys",
+      "/admin/api/apps",
+      "/admin/api/apps/keyed",
+      "/admin/api/status",
+      "/admin/api/logs",
+    ]) {
       const res = await s.request("GET", p);
       assert.equal(res.status, 200, p);
       assert.ok(!res.text.includes(key), `${p} must not contain the full key`);
@@ -118,9 +131,17 @@ describe("admin routes (headless)", () => {
   test("model catalog: providers → models sorted by name; backend errors pass through", async () => {
     const res = await s.request("GET", "/admin/api/models");
     assert.equal(res.status, 200);
-    const cat = res.json() as { providers: { id: string; name: string; models: { id: string; variants: string[] }[] }[] };
-    assert.deepEqual(cat.providers.map((p) => p.name), ["Anthropic", "Mock"]);
-    assert.deepEqual(cat.providers[1]?.models.map((m) => m.id), ["mock/alpha", "mock/zeta"]);
+    const cat = res.json() as {
+      providers: { id: string; name: string; models: { id: string; variants: string[] }[] }[];
+    };
+    assert.deepEqual(
+      cat.providers.map((p) => p.name),
+      ["Anthropic", "Mock"],
+    );
+    assert.deepEqual(
+      cat.providers[1]?.models.map((m) => m.id),
+      ["mock/alpha", "mock/zeta"],
+    );
     assert.deepEqual(cat.providers[1]?.models[1]?.variants, ["low", "high"]);
 
     const saved = s.fakes.listModels;
@@ -146,7 +167,10 @@ describe("admin routes (headless)", () => {
 
   test("logs: filters reach the store coerced; usage per day", async () => {
     s.fakes.requestLog.append(logEntry({ app: "keyed" }));
-    const res = await s.request("GET", "/admin/api/logs?app=keyed&status=4xx&model=mock%2Fgpt&since=10&until=20&limit=5&cursor=abc");
+    const res = await s.request(
+      "GET",
+      "/admin/api/logs?app=keyed&status=4xx&model=mock%2Fgpt&since=10&until=20&limit=5&cursor=abc",
+    );
     assert.equal(res.status, 200);
     assert.deepEqual(s.fakes.requestLog.queries.at(-1), {
       app: "keyed",
@@ -193,7 +217,7 @@ describe("admin routes (desktop)", () => {
   });
 
   test("status says desktop; open data folder; launch at login sets the OS state and the setting", async () => {
-    assert.equal((((await s.request("GET", "/admin/api/status")).json()) as { desktop: boolean }).desktop, true);
+    assert.equal(((await s.request("GET", "/admin/api/status")).json() as { desktop: boolean }).desktop, true);
     const open = await s.request("POST", "/admin/api/desktop/open-data-folder");
     assert.equal(open.status, 200);
     assert.equal(s.fakes.desktop?.opened, 1);

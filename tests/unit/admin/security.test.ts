@@ -17,9 +17,15 @@ describe("admin security", () => {
     const res = await s.request("GET", "/admin/api/status", { auth: "none" });
     assert.equal(res.status, 401);
     assert.equal(errorOf(res).code, "admin_auth_required");
-    const wrong = await s.request("GET", "/admin/api/status", { auth: "none", headers: { authorization: "Bearer nope" } });
+    const wrong = await s.request("GET", "/admin/api/status", {
+      auth: "none",
+      headers: { authorization: "Bearer nope" },
+    });
     assert.equal(wrong.status, 401);
-    const wrongCookie = await s.request("GET", "/admin/api/apps", { auth: "none", headers: { cookie: "patchbay_admin=nope" } });
+    const wrongCookie = await s.request("GET", "/admin/api/apps", {
+      auth: "none",
+      headers: { cookie: "patchbay_admin=nope" },
+    });
     assert.equal(wrongCookie.status, 401);
   });
 
@@ -33,7 +39,10 @@ describe("admin security", () => {
 
   test("Bearer and cookie both authenticate", async () => {
     assert.equal((await s.request("GET", "/admin/api/status")).status, 200);
-    const viaCookie = await s.request("GET", "/admin/api/status", { auth: "none", headers: { cookie: `other=1; patchbay_admin=${s.token}` } });
+    const viaCookie = await s.request("GET", "/admin/api/status", {
+      auth: "none",
+      headers: { cookie: `other=1; patchbay_admin=${s.token}` },
+    });
     assert.equal(viaCookie.status, 200);
   });
 
@@ -71,7 +80,13 @@ describe("admin security", () => {
   });
 
   test("wrong Host → 403 forbidden_host, even with a valid token", async () => {
-    for (const host of ["evil.example", `localhost:${s.port}`, "127.0.0.1", `127.0.0.1:${s.port + 1}`, `attacker.test:${s.port}`]) {
+    for (const host of [
+      "evil.example",
+      `localhost:${s.port}`,
+      "127.0.0.1",
+      `127.0.0.1:${s.port + 1}`,
+      `attacker.test:${s.port}`,
+    ]) {
       const res = await s.request("GET", "/admin/api/status", { headers: { host } });
       assert.equal(res.status, 403, host);
       assert.equal(errorOf(res).code, "forbidden_host");
@@ -104,24 +119,42 @@ describe("admin security", () => {
 
   test("same-origin writes succeed (Origin, Sec-Fetch-Site, or Bearer from a script)", async () => {
     const cookie = `patchbay_admin=${s.token}`;
-    const a = await s.request("POST", "/admin/api/apps", { auth: "none", headers: { cookie, origin: s.origin }, body: { name: "same-a" } });
+    const a = await s.request("POST", "/admin/api/apps", {
+      auth: "none",
+      headers: { cookie, origin: s.origin },
+      body: { name: "same-a" },
+    });
     assert.equal(a.status, 201);
-    const b = await s.request("POST", "/admin/api/apps", { auth: "none", headers: { cookie, "sec-fetch-site": "same-origin" }, body: { name: "same-b" } });
+    const b = await s.request("POST", "/admin/api/apps", {
+      auth: "none",
+      headers: { cookie, "sec-fetch-site": "same-origin" },
+      body: { name: "same-b" },
+    });
     assert.equal(b.status, 201);
     const c = await s.request("POST", "/admin/api/apps", { body: { name: "same-c" } });
     assert.equal(c.status, 201);
-    const reads = await s.request("GET", "/admin/api/apps", { auth: "none", headers: { cookie, "sec-fetch-site": "cross-site" } });
+    const reads = await s.request("GET", "/admin/api/apps", {
+      auth: "none",
+      headers: { cookie, "sec-fetch-site": "cross-site" },
+    });
     assert.equal(reads.status, 200, "reads are not origin-checked (no CORS means the page cannot read them)");
   });
 
   test("no CORS headers, ever", async () => {
-    const evil = { origin: "http://evil.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" };
+    const evil = {
+      origin: "http://evil.example",
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "content-type",
+    };
     const responses = [
       await s.request("OPTIONS", "/admin/api/apps", { headers: evil }),
       await s.request("OPTIONS", "/admin/api/apps", { auth: "none", headers: evil }),
       await s.request("GET", "/admin/api/status", { headers: { origin: "http://evil.example" } }),
       await s.request("GET", "/admin/api/status", { headers: { origin: s.origin } }),
-      await s.request("POST", "/admin/api/apps", { headers: { origin: "http://evil.example" }, body: { name: "cors" } }),
+      await s.request("POST", "/admin/api/apps", {
+        headers: { origin: "http://evil.example" },
+        body: { name: "cors" },
+      }),
       await s.request("GET", "/", { headers: { origin: "http://evil.example" } }),
     ];
     for (const res of responses) {
@@ -145,10 +178,16 @@ describe("admin security", () => {
   });
 
   test("invalid JSON → 400 invalid_json; non-JSON body → 415; unexpected error → 500 without details", async () => {
-    const bad = await s.request("POST", "/admin/api/apps", { body: "{not json", headers: { "content-type": "application/json" } });
+    const bad = await s.request("POST", "/admin/api/apps", {
+      body: "{not json",
+      headers: { "content-type": "application/json" },
+    });
     assert.equal(bad.status, 400);
     assert.equal(errorOf(bad).code, "invalid_json");
-    const form = await s.request("POST", "/admin/api/apps", { body: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const form = await s.request("POST", "/admin/api/apps", {
+      body: "name=x",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     assert.equal(form.status, 415);
     assert.equal(errorOf(form).code, "unsupported_media_type");
 
@@ -159,7 +198,10 @@ describe("admin security", () => {
     assert.equal(boom.status, 500);
     assert.equal(errorOf(boom).code, "internal_error");
     assert.doesNotMatch(boom.text, /secret internal detail/);
-    assert.ok(s.fakes.logLines.some((l) => l.includes("secret internal detail")), "logged for the developer");
+    assert.ok(
+      s.fakes.logLines.some((l) => l.includes("secret internal detail")),
+      "logged for the developer",
+    );
   });
 
   test("security headers and no-store on the API", async () => {

@@ -9,23 +9,29 @@ describe("connect snippets", () => {
   const snippets = buildSnippets({ baseUrl: "http://127.0.0.1:4747/v1/", model: "fast", app: "notes" });
 
   test("one snippet per client, each with the base URL and the model", () => {
-    assert.deepEqual(snippets.map((s) => s.id), [
-      "curl",
-      "openai-python",
-      "openai-js",
-      "ai-sdk-compatible",
-      "ai-sdk-responses",
-      "langchain-python",
-      "langchain-js",
-      "n8n",
-      "continue",
-      "codex",
-    ]);
+    assert.deepEqual(
+      snippets.map((s) => s.id),
+      [
+        "curl",
+        "openai-python",
+        "openai-js",
+        "ai-sdk-compatible",
+        "ai-sdk-responses",
+        "langchain-python",
+        "langchain-js",
+        "n8n",
+        "continue",
+        "codex",
+      ],
+    );
     for (const s of snippets) {
       assert.ok(s.code.includes("http://127.0.0.1:4747/v1"), s.id);
-      assert.ok(!s.code.includes("/v1/\""), `${s.id}: no trailing slash`);
+      assert.ok(!s.code.includes('/v1/"'), `${s.id}: no trailing slash`);
       assert.ok(s.code.includes("fast"), s.id);
-      assert.ok(s.code.includes(KEY_ENV) || s.hint.includes(KEY_ENV) || s.id === "n8n", `${s.id} reads the key from ${KEY_ENV}`);
+      assert.ok(
+        s.code.includes(KEY_ENV) || s.hint.includes(KEY_ENV) || s.id === "n8n",
+        `${s.id} reads the key from ${KEY_ENV}`,
+      );
     }
   });
 
@@ -51,7 +57,10 @@ describe("copy as curl", () => {
     const entry = logEntry({
       keyPrefix: "notes-AbCdEf",
       stream: true,
-      requestBody: { model: "fast", messages: [{ role: "user", content: `my key is ${key}, auth Bearer sk-live-1234567890` }] },
+      requestBody: {
+        model: "fast",
+        messages: [{ role: "user", content: `my key is ${key}, auth Bearer sk-live-1234567890` }],
+      },
     });
     const cmd = curlForEntry(entry, "http://127.0.0.1:4747/v1");
     assert.ok(cmd.startsWith("curl -N -X POST 'http://127.0.0.1:4747/v1/chat/completions'"));

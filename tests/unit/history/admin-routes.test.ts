@@ -39,7 +39,12 @@ async function start(withHistory = true): Promise<Started> {
     hasApp: (app) => apps.get(app) !== undefined,
     now: () => NOW,
   });
-  const sweeper = new Sweeper({ prune: (app, o) => service.prune(app, o), limitsOf: (app) => apps.get(app)?.history ?? null, apps: () => apps.list().map((x) => x.name), log: () => {} });
+  const sweeper = new Sweeper({
+    prune: (app, o) => service.prune(app, o),
+    limitsOf: (app) => apps.get(app)?.history ?? null,
+    apps: () => apps.list().map((x) => x.name),
+    log: () => {},
+  });
   const history: AdminHistory = {
     service,
     runNow: (app, o) => sweeper.runNow(app, o),
@@ -106,15 +111,29 @@ describe("history admin rows", () => {
   });
 
   test("list pages with a cursor, newest first, and search", async () => {
-    for (let i = 0; i < 7; i++) t.fake.add(`${ROOT}/a/${i % 2 ? "t1" : "t2"}`, NOW - (7 - i) * 1000, { title: `s${i}` });
+    for (let i = 0; i < 7; i++)
+      t.fake.add(`${ROOT}/a/${i % 2 ? "t1" : "t2"}`, NOW - (7 - i) * 1000, { title: `s${i}` });
     const p1 = await t.client.listSessions({ params: { name: "a" }, query: { limit: 4 } });
-    assert.deepEqual(p1.sessions.map((s) => s.title), ["s6", "s5", "s4", "s3"]);
+    assert.deepEqual(
+      p1.sessions.map((s) => s.title),
+      ["s6", "s5", "s4", "s3"],
+    );
     const p2 = await t.client.listSessions({ params: { name: "a" }, query: { limit: 4, cursor: p1.nextCursor! } });
-    assert.deepEqual(p2.sessions.map((s) => s.title), ["s2", "s1", "s0"]);
+    assert.deepEqual(
+      p2.sessions.map((s) => s.title),
+      ["s2", "s1", "s0"],
+    );
     assert.equal(p2.nextCursor, null);
     const hits = await t.client.listSessions({ params: { name: "a" }, query: { search: "s5" } });
-    assert.deepEqual(hits.sessions.map((s) => s.title), ["s5"]);
-    await rejectsWith(t.client.listSessions({ params: { name: "a" }, query: { cursor: "garbage" } }), "invalid_request_error", 400);
+    assert.deepEqual(
+      hits.sessions.map((s) => s.title),
+      ["s5"],
+    );
+    await rejectsWith(
+      t.client.listSessions({ params: { name: "a" }, query: { cursor: "garbage" } }),
+      "invalid_request_error",
+      400,
+    );
     await rejectsWith(t.client.listSessions({ params: { name: "nope" } }), "app_not_found", 404);
   });
 
@@ -122,10 +141,17 @@ describe("history admin rows", () => {
     const s = t.fake.add(`${ROOT}/a/t1`, NOW, { title: "chat" });
     s.messages.push(userMessage("msg_u", "hi"), assistantMessage("msg_a", "msg_u", "hello"));
     const page = await t.client.getSessionMessages({ params: { name: "a", id: s.id } });
-    assert.deepEqual(page.messages.map((m) => m.role), ["user", "assistant"]);
+    assert.deepEqual(
+      page.messages.map((m) => m.role),
+      ["user", "assistant"],
+    );
     assert.equal(page.session.title, "chat");
     await rejectsWith(t.client.getSessionMessages({ params: { name: "b", id: s.id } }), "session_not_found", 404);
-    await rejectsWith(t.client.getSessionMessages({ params: { name: "a", id: "../etc" } }), "invalid_request_error", 400);
+    await rejectsWith(
+      t.client.getSessionMessages({ params: { name: "a", id: "../etc" } }),
+      "invalid_request_error",
+      400,
+    );
   });
 
   test("delete: 409 with a clear message while running, 404 elsewhere, bulk reports each", async () => {
@@ -133,7 +159,12 @@ describe("history admin rows", () => {
     const other = t.fake.add(`${ROOT}/b/t1`, NOW + 2);
     const gone = t.fake.add(`${ROOT}/a/t2`, NOW + 3);
     t.fake.busy.add(run.id);
-    await rejectsWith(t.client.deleteSession({ params: { name: "a", id: run.id } }), "session_running", 409, /still running/);
+    await rejectsWith(
+      t.client.deleteSession({ params: { name: "a", id: run.id } }),
+      "session_running",
+      409,
+      /still running/,
+    );
     await rejectsWith(t.client.deleteSession({ params: { name: "a", id: other.id } }), "session_not_found", 404);
     assert.deepEqual(await t.client.deleteSession({ params: { name: "a", id: gone.id } }), { ok: true });
     const bulk = await t.client.deleteSessions({ params: { name: "a" }, body: { ids: [run.id, other.id] } });
@@ -150,7 +181,11 @@ describe("history admin rows", () => {
     assert.equal(editing.count, total - 1);
     const off = await t.client.previewPrune({ params: { name: "a" }, query: { maxSessions: "none" } });
     assert.equal(off.count, 0);
-    await rejectsWith(t.client.previewPrune({ params: { name: "a" }, query: { maxSessions: 0 } }), "invalid_request_error", 400);
+    await rejectsWith(
+      t.client.previewPrune({ params: { name: "a" }, query: { maxSessions: 0 } }),
+      "invalid_request_error",
+      400,
+    );
 
     assert.deepEqual(await t.client.getLastSweep({ params: { name: "a" } }), { sweep: null, sweeping: false });
     const dry = await t.client.pruneNow({ params: { name: "a" }, body: { dryRun: true } });
@@ -167,7 +202,10 @@ describe("history admin rows", () => {
   test("previewLimits: query wins, none clears, omitted keeps the saved value", () => {
     const saved = { maxSessions: 10, maxAgeDays: 5 };
     assert.deepEqual(previewLimits(saved, {}), saved);
-    assert.deepEqual(previewLimits(saved, { maxSessions: "none", maxAgeDays: 2 }), { maxSessions: null, maxAgeDays: 2 });
+    assert.deepEqual(previewLimits(saved, { maxSessions: "none", maxAgeDays: 2 }), {
+      maxSessions: null,
+      maxAgeDays: 2,
+    });
   });
 });
 

@@ -21,7 +21,10 @@ after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 describe("createAppDirectories", () => {
   test("lists the app's subfolders only, sorted; a missing app folder is empty", async () => {
     const dirs = createAppDirectories((app) => path.join(tmp, "data", "apps", app));
-    assert.deepEqual(await dirs.list("a"), [path.join(tmp, "data", "apps", "a", "t1"), path.join(tmp, "data", "apps", "a", "t2")]);
+    assert.deepEqual(await dirs.list("a"), [
+      path.join(tmp, "data", "apps", "a", "t1"),
+      path.join(tmp, "data", "apps", "a", "t2"),
+    ]);
     assert.deepEqual(await dirs.list("nope"), []);
   });
 

@@ -69,7 +69,10 @@ export class FakeOpenCode implements OpenCodeHistoryPort {
     return this.tieOrder === "id-asc" ? byId : -byId;
   }
 
-  async listSessions(directory: string, opts: { limit: number; cursor?: string; search?: string; order?: "asc" | "desc" }) {
+  async listSessions(
+    directory: string,
+    opts: { limit: number; cursor?: string; search?: string; order?: "asc" | "desc" },
+  ) {
     this.calls.list++;
     await this.tick();
     const dir = opts.order === "asc" ? -1 : 1;
@@ -89,7 +92,10 @@ export class FakeOpenCode implements OpenCodeHistoryPort {
     }
     const items = all.slice(0, opts.limit).map(strip);
     const last = items.at(-1);
-    const next = items.length < opts.limit || !last ? null : Buffer.from(JSON.stringify({ id: last.id, time: last.createdAt, dir: directory })).toString("base64url");
+    const next =
+      items.length < opts.limit || !last
+        ? null
+        : Buffer.from(JSON.stringify({ id: last.id, time: last.createdAt, dir: directory })).toString("base64url");
     return { items, next };
   }
 
@@ -123,7 +129,8 @@ export class FakeOpenCode implements OpenCodeHistoryPort {
     if (opts.before) end = s.messages.findIndex((m) => m.info.id === opts.before);
     const start = Math.max(0, end - opts.limit);
     const items = s.messages.slice(start, end);
-    if (items.some((m) => s.unreadable.has(m.info.id))) throw new UnreadableMessagesError("Expected OutputFormatJsonSchema");
+    if (items.some((m) => s.unreadable.has(m.info.id)))
+      throw new UnreadableMessagesError("Expected OutputFormatJsonSchema");
     return { items, next: start > 0 ? (items[0]?.info.id ?? null) : null };
   }
 
@@ -172,7 +179,15 @@ export function userMessage(id: string, text: string, created = 1): RawMessage {
 /** An assistant message answering `parentID` with one text part. */
 export function assistantMessage(id: string, parentID: string, text: string, created = 2): RawMessage {
   return {
-    info: { id, role: "assistant", parentID, providerID: "mock", modelID: "mock-model", time: { created, completed: created + 1 }, finish: "stop" },
+    info: {
+      id,
+      role: "assistant",
+      parentID,
+      providerID: "mock",
+      modelID: "mock-model",
+      time: { created, completed: created + 1 },
+      finish: "stop",
+    },
     parts: [
       { id: `${id}-s`, type: "step-start" },
       { id: `${id}-p`, type: "text", text },

@@ -13,7 +13,9 @@ const LIMIT_50 = { maxSessions: 50, maxAgeDays: null };
 
 function setup(opts: { a?: number; b?: number } = {}) {
   const fake = new FakeOpenCode();
-  const a = Array.from({ length: opts.a ?? 0 }, (_, i) => fake.add(`${ROOT}/a/${i % 2 ? "t1" : "t2"}`, NOW - (opts.a! - i) * 1000));
+  const a = Array.from({ length: opts.a ?? 0 }, (_, i) =>
+    fake.add(`${ROOT}/a/${i % 2 ? "t1" : "t2"}`, NOW - (opts.a! - i) * 1000),
+  );
   const b = Array.from({ length: opts.b ?? 0 }, (_, i) => fake.add(`${ROOT}/b/t1`, NOW - (opts.b! - i) * 1000));
   const h = new HistoryService({
     port: fake,
@@ -25,7 +27,8 @@ function setup(opts: { a?: number; b?: number } = {}) {
   return { fake, h, a, b };
 }
 
-const isCode = (code: string, status: number) => (e: unknown) => e instanceof PatchbayError && e.code === code && e.status === status;
+const isCode = (code: string, status: number) => (e: unknown) =>
+  e instanceof PatchbayError && e.code === code && e.status === status;
 
 describe("delete", () => {
   test("deletes the app's sessions, reports running, missing and other apps' as such", async () => {
@@ -41,7 +44,10 @@ describe("delete", () => {
   test("deleteOne: 409 session_running with a clear message, 404 for unknown / other app's, 404 unknown app", async () => {
     const { fake, h, a, b } = setup({ a: 2, b: 1 });
     fake.busy.add(a[0]!.id);
-    await assert.rejects(h.deleteOne("a", a[0]!.id), (e: PatchbayError) => isCode("session_running", 409)(e) && /still running/.test(e.message));
+    await assert.rejects(
+      h.deleteOne("a", a[0]!.id),
+      (e: PatchbayError) => isCode("session_running", 409)(e) && /still running/.test(e.message),
+    );
     assert.ok(fake.sessions.has(a[0]!.id));
     await assert.rejects(h.deleteOne("a", b[0]!.id), isCode("session_not_found", 404));
     await assert.rejects(h.deleteOne("a", "ses_nope"), isCode("session_not_found", 404));
@@ -70,7 +76,10 @@ describe("prune and preview", () => {
       { removed: r.removed, skippedRunning: r.skippedRunning, remaining: r.remaining, failed: r.failed },
       { removed: 249, skippedRunning: 1, remaining: 0, failed: 0 },
     );
-    assert.ok(r.scanned >= 300 && r.scanned <= 310, `looked at the newest 50 and the oldest 250 (+ stop items): ${r.scanned}`);
+    assert.ok(
+      r.scanned >= 300 && r.scanned <= 310,
+      `looked at the newest 50 and the oldest 250 (+ stop items): ${r.scanned}`,
+    );
     const left = new Set(fake.sessions.keys());
     for (const s of a.slice(250)) assert.ok(left.has(s.id), "newest 50 kept");
     assert.ok(left.has(a[3]!.id), "running session kept");
@@ -97,13 +106,20 @@ describe("prune and preview", () => {
       const fake = new FakeOpenCode();
       fake.tieOrder = seed % 2 ? "id-asc" : "id-desc";
       let x = seed;
-      const rnd = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+      const rnd = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
       for (let i = 0; i < 400; i++) {
-        const created = NOW - Math.floor(rnd() * 6 * DAY_MS / 1000) * 1000; // many ties (whole seconds)
-        fake.add(`${ROOT}/a/${rnd() < 0.5 ? "t1" : "t2"}`, created, { updatedAt: created + (rnd() < 0.2 ? Math.floor(rnd() * 5 * DAY_MS) : 0) });
+        const created = NOW - Math.floor((rnd() * 6 * DAY_MS) / 1000) * 1000; // many ties (whole seconds)
+        fake.add(`${ROOT}/a/${rnd() < 0.5 ? "t1" : "t2"}`, created, {
+          updatedAt: created + (rnd() < 0.2 ? Math.floor(rnd() * 5 * DAY_MS) : 0),
+        });
       }
       for (const s of [...fake.sessions.values()].slice(0, 5)) fake.busy.add(s.id);
-      const h = new HistoryService({ port: fake, appsDir: (app) => `${ROOT}/${app}`, directories: fakeDirectories(ROOT, { a: ["t1", "t2"] }), now: () => NOW });
+      const h = new HistoryService({
+        port: fake,
+        appsDir: (app) => `${ROOT}/${app}`,
+        directories: fakeDirectories(ROOT, { a: ["t1", "t2"] }),
+        now: () => NOW,
+      });
       const expected = planPrune([...fake.sessions.values()], limits, NOW, fake.busy).toDelete.map((s) => s.id);
       const before = new Set(fake.sessions.keys());
       for (let i = 0; i < 20; i++) {
@@ -111,7 +127,11 @@ describe("prune and preview", () => {
         if (r.remaining === 0) break;
       }
       const deleted = [...before].filter((id) => !fake.sessions.has(id));
-      assert.deepEqual(new Set(deleted), new Set(expected), `seed ${seed}: ${deleted.length} deleted, ${expected.length} planned`);
+      assert.deepEqual(
+        new Set(deleted),
+        new Set(expected),
+        `seed ${seed}: ${deleted.length} deleted, ${expected.length} planned`,
+      );
     }
   });
 
@@ -129,7 +149,10 @@ describe("prune and preview", () => {
     const first = await h.prune("a", { limits: LIMIT_50, budget: 100, pauseMs: 0 });
     assert.equal(first.removed, 100);
     assert.equal(first.remaining, 50);
-    assert.ok(!fake.sessions.has(a[0]!.id) && !fake.sessions.has(a[99]!.id) && fake.sessions.has(a[100]!.id), "oldest first");
+    assert.ok(
+      !fake.sessions.has(a[0]!.id) && !fake.sessions.has(a[99]!.id) && fake.sessions.has(a[100]!.id),
+      "oldest first",
+    );
     const second = await h.prune("a", { limits: LIMIT_50, budget: 100, pauseMs: 0 });
     assert.equal(second.removed, 50);
     assert.equal(second.remaining, 0);
@@ -141,7 +164,13 @@ describe("prune and preview", () => {
     // Every fake call takes 25 ms: listing costs ~4 calls, then ~12 deletions fit in 400 ms. The margins are wide so a
     // loaded CI machine (timers late by tens of ms) still sees "some removed, far from all 99".
     fake.latencyMs = 25;
-    const r = await h.prune("a", { limits: { maxSessions: 1, maxAgeDays: null }, budget: 1000, deadlineMs: 400, concurrency: 1, pauseMs: 0 });
+    const r = await h.prune("a", {
+      limits: { maxSessions: 1, maxAgeDays: null },
+      budget: 1000,
+      deadlineMs: 400,
+      concurrency: 1,
+      pauseMs: 0,
+    });
     assert.ok(r.removed > 0 && r.removed < 40, `removed ${r.removed}`);
     assert.equal(r.remaining, 99 - r.removed);
   });
@@ -193,8 +222,10 @@ describe("prune and preview", () => {
     });
     const r = await h.prune("a", { limits: { maxSessions: 1, maxAgeDays: null }, pauseMs: 0 });
     assert.ok(fake.sessions.has(keep.id));
-    for (const name of ["answering", "waiting", "brandNew"] as const) assert.ok(fake.sessions.has(cases[name].id), `${name} kept`);
-    for (const name of ["finished", "emptyOld", "oldAndUnfinished"] as const) assert.ok(!fake.sessions.has(cases[name].id), `${name} deleted`);
+    for (const name of ["answering", "waiting", "brandNew"] as const)
+      assert.ok(fake.sessions.has(cases[name].id), `${name} kept`);
+    for (const name of ["finished", "emptyOld", "oldAndUnfinished"] as const)
+      assert.ok(!fake.sessions.has(cases[name].id), `${name} deleted`);
     assert.equal(r.skippedRunning, 3);
     assert.equal(fake.calls.status, 0, "no live instance: status is never asked");
   });
@@ -213,22 +244,36 @@ describe("messages", () => {
   test("pages back from the newest; 404 for another app's session", async () => {
     const { fake, h, b } = setup({ b: 1 });
     const s = fake.add(`${ROOT}/a/t1`, NOW);
-    for (let i = 0; i < 5; i++) s.messages.push(userMessage(`msg_u${i}`, `q${i}`), assistantMessage(`msg_a${i}`, `msg_u${i}`, `a${i}`));
+    for (let i = 0; i < 5; i++)
+      s.messages.push(userMessage(`msg_u${i}`, `q${i}`), assistantMessage(`msg_a${i}`, `msg_u${i}`, `a${i}`));
     const p1 = await h.messages("a", s.id, { limit: 4 });
-    assert.deepEqual(p1.messages.map((m) => m.id), ["msg_u3", "msg_a3", "msg_u4", "msg_a4"]);
+    assert.deepEqual(
+      p1.messages.map((m) => m.id),
+      ["msg_u3", "msg_a3", "msg_u4", "msg_a4"],
+    );
     assert.equal(p1.incomplete, null);
     const p2 = await h.messages("a", s.id, { limit: 4, cursor: p1.nextCursor! });
-    assert.deepEqual(p2.messages.map((m) => m.id), ["msg_u1", "msg_a1", "msg_u2", "msg_a2"]);
+    assert.deepEqual(
+      p2.messages.map((m) => m.id),
+      ["msg_u1", "msg_a1", "msg_u2", "msg_a2"],
+    );
     await assert.rejects(h.messages("a", b[0]!.id), isCode("session_not_found", 404));
   });
 
   test("falls back to one-by-one reading with a placeholder for a message OpenCode cannot encode", async () => {
     const { fake, h } = setup();
     const s = fake.add(`${ROOT}/a/t1`, NOW);
-    s.messages.push(userMessage("msg_u0", "structured please"), assistantMessage("msg_a0", "msg_u0", '{"ok":true}'), assistantMessage("msg_a1", "msg_u0", "second step"));
+    s.messages.push(
+      userMessage("msg_u0", "structured please"),
+      assistantMessage("msg_a0", "msg_u0", '{"ok":true}'),
+      assistantMessage("msg_a1", "msg_u0", "second step"),
+    );
     s.unreadable.add("msg_u0");
     const p = await h.messages("a", s.id, { limit: 50 });
-    assert.deepEqual(p.messages.map((m) => m.id), ["msg_u0", "msg_a0", "msg_a1"]);
+    assert.deepEqual(
+      p.messages.map((m) => m.id),
+      ["msg_u0", "msg_a0", "msg_a1"],
+    );
     assert.equal(p.messages[0]!.parts[0]!.type, "unreadable");
     assert.equal(p.messages[1]!.parts[0]!.type === "text" && p.messages[1]!.parts[0]!.text, '{"ok":true}');
     assert.match(p.incomplete ?? "", /structured-output/);

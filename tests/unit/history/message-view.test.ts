@@ -7,18 +7,26 @@ import type { RawMessage } from "../../../server/opencode/history/opencode-port"
 
 const RED16 = `data:image/png;base64,${readFileSync(new URL("../../fixtures/red16.b64", import.meta.url), "utf8").trim()}`;
 
-function msg(role: "user" | "assistant", parts: RawMessage["parts"], extra: Partial<RawMessage["info"]> = {}): RawMessage {
+function msg(
+  role: "user" | "assistant",
+  parts: RawMessage["parts"],
+  extra: Partial<RawMessage["info"]> = {},
+): RawMessage {
   return { info: { id: `msg_${role}`, role, time: { created: 10 }, ...extra }, parts };
 }
 
 describe("mapMessages", () => {
   test("user text, image inline, other files as placeholders", () => {
     const [m] = mapMessages([
-      msg("user", [
-        { type: "text", text: "What is this?" },
-        { type: "file", mime: "image/png", filename: "red.png", url: RED16 },
-        { type: "file", mime: "application/pdf", filename: "a.pdf", url: "data:application/pdf;base64,AAAA" },
-      ], { model: { providerID: "mock", modelID: "mock-vision" } }),
+      msg(
+        "user",
+        [
+          { type: "text", text: "What is this?" },
+          { type: "file", mime: "image/png", filename: "red.png", url: RED16 },
+          { type: "file", mime: "application/pdf", filename: "a.pdf", url: "data:application/pdf;base64,AAAA" },
+        ],
+        { model: { providerID: "mock", modelID: "mock-vision" } },
+      ),
     ]);
     assert.equal(m!.model, "mock/mock-vision");
     assert.deepEqual(m!.parts[0], { type: "text", text: "What is this?", truncated: false, synthetic: false });
@@ -36,12 +44,34 @@ describe("mapMessages", () => {
           { type: "step-start" },
           { type: "reasoning", text: "thinking", time: { start: 1 } },
           { type: "text", text: "Calling tools" },
-          { type: "tool", callID: "call_1", tool: "client_edit", state: { status: "completed", input: { path: "a" }, output: "ok", title: "", metadata: {}, time: { start: 1, end: 2 } } },
-          { type: "tool", callID: "call_2", tool: "get_weather", state: { status: "error", input: { city: "Paris" }, error: "denied", time: { start: 1, end: 2 } } },
+          {
+            type: "tool",
+            callID: "call_1",
+            tool: "client_edit",
+            state: {
+              status: "completed",
+              input: { path: "a" },
+              output: "ok",
+              title: "",
+              metadata: {},
+              time: { start: 1, end: 2 },
+            },
+          },
+          {
+            type: "tool",
+            callID: "call_2",
+            tool: "get_weather",
+            state: { status: "error", input: { city: "Paris" }, error: "denied", time: { start: 1, end: 2 } },
+          },
           { type: "tool", callID: "call_3", tool: "lookup", state: { status: "pending", input: {}, raw: "" } },
           { type: "step-finish", reason: "tool-calls", cost: 0, tokens: {} },
         ],
-        { providerID: "mock", modelID: "mock-model", finish: "tool-calls", tokens: { input: 5, output: 6, reasoning: 7, cache: { read: 8, write: 9 } } },
+        {
+          providerID: "mock",
+          modelID: "mock-model",
+          finish: "tool-calls",
+          tokens: { input: 5, output: 6, reasoning: 7, cache: { read: 8, write: 9 } },
+        },
       ),
     ]);
     assert.equal(m!.model, "mock/mock-model");
@@ -51,14 +81,34 @@ describe("mapMessages", () => {
       m!.parts.map((p) => p.type),
       ["reasoning", "text", "tool", "tool", "tool"],
     );
-    assert.deepEqual(m!.parts[2], { type: "tool", callId: "call_1", tool: "edit", status: "completed", input: '{"path":"a"}', output: "ok", truncated: false });
-    assert.deepEqual(m!.parts[3], { type: "tool", callId: "call_2", tool: "get_weather", status: "error", input: '{"city":"Paris"}', output: "denied", truncated: false });
+    assert.deepEqual(m!.parts[2], {
+      type: "tool",
+      callId: "call_1",
+      tool: "edit",
+      status: "completed",
+      input: '{"path":"a"}',
+      output: "ok",
+      truncated: false,
+    });
+    assert.deepEqual(m!.parts[3], {
+      type: "tool",
+      callId: "call_2",
+      tool: "get_weather",
+      status: "error",
+      input: '{"city":"Paris"}',
+      output: "denied",
+      truncated: false,
+    });
     assert.equal(m!.parts[4]!.type === "tool" && m!.parts[4]!.output, null);
   });
 
   test("long texts are cut and flagged; errors are surfaced", () => {
     const [m] = mapMessages(
-      [msg("assistant", [{ type: "text", text: "x".repeat(50) }], { error: { name: "APIError", data: { message: "upstream said no" } } })],
+      [
+        msg("assistant", [{ type: "text", text: "x".repeat(50) }], {
+          error: { name: "APIError", data: { message: "upstream said no" } },
+        }),
+      ],
       { maxText: 10, maxToolText: 10, maxImageBytes: 10, pageImageBytes: 10 },
     );
     assert.deepEqual(m!.parts[0], { type: "text", text: "x".repeat(10), truncated: true, synthetic: false });

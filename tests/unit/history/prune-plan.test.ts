@@ -7,7 +7,11 @@ const NOW = Date.UTC(2030, 0, 31);
 
 /** `n` sessions, one per hour going back from NOW (s0 is the newest). */
 function sessions(n: number) {
-  return Array.from({ length: n }, (_, i) => ({ id: `ses_${String(i).padStart(4, "0")}`, createdAt: NOW - i * 3_600_000, updatedAt: NOW - i * 3_600_000 }));
+  return Array.from({ length: n }, (_, i) => ({
+    id: `ses_${String(i).padStart(4, "0")}`,
+    createdAt: NOW - i * 3_600_000,
+    updatedAt: NOW - i * 3_600_000,
+  }));
 }
 
 const none = new Set<string>();
@@ -26,7 +30,10 @@ describe("planPrune", () => {
     assert.equal(plan.toDelete.length, 250);
     assert.deepEqual(
       plan.toDelete.map((s) => s.id),
-      all.slice(50).reverse().map((s) => s.id),
+      all
+        .slice(50)
+        .reverse()
+        .map((s) => s.id),
     );
   });
 
@@ -34,7 +41,10 @@ describe("planPrune", () => {
     const all = sessions(3);
     all[2] = { ...all[2]!, updatedAt: NOW + 1 };
     const plan = planPrune(all, { maxSessions: 1, maxAgeDays: null }, NOW, none);
-    assert.deepEqual(plan.toDelete.map((s) => s.id), ["ses_0002", "ses_0001"]);
+    assert.deepEqual(
+      plan.toDelete.map((s) => s.id),
+      ["ses_0002", "ses_0001"],
+    );
   });
 
   test("maxAgeDays uses session time: older than N days goes, exactly N days stays", () => {
@@ -42,7 +52,10 @@ describe("planPrune", () => {
     const edge = { id: "ses_edge", createdAt: NOW - 3 * DAY_MS, updatedAt: NOW - 3 * DAY_MS };
     const old = { id: "ses_old", createdAt: NOW - 4 * DAY_MS, updatedAt: NOW - 3 * DAY_MS - 1 };
     const plan = planPrune([fresh, edge, old], { maxSessions: null, maxAgeDays: 3 }, NOW, none);
-    assert.deepEqual(plan.toDelete.map((s) => s.id), ["ses_old"]);
+    assert.deepEqual(
+      plan.toDelete.map((s) => s.id),
+      ["ses_old"],
+    );
   });
 
   test("with both limits the union goes (the stricter wins either way)", () => {
@@ -52,15 +65,25 @@ describe("planPrune", () => {
     const both = planPrune(all, { maxSessions: 24, maxAgeDays: 5 }, NOW, none).toDelete.length;
     assert.equal(both, Math.max(byCount, byAge));
     const both2 = planPrune(all, { maxSessions: 200, maxAgeDays: 1 }, NOW, none).toDelete.length;
-    assert.equal(both2, all.length - 25, "age is stricter here: keeps the last day (25 hourly sessions incl. the edge)");
+    assert.equal(
+      both2,
+      all.length - 25,
+      "age is stricter here: keeps the last day (25 hourly sessions incl. the edge)",
+    );
   });
 
   test("running sessions are never planned, but keep their place among the newest", () => {
     const all = sessions(10);
     const running = new Set(["ses_0009", "ses_0000"]);
     const plan = planPrune(all, { maxSessions: 5, maxAgeDays: null }, NOW, running);
-    assert.deepEqual(plan.skippedRunning.map((s) => s.id), ["ses_0009"]);
-    assert.deepEqual(plan.toDelete.map((s) => s.id), ["ses_0008", "ses_0007", "ses_0006", "ses_0005"]);
+    assert.deepEqual(
+      plan.skippedRunning.map((s) => s.id),
+      ["ses_0009"],
+    );
+    assert.deepEqual(
+      plan.toDelete.map((s) => s.id),
+      ["ses_0008", "ses_0007", "ses_0006", "ses_0005"],
+    );
   });
 });
 

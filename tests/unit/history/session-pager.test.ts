@@ -21,7 +21,13 @@ function service(fake: FakeOpenCode, tree: Record<string, string[]>) {
   return new HistoryService({ port: fake, appsDir: (a) => `${ROOT}/${a}`, directories: fakeDirectories(ROOT, tree) });
 }
 
-async function listAll(h: HistoryService, app: string, limit: number, between?: (page: number) => void, search?: string) {
+async function listAll(
+  h: HistoryService,
+  app: string,
+  limit: number,
+  between?: (page: number) => void,
+  search?: string,
+) {
   const ids: string[] = [];
   let cursor: string | undefined;
   let pages = 0;
@@ -58,13 +64,30 @@ describe("ordering and cursor encoding", () => {
   test("cursor round-trips and is bound to its search", () => {
     const c = { q: "foo", last: { createdAt: 5, id: "ses_x" }, dirs: { t1: "abc", t2: null }, done: ["t3"] };
     assert.deepEqual(decodeListCursor(encodeListCursor(c), "foo"), c);
-    assert.throws(() => decodeListCursor(encodeListCursor(c), null), (e: PatchbayError) => e.status === 400 && e.param === "cursor");
-    assert.throws(() => decodeListCursor("not-a-cursor", null), (e: PatchbayError) => e.status === 400 && e.param === "cursor");
+    assert.throws(
+      () => decodeListCursor(encodeListCursor(c), null),
+      (e: PatchbayError) => e.status === 400 && e.param === "cursor",
+    );
+    assert.throws(
+      () => decodeListCursor("not-a-cursor", null),
+      (e: PatchbayError) => e.status === 400 && e.param === "cursor",
+    );
   });
 
   test("needsMore waits until the page boundary is strictly newer than what a window reached", () => {
     const w = (items: SessionKey[], next: string | null) => ({ cursorUsed: null, items, next });
-    const tied: DirFetch<SessionKey> = { name: "t", windows: [w([{ createdAt: 9, id: "ses_c" }, { createdAt: 5, id: "ses_b" }], "n")] };
+    const tied: DirFetch<SessionKey> = {
+      name: "t",
+      windows: [
+        w(
+          [
+            { createdAt: 9, id: "ses_c" },
+            { createdAt: 5, id: "ses_b" },
+          ],
+          "n",
+        ),
+      ],
+    };
     // Two candidates but the second (time 5) equals the window's reach: a tie may hide in the next window.
     assert.equal(needsMore(tied, null, 2), true);
     assert.equal(needsMore(tied, null, 1), false);
@@ -72,10 +95,37 @@ describe("ordering and cursor encoding", () => {
   });
 
   test("mergePage interleaves directories and records where each resumes", () => {
-    const a: DirFetch<SessionKey> = { name: "a", windows: [{ cursorUsed: null, items: [{ createdAt: 9, id: "ses_9" }, { createdAt: 7, id: "ses_7" }], next: null }] };
-    const b: DirFetch<SessionKey> = { name: "b", windows: [{ cursorUsed: null, items: [{ createdAt: 8, id: "ses_8" }, { createdAt: 6, id: "ses_6" }], next: "cb" }] };
+    const a: DirFetch<SessionKey> = {
+      name: "a",
+      windows: [
+        {
+          cursorUsed: null,
+          items: [
+            { createdAt: 9, id: "ses_9" },
+            { createdAt: 7, id: "ses_7" },
+          ],
+          next: null,
+        },
+      ],
+    };
+    const b: DirFetch<SessionKey> = {
+      name: "b",
+      windows: [
+        {
+          cursorUsed: null,
+          items: [
+            { createdAt: 8, id: "ses_8" },
+            { createdAt: 6, id: "ses_6" },
+          ],
+          next: "cb",
+        },
+      ],
+    };
     const m = mergePage([a, b], null, 3, null, []);
-    assert.deepEqual(m.page.map((s) => s.id), ["ses_9", "ses_8", "ses_7"]);
+    assert.deepEqual(
+      m.page.map((s) => s.id),
+      ["ses_9", "ses_8", "ses_7"],
+    );
     assert.deepEqual(m.next, { q: null, last: { createdAt: 7, id: "ses_7" }, dirs: { b: null }, done: ["a"] });
   });
 });
@@ -112,7 +162,10 @@ describe("HistoryService.list across directories (fake OpenCode)", () => {
       fake.add(`${ROOT}/a/t1`, clock++);
       fake.add(`${ROOT}/a/t3`, clock++);
       // … and one not yet listed session is deleted.
-      const victim = [...fake.sessions.values()].filter((s) => original.has(s.id) && !deleted.has(s.id)).sort(compareNewestFirst).at(-page);
+      const victim = [...fake.sessions.values()]
+        .filter((s) => original.has(s.id) && !deleted.has(s.id))
+        .sort(compareNewestFirst)
+        .at(-page);
       if (victim && page % 3 === 0) {
         fake.sessions.delete(victim.id);
         deleted.add(victim.id);
@@ -120,7 +173,11 @@ describe("HistoryService.list across directories (fake OpenCode)", () => {
     });
     assert.equal(new Set(ids).size, ids.length, "no duplicates");
     const expected = [...original].filter((id) => !deleted.has(id) || ids.includes(id));
-    assert.deepEqual(new Set(ids), new Set(expected), "every original session not deleted before its turn, and no new ones");
+    assert.deepEqual(
+      new Set(ids),
+      new Set(expected),
+      "every original session not deleted before its turn, and no new ones",
+    );
     const present = ids.filter((id) => original.has(id));
     assert.deepEqual(present, ids, "sessions created after the first page are not mixed in");
     for (let i = 1; i < ids.length; i++) {
@@ -132,12 +189,16 @@ describe("HistoryService.list across directories (fake OpenCode)", () => {
 
   test("search filters by title and binds the cursor", async () => {
     const fake = new FakeOpenCode();
-    for (let i = 0; i < 30; i++) fake.add(`${ROOT}/a/t1`, 1000 + i, { title: i % 3 === 0 ? `invoice ${i}` : `chat ${i}` });
+    for (let i = 0; i < 30; i++)
+      fake.add(`${ROOT}/a/t1`, 1000 + i, { title: i % 3 === 0 ? `invoice ${i}` : `chat ${i}` });
     const h = service(fake, { a: ["t1"] });
     const hits = await listAll(h, "a", 4, undefined, "invoice");
     assert.equal(hits.length, 10);
     const first = await h.list("a", { limit: 4, search: "invoice" });
-    await assert.rejects(h.list("a", { limit: 4, cursor: first.nextCursor! }), (e: PatchbayError) => e.param === "cursor");
+    await assert.rejects(
+      h.list("a", { limit: 4, cursor: first.nextCursor! }),
+      (e: PatchbayError) => e.param === "cursor",
+    );
   });
 
   test("a deep page costs about one list call per directory", async () => {
@@ -145,7 +206,8 @@ describe("HistoryService.list across directories (fake OpenCode)", () => {
     for (let i = 0; i < 1000; i++) fake.add(`${ROOT}/a/${i % 2 ? "t1" : "t2"}`, 1000 + i);
     const h = service(fake, { a: ["t1", "t2"] });
     let cursor: string | undefined;
-    for (let p = 0; p < 15; p++) cursor = (await h.list("a", { limit: 50, ...(cursor ? { cursor } : {}) })).nextCursor ?? undefined;
+    for (let p = 0; p < 15; p++)
+      cursor = (await h.list("a", { limit: 50, ...(cursor ? { cursor } : {}) })).nextCursor ?? undefined;
     const before = fake.calls.list;
     await h.list("a", { limit: 50, cursor });
     assert.ok(fake.calls.list - before <= 4, `list calls for page 16: ${fake.calls.list - before}`);
@@ -157,7 +219,10 @@ describe("HistoryService.list across directories (fake OpenCode)", () => {
     fake.add(`${ROOT}/a/t1`, 2);
     fake.busy.add(s.id);
     const page = await service(fake, { a: ["t1"] }).list("a");
-    assert.deepEqual(page.sessions.map((x) => x.running), [false, true]);
+    assert.deepEqual(
+      page.sessions.map((x) => x.running),
+      [false, true],
+    );
     assert.equal(page.sessions[0]!.toolSet, "t1");
   });
 });

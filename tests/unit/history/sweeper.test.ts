@@ -36,7 +36,10 @@ function result(app: string, opts: PruneOptions, extra: Partial<SweepResult> = {
   };
 }
 
-function harness(limits: Record<string, HistoryLimits>, prune?: (app: string, o: PruneOptions) => Promise<SweepResult>) {
+function harness(
+  limits: Record<string, HistoryLimits>,
+  prune?: (app: string, o: PruneOptions) => Promise<SweepResult>,
+) {
   const calls: { app: string; opts: PruneOptions; at: number }[] = [];
   const lines: string[] = [];
   let active = 0;
@@ -82,7 +85,12 @@ describe("Sweeper", () => {
     await until(() => sweeper.lastSweep("a") !== null, "the first sweep");
     assert.equal(calls.length, 1);
     assert.ok(calls[0]!.at - t0 >= 25, "debounced");
-    assert.deepEqual(calls[0]!.opts, { budget: 7, limits: { maxSessions: 5, maxAgeDays: null }, dryRun: false, trigger: "request" });
+    assert.deepEqual(calls[0]!.opts, {
+      budget: 7,
+      limits: { maxSessions: 5, maxAgeDays: null },
+      dryRun: false,
+      trigger: "request",
+    });
     assert.equal(sweeper.lastSweep("a")?.removed, 1);
     assert.match(lines[0] ?? "", /history: sweep app=a trigger=request scanned=10 removed=1/);
     const finished = Date.now();
@@ -140,7 +148,8 @@ describe("Sweeper", () => {
     const calls: string[] = [];
     const sweeper = new Sweeper({
       prune: async (app, opts) => (calls.push(`${app}:${opts.trigger}`), result(app, opts)),
-      limitsOf: (app) => (app === "free" ? { maxSessions: null, maxAgeDays: null } : { maxSessions: 3, maxAgeDays: null }),
+      limitsOf: (app) =>
+        app === "free" ? { maxSessions: null, maxAgeDays: null } : { maxSessions: 3, maxAgeDays: null },
       apps: () => ["a", "free", "b"],
       log: () => {},
       intervalMs: 40,
@@ -155,7 +164,16 @@ describe("Sweeper", () => {
   });
 
   test("describeSweep names every count", () => {
-    const line = describeSweep(result("a", { limits: { maxSessions: 1, maxAgeDays: null }, trigger: "timer" }, { removed: 3, alreadyMissing: 1, failed: 2, skippedRunning: 4, remaining: 5 }));
-    assert.equal(line, "history: sweep app=a trigger=timer scanned=10 removed=3 alreadyMissing=1 failed=2 skippedRunning=4 remaining=5 in 1 ms");
+    const line = describeSweep(
+      result(
+        "a",
+        { limits: { maxSessions: 1, maxAgeDays: null }, trigger: "timer" },
+        { removed: 3, alreadyMissing: 1, failed: 2, skippedRunning: 4, remaining: 5 },
+      ),
+    );
+    assert.equal(
+      line,
+      "history: sweep app=a trigger=timer scanned=10 removed=3 alreadyMissing=1 failed=2 skippedRunning=4 remaining=5 in 1 ms",
+    );
   });
 });

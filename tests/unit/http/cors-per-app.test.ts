@@ -13,10 +13,12 @@ before(async () => {
   const app = express();
   // Any app's origins answer preflights and unauthenticated errors; "good" is listed by app t1 only.
   app.use(cors(() => ["http://good.example"]));
-  const fakeAuth = (origins: string[]): express.RequestHandler => (_req, res, next) => {
-    res.locals.auth = { app: { limits: { corsOrigins: origins } } };
-    next();
-  };
+  const fakeAuth =
+    (origins: string[]): express.RequestHandler =>
+    (_req, res, next) => {
+      res.locals.auth = { app: { limits: { corsOrigins: origins } } };
+      next();
+    };
   app.get("/t1", fakeAuth(["http://good.example"]), restrictCorsToApp(), (_req, res) => void res.json({ ok: true }));
   app.get("/t2", fakeAuth([]), restrictCorsToApp(), (_req, res) => void res.json({ ok: true }));
   server = app.listen(0, "127.0.0.1");

@@ -7,7 +7,12 @@ test("answers JSON and SSE chat completions on loopback and echoes the user", as
   const demo = await startDemoUpstream();
   try {
     assert.match(demo.url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
-    const post = (body: unknown) => fetch(`${demo.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      fetch(`${demo.url}/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     const json = (await (await post({ model: "echo", messages: [{ role: "user", content: "ping 42" }] })).json()) as {
       choices: Array<{ message: { content: string }; finish_reason: string }>;
       usage: { total_tokens: number };
@@ -16,14 +21,36 @@ test("answers JSON and SSE chat completions on loopback and echoes the user", as
     assert.equal(json.choices[0]!.finish_reason, "stop");
     assert.ok(json.usage.total_tokens > 0);
 
-    const sse = await (await post({ model: "echo", stream: true, messages: [{ role: "user", content: [{ type: "text", text: "hello" }] }] })).text();
-    const chunks = sse.split("\n\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6));
+    const sse = await (
+      await post({
+        model: "echo",
+        stream: true,
+        messages: [{ role: "user", content: [{ type: "text", text: "hello" }] }],
+      })
+    ).text();
+    const chunks = sse
+      .split("\n\n")
+      .filter((l) => l.startsWith("data: "))
+      .map((l) => l.slice(6));
     assert.equal(chunks.at(-1), "[DONE]");
-    const text = chunks.slice(0, -1).map((c) => JSON.parse(c) as { choices: Array<{ delta: { content?: string } }> }).map((c) => c.choices[0]?.delta.content ?? "").join("");
+    const text = chunks
+      .slice(0, -1)
+      .map((c) => JSON.parse(c) as { choices: Array<{ delta: { content?: string } }> })
+      .map((c) => c.choices[0]?.delta.content ?? "")
+      .join("");
     assert.match(text, /hello/);
 
-    const tool = (await (await post({ model: "echo", messages: [{ role: "user", content: "please use get_time" }], tools: [{ type: "function", function: { name: "get_time", parameters: {} } }] })).json()) as {
-      choices: Array<{ message: { tool_calls?: Array<{ function: { name: string; arguments: string } }> }; finish_reason: string }>;
+    const tool = (await (
+      await post({
+        model: "echo",
+        messages: [{ role: "user", content: "please use get_time" }],
+        tools: [{ type: "function", function: { name: "get_time", parameters: {} } }],
+      })
+    ).json()) as {
+      choices: Array<{
+        message: { tool_calls?: Array<{ function: { name: string; arguments: string } }> };
+        finish_reason: string;
+      }>;
     };
     assert.equal(tool.choices[0]!.finish_reason, "tool_calls");
     assert.equal(tool.choices[0]!.message.tool_calls?.[0]?.function.name, "get_time");
@@ -34,7 +61,11 @@ test("answers JSON and SSE chat completions on loopback and echoes the user", as
 });
 
 test("demoProviderConfig is an openai-compatible provider block with a tool-calling model", () => {
-  const block = demoProviderConfig("http://127.0.0.1:1/v1") as { npm: string; options: { baseURL: string }; models: Record<string, { tool_call: boolean }> };
+  const block = demoProviderConfig("http://127.0.0.1:1/v1") as {
+    npm: string;
+    options: { baseURL: string };
+    models: Record<string, { tool_call: boolean }>;
+  };
   assert.equal(block.npm, "@ai-sdk/openai-compatible");
   assert.equal(block.options.baseURL, "http://127.0.0.1:1/v1");
   assert.equal(block.models.echo?.tool_call, true);

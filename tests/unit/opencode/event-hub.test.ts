@@ -18,7 +18,10 @@ test("routes events by session, notifies subscribers when the stream drops, and 
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const source = { connection: () => ({ url, authorization: "Basic abc" }), onStatus: (_l: (s: OpenCodeStatus) => void) => () => {} };
+  const source = {
+    connection: () => ({ url, authorization: "Basic abc" }),
+    onStatus: (_l: (s: OpenCodeStatus) => void) => () => {},
+  };
   const hub = new OpenCodeEventHub(source);
   try {
     await hub.ready(2000);
@@ -29,14 +32,21 @@ test("routes events by session, notifies subscribers when the stream drops, and 
     const offA = hub.subscribe("ses_a", (m) => a.push(m));
     hub.subscribe("ses_b", (m) => b.push(m));
     hub.tap((e) => tapped.push(e.type));
-    const send = (payload: unknown) => clients.at(-1)!.write(`data: ${JSON.stringify({ directory: "/d", payload })}\n\n`);
+    const send = (payload: unknown) =>
+      clients.at(-1)!.write(`data: ${JSON.stringify({ directory: "/d", payload })}\n\n`);
     send({ type: "session.idle", properties: { sessionID: "ses_a" } });
     send({ type: "message.part.updated", properties: { part: { sessionID: "ses_b", id: "p" } } });
     send({ type: "message.updated", properties: { info: { sessionID: "ses_a", id: "m" } } });
     send({ type: "server.heartbeat", properties: {} });
     await new Promise((r) => setTimeout(r, 100));
-    assert.deepEqual(a.map((m) => m.kind === "event" && m.event.type), ["session.idle", "message.updated"]);
-    assert.deepEqual(b.map((m) => m.kind === "event" && m.event.type), ["message.part.updated"]);
+    assert.deepEqual(
+      a.map((m) => m.kind === "event" && m.event.type),
+      ["session.idle", "message.updated"],
+    );
+    assert.deepEqual(
+      b.map((m) => m.kind === "event" && m.event.type),
+      ["message.part.updated"],
+    );
     assert.deepEqual(tapped, ["session.idle", "message.part.updated", "message.updated", "server.heartbeat"]);
 
     offA();

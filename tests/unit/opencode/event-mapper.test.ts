@@ -14,8 +14,13 @@ const DIR = fileURLToPath(new URL("../../fixtures/opencode-events/", import.meta
 
 function replay(file: string): ModelEvent[] {
   const [head, ...rest] = fs.readFileSync(file, "utf8").trim().split("\n");
-  const meta = (JSON.parse(head!) as { meta: Omit<MapperInit, "toolNames"> & { toolNames: Record<string, string> } }).meta;
-  const state = createMapperState({ sessionID: meta.sessionID, toolNames: new Map(Object.entries(meta.toolNames)), structured: meta.structured });
+  const meta = (JSON.parse(head!) as { meta: Omit<MapperInit, "toolNames"> & { toolNames: Record<string, string> } })
+    .meta;
+  const state = createMapperState({
+    sessionID: meta.sessionID,
+    toolNames: new Map(Object.entries(meta.toolNames)),
+    structured: meta.structured,
+  });
   const out: ModelEvent[] = [];
   for (const line of rest) {
     const { receivedAt, event } = JSON.parse(line) as { receivedAt: number; event: OpenCodeEvent };
@@ -25,14 +30,18 @@ function replay(file: string): ModelEvent[] {
 }
 
 describe("event mapper: recorded OpenCode streams vs golden output", () => {
-  const fixtures = fs.readdirSync(DIR).filter((f) => f.endsWith(".jsonl")).sort();
+  const fixtures = fs
+    .readdirSync(DIR)
+    .filter((f) => f.endsWith(".jsonl"))
+    .sort();
   test("there are recordings to replay", () => assert.ok(fixtures.length >= 10, `only ${fixtures.length} fixtures`));
   for (const f of fixtures) {
     const name = f.replace(/\.jsonl$/, "");
     test(name, () => {
       const actual = replay(path.join(DIR, f));
       const golden = path.join(DIR, `${name}.golden.json`);
-      if (process.env.UPDATE_GOLDEN || !fs.existsSync(golden)) fs.writeFileSync(golden, JSON.stringify(actual, null, 2) + "\n");
+      if (process.env.UPDATE_GOLDEN || !fs.existsSync(golden))
+        fs.writeFileSync(golden, JSON.stringify(actual, null, 2) + "\n");
       assert.deepEqual(actual, JSON.parse(fs.readFileSync(golden, "utf8")));
       const terminal = actual.filter((e) => e.type === "finish" || e.type === "error");
       assert.equal(terminal.length, 1, "exactly one finish or error");
@@ -42,23 +51,47 @@ describe("event mapper: recorded OpenCode streams vs golden output", () => {
 });
 
 describe("event mapper: focused cases", () => {
-  const init: MapperInit = { sessionID: "ses_1", toolNames: new Map([["get_time", "get_time"], ["client_write", "write"]]), structured: null };
+  const init: MapperInit = {
+    sessionID: "ses_1",
+    toolNames: new Map([
+      ["get_time", "get_time"],
+      ["client_write", "write"],
+    ]),
+    structured: null,
+  };
   const ev = (type: string, properties: Record<string, unknown>): OpenCodeEvent => ({ type, properties });
-  const assistant = (extra: Record<string, unknown> = {}) => ev("message.updated", { sessionID: "ses_1", info: { id: "msg_a", role: "assistant", ...extra } });
+  const assistant = (extra: Record<string, unknown> = {}) =>
+    ev("message.updated", { sessionID: "ses_1", info: { id: "msg_a", role: "assistant", ...extra } });
 
   test("user message parts are never emitted as output", () => {
     const s = createMapperState(init);
     mapOpenCodeEvent(ev("message.updated", { sessionID: "ses_1", info: { id: "msg_u", role: "user" } }), s);
-    const out = mapOpenCodeEvent(ev("message.part.updated", { sessionID: "ses_1", part: { id: "p_u", messageID: "msg_u", sessionID: "ses_1", type: "text", text: "Hello" } }), s);
+    const out = mapOpenCodeEvent(
+      ev("message.part.updated", {
+        sessionID: "ses_1",
+        part: { id: "p_u", messageID: "msg_u", sessionID: "ses_1", type: "text", text: "Hello" },
+      }),
+      s,
+    );
     assert.deepEqual(out, []);
   });
 
   test("full text ahead of the deltas is caught up once, never duplicated", () => {
     const s = createMapperState(init);
     mapOpenCodeEvent(assistant(), s);
-    const part = (text: string) => ev("message.part.updated", { sessionID: "ses_1", part: { id: "p1", messageID: "msg_a", sessionID: "ses_1", type: "text", text } });
+    const part = (text: string) =>
+      ev("message.part.updated", {
+        sessionID: "ses_1",
+        part: { id: "p1", messageID: "msg_a", sessionID: "ses_1", type: "text", text },
+      });
     assert.deepEqual(mapOpenCodeEvent(part(""), s), []);
-    assert.deepEqual(mapOpenCodeEvent(ev("message.part.delta", { sessionID: "ses_1", messageID: "msg_a", partID: "p1", field: "text", delta: "Hel" }), s), [{ type: "text-delta", delta: "Hel" }]);
+    assert.deepEqual(
+      mapOpenCodeEvent(
+        ev("message.part.delta", { sessionID: "ses_1", messageID: "msg_a", partID: "p1", field: "text", delta: "Hel" }),
+        s,
+      ),
+      [{ type: "text-delta", delta: "Hel" }],
+    );
     assert.deepEqual(mapOpenCodeEvent(part("Hello"), s), [{ type: "text-delta", delta: "lo" }]);
     assert.deepEqual(mapOpenCodeEvent(part("Hello"), s), []);
   });
@@ -67,7 +100,10 @@ describe("event mapper: focused cases", () => {
     const s = createMapperState(init);
     mapOpenCodeEvent(assistant({ finish: "tool-calls" }), s);
     const tp = (callID: string, tool: string, state: Record<string, unknown>) =>
-      ev("message.part.updated", { sessionID: "ses_1", part: { id: `p_${callID}`, messageID: "msg_a", sessionID: "ses_1", type: "tool", callID, tool, state } });
+      ev("message.part.updated", {
+        sessionID: "ses_1",
+        part: { id: `p_${callID}`, messageID: "msg_a", sessionID: "ses_1", type: "tool", callID, tool, state },
+      });
     mapOpenCodeEvent(tp("c1", "client_write", { status: "running", input: { path: "x" } }), s);
     mapOpenCodeEvent(tp("c2", "get_time", { status: "pending", input: {}, raw: "" }), s);
     const out = finishNow(s);
@@ -79,32 +115,82 @@ describe("event mapper: focused cases", () => {
   test("the plugin's single-step refusal is not an error; later events are ignored after finish", () => {
     const s = createMapperState(init);
     mapOpenCodeEvent(assistant({ finish: "tool-calls" }), s); // the first (allowed) step ended properly
-    const refusal = ev("session.error", { sessionID: "ses_1", error: { name: "UnknownError", data: { message: "Error: patchbay: refusing a second model call for a single-step request\n at x" } } });
+    const refusal = ev("session.error", {
+      sessionID: "ses_1",
+      error: {
+        name: "UnknownError",
+        data: { message: "Error: patchbay: refusing a second model call for a single-step request\n at x" },
+      },
+    });
     assert.deepEqual(mapOpenCodeEvent(refusal, s), []);
     assert.equal(mapOpenCodeEvent(ev("session.idle", { sessionID: "ses_1" }), s)[0]?.type, "finish");
-    assert.deepEqual(mapOpenCodeEvent(ev("session.error", { sessionID: "ses_1", error: { name: "APIError", data: { message: "x", statusCode: 500, isRetryable: true } } }), s), []);
+    assert.deepEqual(
+      mapOpenCodeEvent(
+        ev("session.error", {
+          sessionID: "ses_1",
+          error: { name: "APIError", data: { message: "x", statusCode: 500, isRetryable: true } },
+        }),
+        s,
+      ),
+      [],
+    );
   });
 
   test("content-filter finishes as content_filter, not as an error", () => {
     const s = createMapperState(init);
-    mapOpenCodeEvent(assistant({ finish: "content-filter", tokens: { input: 1, output: 1, reasoning: 0, cache: { read: 0, write: 0 } } }), s);
-    assert.deepEqual(mapOpenCodeEvent(ev("session.error", { sessionID: "ses_1", error: { name: "ContentFilterError", data: { message: "blocked" } } }), s), []);
+    mapOpenCodeEvent(
+      assistant({
+        finish: "content-filter",
+        tokens: { input: 1, output: 1, reasoning: 0, cache: { read: 0, write: 0 } },
+      }),
+      s,
+    );
+    assert.deepEqual(
+      mapOpenCodeEvent(
+        ev("session.error", {
+          sessionID: "ses_1",
+          error: { name: "ContentFilterError", data: { message: "blocked" } },
+        }),
+        s,
+      ),
+      [],
+    );
     const out = mapOpenCodeEvent(ev("session.status", { sessionID: "ses_1", status: { type: "idle" } }), s);
-    assert.deepEqual(out, [{ type: "finish", reason: "content_filter", usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 } }]);
+    assert.deepEqual(out, [
+      {
+        type: "finish",
+        reason: "content_filter",
+        usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 },
+      },
+    ]);
   });
 
-  const cutOff = { code: "upstream_error", status: 502, message: "The provider ended the answer without finishing it (the stream was cut off or malformed)." };
+  const cutOff = {
+    code: "upstream_error",
+    status: 502,
+    message: "The provider ended the answer without finishing it (the stream was cut off or malformed).",
+  };
   const idle = () => ev("session.idle", { sessionID: "ses_1" });
   const stepFinish = (reason: string | undefined, output: number) =>
     ev("message.part.updated", {
       sessionID: "ses_1",
-      part: { id: "p_sf", messageID: "msg_a", sessionID: "ses_1", type: "step-finish", ...(reason ? { reason } : {}), tokens: { input: output ? 5 : 0, output, reasoning: 0, cache: { read: 0, write: 0 } } },
+      part: {
+        id: "p_sf",
+        messageID: "msg_a",
+        sessionID: "ses_1",
+        type: "step-finish",
+        ...(reason ? { reason } : {}),
+        tokens: { input: output ? 5 : 0, output, reasoning: 0, cache: { read: 0, write: 0 } },
+      },
     });
 
-  test("finish \"unknown\" without the provider's usage report (stream cut off or not SSE) is an error, after what was streamed", () => {
+  test('finish "unknown" without the provider\'s usage report (stream cut off or not SSE) is an error, after what was streamed', () => {
     const s = createMapperState(init);
     mapOpenCodeEvent(assistant(), s);
-    const text = ev("message.part.updated", { sessionID: "ses_1", part: { id: "p1", messageID: "msg_a", sessionID: "ses_1", type: "text", text: "hello" } });
+    const text = ev("message.part.updated", {
+      sessionID: "ses_1",
+      part: { id: "p1", messageID: "msg_a", sessionID: "ses_1", type: "text", text: "hello" },
+    });
     assert.deepEqual(mapOpenCodeEvent(text, s), [{ type: "text-delta", delta: "hello" }]);
     mapOpenCodeEvent(stepFinish("unknown", 0), s);
     mapOpenCodeEvent(assistant({ finish: "unknown" }), s);
@@ -112,7 +198,7 @@ describe("event mapper: focused cases", () => {
     assert.deepEqual(mapOpenCodeEvent(idle(), s), [], "nothing after the error");
   });
 
-  test("no finish at all is an error too; finish \"error\" is an error", () => {
+  test('no finish at all is an error too; finish "error" is an error', () => {
     const s = createMapperState(init);
     mapOpenCodeEvent(assistant(), s);
     assert.deepEqual(mapOpenCodeEvent(idle(), s), [{ type: "error", error: cutOff }]);
@@ -124,25 +210,63 @@ describe("event mapper: focused cases", () => {
     assert.equal(out[0]?.type === "error" && out[0].error.status, 502);
   });
 
-  test("finish \"unknown\" WITH the provider's final usage (a non-standard finish_reason such as end_turn) finishes as stop", () => {
+  test('finish "unknown" WITH the provider\'s final usage (a non-standard finish_reason such as end_turn) finishes as stop', () => {
     const s = createMapperState(init);
     mapOpenCodeEvent(stepFinish("unknown", 7), s);
-    assert.deepEqual(mapOpenCodeEvent(idle(), s), [{ type: "finish", reason: "stop", usage: { inputTokens: 5, outputTokens: 7, cachedInputTokens: 0, reasoningTokens: 0 } }]);
+    assert.deepEqual(mapOpenCodeEvent(idle(), s), [
+      {
+        type: "finish",
+        reason: "stop",
+        usage: { inputTokens: 5, outputTokens: 7, cachedInputTokens: 0, reasoningTokens: 0 },
+      },
+    ]);
   });
 
   test("tool names that are Object.prototype keys map exactly (no inherited lookups)", () => {
-    const s = createMapperState({ ...init, toolNames: new Map([["constructor", "constructor"], ["__proto__", "__proto__"]]) });
+    const s = createMapperState({
+      ...init,
+      toolNames: new Map([
+        ["constructor", "constructor"],
+        ["__proto__", "__proto__"],
+      ]),
+    });
     mapOpenCodeEvent(assistant({ finish: "tool-calls" }), s);
     const tp = (callID: string, tool: string) =>
-      ev("message.part.updated", { sessionID: "ses_1", part: { id: `p_${callID}`, messageID: "msg_a", sessionID: "ses_1", type: "tool", callID, tool, state: { status: "error", input: { a: 1 }, error: "rejected" } } });
-    assert.deepEqual(mapOpenCodeEvent(tp("c1", "toString"), s), [{ type: "tool-call", id: "c1", name: "toString", arguments: '{"a":1}' }]);
-    assert.deepEqual(mapOpenCodeEvent(tp("c2", "__proto__"), s), [{ type: "tool-call", id: "c2", name: "__proto__", arguments: '{"a":1}' }]);
-    assert.deepEqual(mapOpenCodeEvent(tp("c3", "constructor"), s), [{ type: "tool-call", id: "c3", name: "constructor", arguments: '{"a":1}' }]);
+      ev("message.part.updated", {
+        sessionID: "ses_1",
+        part: {
+          id: `p_${callID}`,
+          messageID: "msg_a",
+          sessionID: "ses_1",
+          type: "tool",
+          callID,
+          tool,
+          state: { status: "error", input: { a: 1 }, error: "rejected" },
+        },
+      });
+    assert.deepEqual(mapOpenCodeEvent(tp("c1", "toString"), s), [
+      { type: "tool-call", id: "c1", name: "toString", arguments: '{"a":1}' },
+    ]);
+    assert.deepEqual(mapOpenCodeEvent(tp("c2", "__proto__"), s), [
+      { type: "tool-call", id: "c2", name: "__proto__", arguments: '{"a":1}' },
+    ]);
+    assert.deepEqual(mapOpenCodeEvent(tp("c3", "constructor"), s), [
+      { type: "tool-call", id: "c3", name: "constructor", arguments: '{"a":1}' },
+    ]);
   });
 
   test("fail-closed error from the plugin becomes 503 backend_unavailable", () => {
     const s = createMapperState(init);
-    const out = mapOpenCodeEvent(ev("session.error", { sessionID: "ses_1", error: { name: "UnknownError", data: { message: "Error: patchbay: no request data for this session (side channel unavailable)" } } }), s);
+    const out = mapOpenCodeEvent(
+      ev("session.error", {
+        sessionID: "ses_1",
+        error: {
+          name: "UnknownError",
+          data: { message: "Error: patchbay: no request data for this session (side channel unavailable)" },
+        },
+      }),
+      s,
+    );
     assert.equal(out[0]?.type === "error" && out[0].error.code, "backend_unavailable");
   });
 });

@@ -28,7 +28,11 @@ describe("readUserProviderSections", () => {
     );
     const { sections, notices } = readUserProviderSections(file, "/home/u");
     assert.deepEqual(notices, []);
-    assert.deepEqual(sections.provider, { x: { options: { apiKey: `{file:${path.join(dir, "key.txt")}}`, baseURL: "{env:X_BASE}", other: "{env:X_TOKEN}" } } });
+    assert.deepEqual(sections.provider, {
+      x: {
+        options: { apiKey: `{file:${path.join(dir, "key.txt")}}`, baseURL: "{env:X_BASE}", other: "{env:X_TOKEN}" },
+      },
+    });
     assert.deepEqual(sections.disabled_providers, ["y"]);
     assert.equal(sections.enabled_providers, undefined);
     assert.deepEqual(sections.envRefs, ["X_BASE", "X_TOKEN"]);
@@ -79,7 +83,9 @@ describe("prepareOpenCodeHome", () => {
     const home = prepareOpenCodeHome({ dataDir, user: { authFile: auth, configFile: null } });
     for (const v of Object.values(home.env)) assert.ok(fs.statSync(v).isDirectory());
     assert.ok(home.env.HOME?.startsWith(path.join(dataDir, "opencode")));
-    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(home.configDir, "package.json"), "utf8")), { dependencies: { "@opencode-ai/plugin": "1.18.33" } });
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(home.configDir, "package.json"), "utf8")), {
+      dependencies: { "@opencode-ai/plugin": "1.18.33" },
+    });
     assert.ok(fs.existsSync(path.join(home.configDir, "package-lock.json")));
     assert.ok(fs.statSync(path.join(home.configDir, "node_modules")).isDirectory());
     assert.match(fs.readFileSync(home.pluginFile, "utf8"), /export const PatchbayCompanion/);
@@ -134,6 +140,7 @@ describe("buildChildEnv", () => {
     assert.equal(env.OPENCODE_SERVER_PASSWORD, "pw");
     assert.equal(env.PATCHBAY_SIDE_CHANNEL_TOKEN, "t");
     assert.equal(env.OPENCODE_DISABLE_MODELS_FETCH, "true");
-    for (const [k, v] of Object.entries(env)) if (k.startsWith("OPENCODE_DISABLE")) assert.ok(v === "true" || v === "1", `${k}=${v}`);
+    for (const [k, v] of Object.entries(env))
+      if (k.startsWith("OPENCODE_DISABLE")) assert.ok(v === "true" || v === "1", `${k}=${v}`);
   });
 });

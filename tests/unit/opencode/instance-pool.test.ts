@@ -21,7 +21,9 @@ describe("InstancePool", () => {
     const a = await pool.acquire("my-app", tools("t1"), "h1");
     assert.equal(a.directory, path.join(dataDir, "apps", "my-app", "h1"));
     assert.equal(a.cold, true);
-    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(a.directory, ".patchbay", "toolset.json"), "utf8")), { tools: tools("t1") });
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(a.directory, ".patchbay", "toolset.json"), "utf8")), {
+      tools: tools("t1"),
+    });
     a.release();
     const b = await pool.acquire("my-app", tools("t1"), "h1");
     assert.equal(b.cold, false);
@@ -35,8 +37,14 @@ describe("InstancePool", () => {
     (await pool.acquire("a", tools("h1"), "h1")).release(); // h1 is now more recent than h2
     (await pool.acquire("a", tools("h3"), "h3")).release();
     await tick();
-    assert.deepEqual(disposed.map((d) => path.basename(d)), ["h2"]);
-    assert.deepEqual(pool.liveDirectories().map((d) => path.basename(d)), ["h1", "h3"]);
+    assert.deepEqual(
+      disposed.map((d) => path.basename(d)),
+      ["h2"],
+    );
+    assert.deepEqual(
+      pool.liveDirectories().map((d) => path.basename(d)),
+      ["h1", "h3"],
+    );
     cleanup();
   });
 
@@ -45,7 +53,11 @@ describe("InstancePool", () => {
     const busy = await pool.acquire("a", tools("h1"), "h1");
     (await pool.acquire("a", tools("h2"), "h2")).release();
     await tick();
-    assert.deepEqual(disposed.map((d) => path.basename(d)), ["h2"], "the idle one goes, not the busy one");
+    assert.deepEqual(
+      disposed.map((d) => path.basename(d)),
+      ["h2"],
+      "the idle one goes, not the busy one",
+    );
     const again = await pool.acquire("a", tools("h3"), "h3");
     await tick();
     assert.equal(disposed.includes(busy.directory), false);

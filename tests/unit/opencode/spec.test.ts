@@ -6,10 +6,24 @@ import { PatchbayError } from "../../../server/core/errors";
 import { planBridgeRequest, promptToolsMap, toolsetHash, type ModelFacts } from "../../../server/opencode/spec";
 
 const ctx = { now: 1_700_000_000_000, idPrefix: "t" };
-const compat: ModelFacts = { providerID: "mock", modelID: "m", npm: "@ai-sdk/openai-compatible", variants: ["low", "high"] };
-const anthropic: ModelFacts = { providerID: "anthropic", modelID: "claude", npm: "@ai-sdk/anthropic", variants: ["high"] };
+const compat: ModelFacts = {
+  providerID: "mock",
+  modelID: "m",
+  npm: "@ai-sdk/openai-compatible",
+  variants: ["low", "high"],
+};
+const anthropic: ModelFacts = {
+  providerID: "anthropic",
+  modelID: "claude",
+  npm: "@ai-sdk/anthropic",
+  variants: ["high"],
+};
 const openai: ModelFacts = { providerID: "openai", modelID: "gpt-5", npm: "@ai-sdk/openai", variants: [] };
-const weather = { name: "get_weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } } } };
+const weather = {
+  name: "get_weather",
+  description: "Weather",
+  parameters: { type: "object", properties: { city: { type: "string" } } },
+};
 const time = { name: "get_time", parameters: { type: "object", properties: {} } };
 
 function req(p: Partial<NeutralRequest> = {}, variant?: string): BackendRequest {
@@ -36,7 +50,14 @@ describe("planBridgeRequest", () => {
   test("system texts pass as given; a plain request clears OpenCode's defaults and has no warnings", () => {
     const plan = planBridgeRequest(req(), compat, ctx);
     assert.deepEqual(plan.spec.system, ["S1", "S2"]);
-    assert.deepEqual(plan.spec.params, { temperature: null, topP: null, topK: null, maxOutputTokens: null, options: {}, dropOptions: [] });
+    assert.deepEqual(plan.spec.params, {
+      temperature: null,
+      topP: null,
+      topK: null,
+      maxOutputTokens: null,
+      options: {},
+      dropOptions: [],
+    });
     assert.equal(plan.spec.singleStep, true);
     assert.deepEqual(plan.warnings, []);
     assert.equal(plan.triggerText, "Hi");
@@ -47,8 +68,21 @@ describe("planBridgeRequest", () => {
     const plan = planBridgeRequest(
       req({
         messages: [
-          { role: "user", content: [{ type: "text", text: "Look" }, { type: "media", mediaType: "image/png", url: "data:image/png;base64,AAA" }] },
-          { role: "assistant", content: [{ type: "text", text: "Calling" }], toolCalls: [{ id: "c1", name: "write", arguments: '{"a":1}' }, { id: "c2", name: "get_time", arguments: "" }] },
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "Look" },
+              { type: "media", mediaType: "image/png", url: "data:image/png;base64,AAA" },
+            ],
+          },
+          {
+            role: "assistant",
+            content: [{ type: "text", text: "Calling" }],
+            toolCalls: [
+              { id: "c1", name: "write", arguments: '{"a":1}' },
+              { id: "c2", name: "get_time", arguments: "" },
+            ],
+          },
           { role: "tool", toolCallId: "c1", content: "done" },
           { role: "tool", toolCallId: "zzz", content: "orphan" },
           { role: "user", content: [{ type: "text", text: "Next" }] },
@@ -59,9 +93,24 @@ describe("planBridgeRequest", () => {
     );
     const [u1, a1, u2] = plan.spec.messages;
     assert.equal(plan.spec.messages.length, 3);
-    assert.deepEqual(u1?.info, { id: u1?.info.id, role: "user", time: { created: ctx.now }, agent: "bridge", model: { providerID: "mock", modelID: "m" } });
-    assert.deepEqual(u1?.parts.map((p) => p.type), ["text", "file"]);
-    assert.deepEqual(u1?.parts[1], { id: u1?.parts[1]?.id, type: "file", mime: "image/png", url: "data:image/png;base64,AAA", filename: "file" });
+    assert.deepEqual(u1?.info, {
+      id: u1?.info.id,
+      role: "user",
+      time: { created: ctx.now },
+      agent: "bridge",
+      model: { providerID: "mock", modelID: "m" },
+    });
+    assert.deepEqual(
+      u1?.parts.map((p) => p.type),
+      ["text", "file"],
+    );
+    assert.deepEqual(u1?.parts[1], {
+      id: u1?.parts[1]?.id,
+      type: "file",
+      mime: "image/png",
+      url: "data:image/png;base64,AAA",
+      filename: "file",
+    });
     assert.equal(a1?.info.parentID, u1?.info.id);
     assert.equal(a1?.info.finish, "tool-calls");
     const [text, t1, t2] = a1!.parts;
@@ -73,13 +122,27 @@ describe("planBridgeRequest", () => {
     assert.deepEqual((t2?.state as Record<string, unknown>).input, {});
     assert.equal(u2?.parts[0]?.text, "Next");
     assert.match(plan.warnings.join("|"), /unknown tool_call_id "zzz"/);
-    assert.equal(new Set(plan.spec.messages.flatMap((m) => [m.info.id, ...m.parts.map((p) => p.id)])).size, 9, "ids are unique");
+    assert.equal(
+      new Set(plan.spec.messages.flatMap((m) => [m.info.id, ...m.parts.map((p) => p.id)])).size,
+      9,
+      "ids are unique",
+    );
   });
 
   test("tools: renamed, sorted, hashed independent of order; every client tool allowed under auto", () => {
     const a = planBridgeRequest(req({ tools: [weather, time, { name: "task", parameters: {} }] }), compat, ctx);
-    assert.deepEqual(a.toolset.map((t) => t.name), ["client_task", "get_time", "get_weather"]);
-    assert.deepEqual(a.toolNames, new Map([["client_task", "task"], ["get_time", "get_time"], ["get_weather", "get_weather"]]));
+    assert.deepEqual(
+      a.toolset.map((t) => t.name),
+      ["client_task", "get_time", "get_weather"],
+    );
+    assert.deepEqual(
+      a.toolNames,
+      new Map([
+        ["client_task", "task"],
+        ["get_time", "get_time"],
+        ["get_weather", "get_weather"],
+      ]),
+    );
     assert.equal(a.toolset[1]?.description, "");
     const b = planBridgeRequest(req({ tools: [{ name: "task", parameters: {} }, time, weather] }), compat, ctx);
     assert.equal(a.toolsetHash, b.toolsetHash);
@@ -92,8 +155,24 @@ describe("planBridgeRequest", () => {
   });
 
   test("two tools mapping to one OpenCode name, or a named tool_choice not in tools, are 400s", () => {
-    assert.throws(() => planBridgeRequest(req({ tools: [{ name: "edit", parameters: {} }, { name: "client_edit", parameters: {} }] }), compat, ctx), (e: unknown) => e instanceof PatchbayError && e.param === "tools");
-    assert.throws(() => planBridgeRequest(req({ tools: [weather], toolChoice: { type: "function", name: "nope" } }), compat, ctx), (e: unknown) => e instanceof PatchbayError && e.param === "tool_choice");
+    assert.throws(
+      () =>
+        planBridgeRequest(
+          req({
+            tools: [
+              { name: "edit", parameters: {} },
+              { name: "client_edit", parameters: {} },
+            ],
+          }),
+          compat,
+          ctx,
+        ),
+      (e: unknown) => e instanceof PatchbayError && e.param === "tools",
+    );
+    assert.throws(
+      () => planBridgeRequest(req({ tools: [weather], toolChoice: { type: "function", name: "nope" } }), compat, ctx),
+      (e: unknown) => e instanceof PatchbayError && e.param === "tool_choice",
+    );
   });
 
   test("tool_choice: required forces via format and hides StructuredOutput; named/none approximate with warnings", () => {
@@ -102,8 +181,15 @@ describe("planBridgeRequest", () => {
     assert.deepEqual(required.permission.at(-1), { permission: "StructuredOutput", pattern: "*", action: "deny" });
     assert.deepEqual(required.warnings, []);
 
-    const named = planBridgeRequest(req({ tools: [weather, time], toolChoice: { type: "function", name: "get_time" } }), compat, ctx);
-    assert.deepEqual(named.permission.filter((r) => r.action === "allow").map((r) => r.permission), ["get_time"]);
+    const named = planBridgeRequest(
+      req({ tools: [weather, time], toolChoice: { type: "function", name: "get_time" } }),
+      compat,
+      ctx,
+    );
+    assert.deepEqual(
+      named.permission.filter((r) => r.action === "allow").map((r) => r.permission),
+      ["get_time"],
+    );
     assert.ok(named.format);
     assert.match(named.warnings.join(), /approximated/);
 
@@ -118,7 +204,10 @@ describe("planBridgeRequest", () => {
     const rf = { type: "json_schema" as const, name: "ans", schema, strict: true };
     const pass = planBridgeRequest(req({ responseFormat: rf }), compat, ctx);
     assert.equal(pass.structured, "passthrough");
-    assert.deepEqual(pass.spec.params.options.response_format, { type: "json_schema", json_schema: { name: "ans", schema, strict: true } });
+    assert.deepEqual(pass.spec.params.options.response_format, {
+      type: "json_schema",
+      json_schema: { name: "ans", schema, strict: true },
+    });
     assert.equal(pass.format, undefined);
     const native = planBridgeRequest(req({ responseFormat: rf }), anthropic, ctx);
     assert.equal(native.structured, "native");
@@ -130,7 +219,16 @@ describe("planBridgeRequest", () => {
   });
 
   test("generation params: verbatim for OpenAI-compatible, dropped with warnings elsewhere; Anthropic keeps a max_tokens", () => {
-    const g = { temperature: 0.2, topP: 0.9, maxOutputTokens: 10, stop: ["X"], seed: 1, presencePenalty: 0.1, frequencyPenalty: 0.2, parallelToolCalls: false };
+    const g = {
+      temperature: 0.2,
+      topP: 0.9,
+      maxOutputTokens: 10,
+      stop: ["X"],
+      seed: 1,
+      presencePenalty: 0.1,
+      frequencyPenalty: 0.2,
+      parallelToolCalls: false,
+    };
     const c = planBridgeRequest(req({ generation: g, tools: [weather] }), compat, ctx);
     assert.deepEqual(c.spec.params, {
       temperature: 0.2,
@@ -178,27 +276,79 @@ describe("client-controlled names and values", () => {
     for (let i = 0; i < levels; i++) v = { a: v };
     return v;
   };
-  const isBadRequest = (param: string) => (e: unknown) => e instanceof PatchbayError && e.status === 400 && e.code === "invalid_request_error" && e.param === param;
-  const protoTools = ["constructor", "toString", "__proto__", "hasOwnProperty"].map((name) => ({ name, parameters: { type: "object", properties: {} } }));
+  const isBadRequest = (param: string) => (e: unknown) =>
+    e instanceof PatchbayError && e.status === 400 && e.code === "invalid_request_error" && e.param === param;
+  const protoTools = ["constructor", "toString", "__proto__", "hasOwnProperty"].map((name) => ({
+    name,
+    parameters: { type: "object", properties: {} },
+  }));
 
   test("tools named after Object.prototype keys are accepted and keep their names (no inherited lookups)", () => {
     const plan = planBridgeRequest(req({ tools: protoTools }), compat, ctx);
     // `__proto__` is renamed like a clashing built-in: OpenCode's own tool map would drop it before the upstream call.
-    assert.deepEqual([...plan.toolNames.entries()], [["constructor", "constructor"], ["toString", "toString"], ["client___proto__", "__proto__"], ["hasOwnProperty", "hasOwnProperty"]]);
-    assert.deepEqual(plan.permission.map((r) => [r.permission, r.action]), [["client___proto__", "allow"], ["constructor", "allow"], ["hasOwnProperty", "allow"], ["toString", "allow"]]);
+    assert.deepEqual(
+      [...plan.toolNames.entries()],
+      [
+        ["constructor", "constructor"],
+        ["toString", "toString"],
+        ["client___proto__", "__proto__"],
+        ["hasOwnProperty", "hasOwnProperty"],
+      ],
+    );
+    assert.deepEqual(
+      plan.permission.map((r) => [r.permission, r.action]),
+      [
+        ["client___proto__", "allow"],
+        ["constructor", "allow"],
+        ["hasOwnProperty", "allow"],
+        ["toString", "allow"],
+      ],
+    );
     const map = promptToolsMap(plan, ["bash", "toString"]);
-    assert.deepEqual({ ...map }, { bash: false, client___proto__: true, constructor: true, hasOwnProperty: true, toString: true });
-    const chosen = planBridgeRequest(req({ tools: protoTools, toolChoice: { type: "function", name: "constructor" } }), compat, ctx);
-    assert.deepEqual(chosen.permission.filter((r) => r.action === "allow").map((r) => r.permission), ["constructor"]);
-    const proto = planBridgeRequest(req({ tools: protoTools, toolChoice: { type: "function", name: "__proto__" } }), compat, ctx);
-    assert.deepEqual(proto.permission.filter((r) => r.action === "allow").map((r) => r.permission), ["client___proto__"]);
+    assert.deepEqual(
+      { ...map },
+      { bash: false, client___proto__: true, constructor: true, hasOwnProperty: true, toString: true },
+    );
+    const chosen = planBridgeRequest(
+      req({ tools: protoTools, toolChoice: { type: "function", name: "constructor" } }),
+      compat,
+      ctx,
+    );
+    assert.deepEqual(
+      chosen.permission.filter((r) => r.action === "allow").map((r) => r.permission),
+      ["constructor"],
+    );
+    const proto = planBridgeRequest(
+      req({ tools: protoTools, toolChoice: { type: "function", name: "__proto__" } }),
+      compat,
+      ctx,
+    );
+    assert.deepEqual(
+      proto.permission.filter((r) => r.action === "allow").map((r) => r.permission),
+      ["client___proto__"],
+    );
   });
 
   test("a named tool_choice or built-in called like an Object.prototype key is not found by inheritance", () => {
-    assert.throws(() => planBridgeRequest(req({ tools: [weather], toolChoice: { type: "function", name: "constructor" } }), compat, ctx), isBadRequest("tool_choice"));
-    assert.throws(() => planBridgeRequest(req({ tools: [weather], toolChoice: { type: "function", name: "__proto__" } }), compat, ctx), isBadRequest("tool_choice"));
+    assert.throws(
+      () =>
+        planBridgeRequest(
+          req({ tools: [weather], toolChoice: { type: "function", name: "constructor" } }),
+          compat,
+          ctx,
+        ),
+      isBadRequest("tool_choice"),
+    );
+    assert.throws(
+      () =>
+        planBridgeRequest(req({ tools: [weather], toolChoice: { type: "function", name: "__proto__" } }), compat, ctx),
+      isBadRequest("tool_choice"),
+    );
     const plain = planBridgeRequest(req(), compat, ctx);
-    assert.deepEqual(JSON.parse(JSON.stringify(promptToolsMap(plain, ["toString", "constructor"]))), { toString: false, constructor: false });
+    assert.deepEqual(JSON.parse(JSON.stringify(promptToolsMap(plain, ["toString", "constructor"]))), {
+      toString: false,
+      constructor: false,
+    });
   });
 
   test("10,000-level tool schemas are a 400 naming `tools`, not a stack overflow", () => {
@@ -221,13 +371,20 @@ describe("client-controlled names and values", () => {
     assert.throws(() => planBridgeRequest(history, compat, ctx), isBadRequest("messages"));
     const rf = { type: "json_schema" as const, name: "deep", schema: nested(10_000) };
     assert.throws(() => planBridgeRequest(req({ responseFormat: rf }), compat, ctx), isBadRequest("response_format"));
-    assert.throws(() => planBridgeRequest(req({ responseFormat: rf }), anthropic, ctx), isBadRequest("response_format"));
+    assert.throws(
+      () => planBridgeRequest(req({ responseFormat: rf }), anthropic, ctx),
+      isBadRequest("response_format"),
+    );
   });
 });
 
 describe("promptToolsMap", () => {
   test("built-ins off, client tools per plan, a client tool overriding a built-in stays on, and never a wildcard", () => {
-    const plan = planBridgeRequest(req({ tools: [{ name: "bash", parameters: {} }, weather], toolChoice: { type: "function", name: "bash" } }), compat, ctx);
+    const plan = planBridgeRequest(
+      req({ tools: [{ name: "bash", parameters: {} }, weather], toolChoice: { type: "function", name: "bash" } }),
+      compat,
+      ctx,
+    );
     const map = promptToolsMap(plan, ["bash", "read", "edit", "StructuredOutput"]);
     assert.deepEqual({ ...map }, { read: false, edit: false, StructuredOutput: false, bash: true, get_weather: false });
     assert.equal("*" in map, false);

@@ -27,7 +27,9 @@ describe("mapOpenCodeError", () => {
     assert.equal(mapOpenCodeError(api(429, "x"))?.retryAfter, undefined);
   });
   test("400 → 400 upstream_bad_request with the upstream's own message from the body", () => {
-    const e = mapOpenCodeError(api(400, "Bad Request", { responseBody: JSON.stringify({ error: { message: "max_tokens is too large" } }) }));
+    const e = mapOpenCodeError(
+      api(400, "Bad Request", { responseBody: JSON.stringify({ error: { message: "max_tokens is too large" } }) }),
+    );
     assert.deepEqual(e, { code: "upstream_bad_request", status: 400, message: "max_tokens is too large" });
   });
   test("5xx and unreachable → 502 upstream_error", () => {
@@ -35,15 +37,30 @@ describe("mapOpenCodeError", () => {
     assert.match(mapOpenCodeError(api(undefined, "Cannot connect to API"))!.message, /Could not reach/);
   });
   test("not errors for the client: single-step refusal, content filter, output length", () => {
-    assert.equal(mapOpenCodeError({ name: "UnknownError", data: { message: "Error: patchbay: refusing a second model call for a single-step request" } }), null);
+    assert.equal(
+      mapOpenCodeError({
+        name: "UnknownError",
+        data: { message: "Error: patchbay: refusing a second model call for a single-step request" },
+      }),
+      null,
+    );
     assert.equal(mapOpenCodeError({ name: "ContentFilterError", data: { message: "x" } }), null);
     assert.equal(mapOpenCodeError({ name: "MessageOutputLengthError", data: {} }), null);
   });
   test("other OpenCode errors: auth, context overflow, model not found, unknown (stack trimmed)", () => {
-    assert.equal(mapOpenCodeError({ name: "ProviderAuthError", data: { providerID: "x", message: "expired" } })?.code, "upstream_auth_error");
+    assert.equal(
+      mapOpenCodeError({ name: "ProviderAuthError", data: { providerID: "x", message: "expired" } })?.code,
+      "upstream_auth_error",
+    );
     assert.equal(mapOpenCodeError({ name: "ContextOverflowError", data: { message: "too long" } })?.status, 400);
-    assert.equal(mapOpenCodeError({ name: "UnknownError", data: { message: "Model not found: a/b." } })?.code, "model_not_found");
-    assert.equal(mapOpenCodeError({ name: "UnknownError", data: { message: "Error: kaputt\n    at foo (x.ts:1)" } })?.message, "OpenCode failed: kaputt");
+    assert.equal(
+      mapOpenCodeError({ name: "UnknownError", data: { message: "Model not found: a/b." } })?.code,
+      "model_not_found",
+    );
+    assert.equal(
+      mapOpenCodeError({ name: "UnknownError", data: { message: "Error: kaputt\n    at foo (x.ts:1)" } })?.message,
+      "OpenCode failed: kaputt",
+    );
   });
 });
 
@@ -57,7 +74,7 @@ describe("mapRetryStatus", () => {
     });
     assert.equal(mapRetryStatus("Too Many Requests", undefined, 0).status, 429);
   });
-  test("429s whose message does not say \"rate limit\" are still recognised (OpenCode gives only the message)", () => {
+  test('429s whose message does not say "rate limit" are still recognised (OpenCode gives only the message)', () => {
     // What OpenCode 1.18.33 really sends for a 429 with body {"error":{"message":"slow down"}} and retry-after: 7
     // (tests/fixtures/opencode-events/error-429-slow-down.jsonl): the upstream's message, nothing else.
     assert.deepEqual(mapRetryStatus("slow down", 10_000 + 7_000, 10_000), {
@@ -66,7 +83,15 @@ describe("mapRetryStatus", () => {
       message: "The provider is rate limiting requests: slow down",
       retryAfter: 7,
     });
-    for (const text of ["Please slow down your requests", "HTTP 429", "Too many requests in the last minute", "Request was throttled", "You exceeded your current quota", "Requests per minute exceeded (RPM)", "Limit: 30000 tokens per min"]) {
+    for (const text of [
+      "Please slow down your requests",
+      "HTTP 429",
+      "Too many requests in the last minute",
+      "Request was throttled",
+      "You exceeded your current quota",
+      "Requests per minute exceeded (RPM)",
+      "Limit: 30000 tokens per min",
+    ]) {
       assert.equal(mapRetryStatus(text, undefined, 0).status, 429, text);
     }
   });

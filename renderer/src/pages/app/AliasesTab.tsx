@@ -28,7 +28,13 @@ export function AliasesTab() {
   const add = () => {
     const a = AliasName.safeParse(alias.trim());
     const t = AliasTarget.safeParse(target.trim());
-    setAliasError(a.success ? (draft.some(([n]) => n === alias.trim()) ? "This alias already exists; remove it first" : null) : (a.error.issues[0]?.message ?? "Invalid alias"));
+    setAliasError(
+      a.success
+        ? draft.some(([n]) => n === alias.trim())
+          ? "This alias already exists; remove it first"
+          : null
+        : (a.error.issues[0]?.message ?? "Invalid alias"),
+    );
     setTargetError(t.success ? null : (t.error.issues[0]?.message ?? "Invalid target"));
     if (!a.success || !t.success || draft.some(([n]) => n === a.data)) return;
     setDraft([...draft, [a.data, t.data]]);
@@ -44,15 +50,42 @@ export function AliasesTab() {
         <div>
           <h2>Aliases</h2>
           <p className="section-note">
-            Give models short, stable names for this app (e.g. <code>fast</code> → <code>openai/gpt-5-mini</code>). Clients send the alias as{" "}
-            <code>model</code>; a <code>#variant</code> picks an OpenCode variant such as <code>high</code>.
+            Give models short, stable names for this app (e.g. <code>fast</code> → <code>openai/gpt-5-mini</code>).
+            Clients send the alias as <code>model</code>; a <code>#variant</code> picks an OpenCode variant such as{" "}
+            <code>high</code>.
           </p>
         </div>
         {models.isError ? <Callout tone="warn">Model list unavailable: {errorMessage(models.error)}</Callout> : null}
         <div className="alias-row">
-          <TextField label="Alias" value={alias} onChange={(v) => { setAlias(v); setAliasError(null); }} mono placeholder="fast" error={aliasError} />
-          <ModelPicker label="Target model" value={target} onChange={(v) => { setTarget(v); setTargetError(null); }} onEnter={() => add()} options={options} placeholder="provider/model#variant" error={targetError} />
-          <button type="button" className="btn" onClick={add} style={{ marginBottom: aliasError || targetError ? 22 : 0 }}>
+          <TextField
+            label="Alias"
+            value={alias}
+            onChange={(v) => {
+              setAlias(v);
+              setAliasError(null);
+            }}
+            mono
+            placeholder="fast"
+            error={aliasError}
+          />
+          <ModelPicker
+            label="Target model"
+            value={target}
+            onChange={(v) => {
+              setTarget(v);
+              setTargetError(null);
+            }}
+            onEnter={() => add()}
+            options={options}
+            placeholder="provider/model#variant"
+            error={targetError}
+          />
+          <button
+            type="button"
+            className="btn"
+            onClick={add}
+            style={{ marginBottom: aliasError || targetError ? 22 : 0 }}
+          >
             Add alias
           </button>
         </div>
@@ -78,7 +111,12 @@ export function AliasesTab() {
                     <td className="mono">{n}</td>
                     <td className="mono">{t}</td>
                     <td className="actions">
-                      <button type="button" className="btn ghost sm icon" aria-label={`Remove alias ${n}`} onClick={() => setDraft(draft.filter(([x]) => x !== n))}>
+                      <button
+                        type="button"
+                        className="btn ghost sm icon"
+                        aria-label={`Remove alias ${n}`}
+                        onClick={() => setDraft(draft.filter(([x]) => x !== n))}
+                      >
                         <X size={13} aria-hidden />
                       </button>
                     </td>
@@ -90,8 +128,8 @@ export function AliasesTab() {
         )}
         {notAllowed.length ? (
           <Callout tone="warn">
-            {notAllowed.map(([n]) => n).join(", ")} point{notAllowed.length === 1 ? "s" : ""} at a model outside this app's allowlist; requests
-            for {notAllowed.length === 1 ? "it" : "them"} will be refused.
+            {notAllowed.map(([n]) => n).join(", ")} point{notAllowed.length === 1 ? "s" : ""} at a model outside this
+            app's allowlist; requests for {notAllowed.length === 1 ? "it" : "them"} will be refused.
           </Callout>
         ) : null}
         <SaveBar
@@ -100,7 +138,12 @@ export function AliasesTab() {
           pending={save.isPending}
           error={save.error}
           saved={save.isSuccess}
-          onSave={() => save.mutate({ aliases: Object.fromEntries(draft) }, { onSuccess: (a) => setDraft(Object.entries(a.aliases)) })}
+          onSave={() =>
+            save.mutate(
+              { aliases: Object.fromEntries(draft) },
+              { onSuccess: (a) => setDraft(Object.entries(a.aliases)) },
+            )
+          }
           onReset={() => setDraft(initial)}
         />
       </div>

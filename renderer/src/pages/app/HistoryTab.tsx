@@ -47,21 +47,41 @@ export function HistoryTab() {
         <div>
           <h2>History limits</h2>
           <p className="section-note">
-            Every request leaves an OpenCode session filed under this app. Limits delete the oldest sessions in the background; a running
-            session is never deleted. With both limits set, the stricter one wins.
+            Every request leaves an OpenCode session filed under this app. Limits delete the oldest sessions in the
+            background; a running session is never deleted. With both limits set, the stricter one wins.
           </p>
         </div>
         <div className="form-grid">
           <div className="stack">
             <Switch label="Keep all sessions" checked={form.keepAll} onChange={(v) => set("keepAll", v)} />
-            <TextField label="Max sessions" type="number" min={1} value={form.maxSessions} disabled={form.keepAll} onChange={(v) => set("maxSessions", v)} error={errorFor("maxSessions")} hint="Keep the newest sessions only." />
+            <TextField
+              label="Max sessions"
+              type="number"
+              min={1}
+              value={form.maxSessions}
+              disabled={form.keepAll}
+              onChange={(v) => set("maxSessions", v)}
+              error={errorFor("maxSessions")}
+              hint="Keep the newest sessions only."
+            />
           </div>
           <div className="stack">
             <Switch label="Keep sessions forever" checked={form.keepForever} onChange={(v) => set("keepForever", v)} />
-            <TextField label="Max age (days)" type="number" min={1} value={form.maxAgeDays} disabled={form.keepForever} onChange={(v) => set("maxAgeDays", v)} error={errorFor("maxAgeDays")} hint="Delete sessions older than this." />
+            <TextField
+              label="Max age (days)"
+              type="number"
+              min={1}
+              value={form.maxAgeDays}
+              disabled={form.keepForever}
+              onChange={(v) => set("maxAgeDays", v)}
+              error={errorFor("maxAgeDays")}
+              hint="Delete sessions older than this."
+            />
           </div>
         </div>
-        {!form.keepAll || !form.keepForever ? <Callout tone="warn">Sessions beyond these limits are deleted for good.</Callout> : null}
+        {!form.keepAll || !form.keepForever ? (
+          <Callout tone="warn">Sessions beyond these limits are deleted for good.</Callout>
+        ) : null}
         <SaveBar
           label="Save history limits"
           dirty={dirty}
@@ -69,7 +89,9 @@ export function HistoryTab() {
           error={save.error}
           saved={save.isSuccess}
           blocked={parsed.success ? null : "Fix the highlighted fields"}
-          onSave={() => parsed.success && save.mutate({ history: parsed.data }, { onSuccess: (a) => setForm(toForm(a.history)) })}
+          onSave={() =>
+            parsed.success && save.mutate({ history: parsed.data }, { onSuccess: (a) => setForm(toForm(a.history)) })
+          }
           onReset={() => setForm(toForm(app.history))}
         />
       </div>

@@ -39,16 +39,25 @@ function NewKeyDialog({ app, onClose }: { app: string; onClose: () => void }) {
         }
       >
         <Callout tone="warn">
-          <strong>Copy this key now. You won't see it again.</strong> Patchbay stores only a fingerprint of it. If you lose it, revoke it and
-          create a new one.
+          <strong>Copy this key now. You won't see it again.</strong> Patchbay stores only a fingerprint of it. If you
+          lose it, revoke it and create a new one.
         </Callout>
         <div className="field">
           <label htmlFor="new-key-value">API key</label>
           <div className="key-reveal">
-            <input id="new-key-value" className="input" readOnly value={created.key} onFocus={(e) => e.currentTarget.select()} data-autofocus />
+            <input
+              id="new-key-value"
+              className="input"
+              readOnly
+              value={created.key}
+              onFocus={(e) => e.currentTarget.select()}
+              data-autofocus
+            />
             <CopyButton text={created.key} label="Copy key" className="btn primary" />
           </div>
-          <span className="hint">Send it as <code>Authorization: Bearer &lt;key&gt;</code>, or set it as the API key in your client.</span>
+          <span className="hint">
+            Send it as <code>Authorization: Bearer &lt;key&gt;</code>, or set it as the API key in your client.
+          </span>
         </div>
       </Dialog>
     );
@@ -78,7 +87,15 @@ function NewKeyDialog({ app, onClose }: { app: string; onClose: () => void }) {
           create.mutate();
         }}
       >
-        <TextField label="Label (optional)" value={label} onChange={setLabel} maxLength={80} placeholder="e.g. laptop, CI" data-autofocus hint="Helps you tell keys apart; only you see it." />
+        <TextField
+          label="Label (optional)"
+          value={label}
+          onChange={setLabel}
+          maxLength={80}
+          placeholder="e.g. laptop, CI"
+          data-autofocus
+          hint="Helps you tell keys apart; only you see it."
+        />
       </form>
       {create.isError ? <Callout tone="danger">{errorMessage(create.error)}</Callout> : null}
     </Dialog>
@@ -101,7 +118,9 @@ export function KeysTab() {
   return (
     <section className="stack" aria-label="Keys">
       <div className="row spread">
-        <p className="section-note">Each program that uses this app gets its own key. Keys are shown once, when you create them.</p>
+        <p className="section-note">
+          Each program that uses this app gets its own key. Keys are shown once, when you create them.
+        </p>
         <button type="button" className="btn primary" onClick={() => setCreating(true)}>
           <Plus size={15} aria-hidden />
           New key
@@ -141,7 +160,12 @@ export function KeysTab() {
                     {k.lastUsedAt ? formatRelative(k.lastUsedAt) : <span className="faint">Never</span>}
                   </td>
                   <td className="actions">
-                    <button type="button" className="btn sm danger-ghost" aria-label={`Revoke ${k.prefix}`} onClick={() => setRevoking(k)}>
+                    <button
+                      type="button"
+                      className="btn sm danger-ghost"
+                      aria-label={`Revoke ${k.prefix}`}
+                      onClick={() => setRevoking(k)}
+                    >
                       Revoke
                     </button>
                   </td>
@@ -153,10 +177,16 @@ export function KeysTab() {
       )}
       {creating ? <NewKeyDialog app={app.name} onClose={() => setCreating(false)} /> : null}
       {revoking ? (
-        <ConfirmDialog title="Revoke key" confirmLabel="Yes, revoke" onConfirm={() => revoke(revoking)} onClose={() => setRevoking(null)}>
+        <ConfirmDialog
+          title="Revoke key"
+          confirmLabel="Yes, revoke"
+          onConfirm={() => revoke(revoking)}
+          onClose={() => setRevoking(null)}
+        >
           <p>
             Revoke <code>pb-{revoking.prefix}…</code>
-            {revoking.label ? ` (${revoking.label})` : ""}? Programs using it get <code>401</code> from now on. This cannot be undone.
+            {revoking.label ? ` (${revoking.label})` : ""}? Programs using it get <code>401</code> from now on. This
+            cannot be undone.
           </p>
         </ConfirmDialog>
       ) : null}

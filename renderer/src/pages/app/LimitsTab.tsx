@@ -81,7 +81,9 @@ export function LimitsTab() {
   const onSave = () => {
     if (!parsed.success) return;
     const patch = Object.fromEntries(
-      Object.entries(parsed.data).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(app.limits[k as keyof AppLimits])),
+      Object.entries(parsed.data).filter(
+        ([k, v]) => JSON.stringify(v) !== JSON.stringify(app.limits[k as keyof AppLimits]),
+      ),
     );
     save.mutate({ limits: patch }, { onSuccess: (a) => setForm(toForm(a.limits)) });
   };
@@ -91,14 +93,62 @@ export function LimitsTab() {
       <div className="card stack-lg">
         <div>
           <h2>Request limits</h2>
-          <p className="section-note">Protect your subscriptions from runaway clients. Requests over a limit get a clear error, never a hang.</p>
+          <p className="section-note">
+            Protect your subscriptions from runaway clients. Requests over a limit get a clear error, never a hang.
+          </p>
         </div>
         <div className="form-grid">
-          <TextField label="Concurrency" type="number" min={1} max={64} value={form.concurrency} onChange={(v) => set("concurrency", v)} error={errors.concurrency} hint="Simultaneous requests; more get 429 with Retry-After." />
-          <TextField label="Max tools" type="number" min={0} max={512} value={form.maxTools} onChange={(v) => set("maxTools", v)} error={errors.maxTools} hint="Tools one request may declare." />
-          <TextField label="First token timeout (seconds)" type="number" min={1} max={3600} value={form.firstTokenTimeoutS} onChange={(v) => set("firstTokenTimeoutS", v)} error={errors.firstTokenTimeoutS} hint="Give up if the model has not started answering." />
-          <TextField label="Total timeout (seconds)" type="number" min={1} max={7200} value={form.totalTimeoutS} onChange={(v) => set("totalTimeoutS", v)} error={errors.totalTimeoutS} hint="Whole request; long reasoning needs minutes." />
-          <TextField label="Max request body (MB)" type="number" min={0.01} max={100} step="any" value={form.maxBodyMb} onChange={(v) => set("maxBodyMb", v)} error={errors.maxBodyMb} hint="Bigger bodies get 413. Images count." />
+          <TextField
+            label="Concurrency"
+            type="number"
+            min={1}
+            max={64}
+            value={form.concurrency}
+            onChange={(v) => set("concurrency", v)}
+            error={errors.concurrency}
+            hint="Simultaneous requests; more get 429 with Retry-After."
+          />
+          <TextField
+            label="Max tools"
+            type="number"
+            min={0}
+            max={512}
+            value={form.maxTools}
+            onChange={(v) => set("maxTools", v)}
+            error={errors.maxTools}
+            hint="Tools one request may declare."
+          />
+          <TextField
+            label="First token timeout (seconds)"
+            type="number"
+            min={1}
+            max={3600}
+            value={form.firstTokenTimeoutS}
+            onChange={(v) => set("firstTokenTimeoutS", v)}
+            error={errors.firstTokenTimeoutS}
+            hint="Give up if the model has not started answering."
+          />
+          <TextField
+            label="Total timeout (seconds)"
+            type="number"
+            min={1}
+            max={7200}
+            value={form.totalTimeoutS}
+            onChange={(v) => set("totalTimeoutS", v)}
+            error={errors.totalTimeoutS}
+            hint="Whole request; long reasoning needs minutes."
+          />
+          <TextField
+            label="Max request body (MB)"
+            type="number"
+            min={0.01}
+            max={100}
+            step="any"
+            value={form.maxBodyMb}
+            onChange={(v) => set("maxBodyMb", v)}
+            error={errors.maxBodyMb}
+            hint="Bigger bodies get 413. Images count."
+          />
         </div>
         <div className="stack">
           <Switch
@@ -109,8 +159,8 @@ export function LimitsTab() {
           />
           {form.remoteImages ? (
             <Callout tone="warn">
-              Patchbay will download image URLs on behalf of this app's clients. Private, loopback and link-local addresses are blocked, but
-              only turn this on for clients you trust.
+              Patchbay will download image URLs on behalf of this app's clients. Private, loopback and link-local
+              addresses are blocked, but only turn this on for clients you trust.
             </Callout>
           ) : null}
         </div>

@@ -42,11 +42,15 @@ export function ModelsTab() {
         <div>
           <h2>Allowed models</h2>
           <p className="section-note">
-            Requests for other models get <code>403 model_not_allowed</code>. Leave the list empty to allow every model. Aliases are
-            checked against their target.
+            Requests for other models get <code>403 model_not_allowed</code>. Leave the list empty to allow every model.
+            Aliases are checked against their target.
           </p>
         </div>
-        {models.isError ? <Callout tone="warn">Model list unavailable: {errorMessage(models.error)} You can still type ids and patterns.</Callout> : null}
+        {models.isError ? (
+          <Callout tone="warn">
+            Model list unavailable: {errorMessage(models.error)} You can still type ids and patterns.
+          </Callout>
+        ) : null}
         <div className="row" style={{ alignItems: "flex-end" }}>
           <div className="grow">
             <ModelPicker
@@ -75,7 +79,12 @@ export function ModelsTab() {
               {draft.map((p) => (
                 <li key={p} className="chip">
                   {p}
-                  <button type="button" className="btn ghost sm icon" aria-label={`Remove ${p}`} onClick={() => setDraft(draft.filter((x) => x !== p))}>
+                  <button
+                    type="button"
+                    className="btn ghost sm icon"
+                    aria-label={`Remove ${p}`}
+                    onClick={() => setDraft(draft.filter((x) => x !== p))}
+                  >
                     <X size={13} aria-hidden />
                   </button>
                 </li>

@@ -11,7 +11,8 @@ import { Callout } from "../../components/States";
 import { formatDateTime, formatMs, formatNumber, formatRelative } from "../../lib/format";
 import { sessionsKey } from "./sessions-data";
 
-const previewKey = (app: string, l: HistoryLimits | null) => ["prune-preview", app, l?.maxSessions ?? "none", l?.maxAgeDays ?? "none"] as const;
+const previewKey = (app: string, l: HistoryLimits | null) =>
+  ["prune-preview", app, l?.maxSessions ?? "none", l?.maxAgeDays ?? "none"] as const;
 const lastSweepKey = (app: string) => ["last-sweep", app] as const;
 
 function useDebounced<T>(value: T, ms: number): T {
@@ -26,12 +27,20 @@ function useDebounced<T>(value: T, ms: number): T {
 function SweepLine({ r }: { r: SweepResult }) {
   return (
     <span>
-      {r.dryRun ? "Dry run" : r.trigger === "manual" ? "Manual prune" : r.trigger === "timer" ? "Scheduled sweep" : "Sweep after requests"}{" "}
-      <span title={formatDateTime(r.finishedAt)}>{formatRelative(r.finishedAt)}</span> ({formatMs(r.finishedAt - r.startedAt)}): removed{" "}
-      <strong>{formatNumber(r.removed)}</strong>, already gone {formatNumber(r.alreadyMissing)}, failed {formatNumber(r.failed)}, kept running{" "}
-      {formatNumber(r.skippedRunning)}
-      {r.remaining > 0 ? `; more left for the next sweep (at least ${formatNumber(r.remaining)})` : "; nothing left over the limits"}.
-      {r.error ? <span className="error-text"> {r.error}</span> : null}
+      {r.dryRun
+        ? "Dry run"
+        : r.trigger === "manual"
+          ? "Manual prune"
+          : r.trigger === "timer"
+            ? "Scheduled sweep"
+            : "Sweep after requests"}{" "}
+      <span title={formatDateTime(r.finishedAt)}>{formatRelative(r.finishedAt)}</span> (
+      {formatMs(r.finishedAt - r.startedAt)}): removed <strong>{formatNumber(r.removed)}</strong>, already gone{" "}
+      {formatNumber(r.alreadyMissing)}, failed {formatNumber(r.failed)}, kept running {formatNumber(r.skippedRunning)}
+      {r.remaining > 0
+        ? `; more left for the next sweep (at least ${formatNumber(r.remaining)})`
+        : "; nothing left over the limits"}
+      .{r.error ? <span className="error-text"> {r.error}</span> : null}
     </span>
   );
 }
@@ -73,7 +82,8 @@ export function PrunePanel({ app, limits, saved }: PrunePanelProps) {
     },
   });
   const savedHasLimits = saved.maxSessions !== null || saved.maxAgeDays !== null;
-  const unsaved = limits !== null && (limits.maxSessions !== saved.maxSessions || limits.maxAgeDays !== saved.maxAgeDays);
+  const unsaved =
+    limits !== null && (limits.maxSessions !== saved.maxSessions || limits.maxAgeDays !== saved.maxAgeDays);
 
   return (
     <section className="card stack" aria-labelledby={headingId}>
@@ -89,7 +99,8 @@ export function PrunePanel({ app, limits, saved }: PrunePanelProps) {
           <Callout tone="danger">Could not preview: {errorMessage(preview.error)}</Callout>
         ) : (
           <p>
-            With these limits, a prune would delete <strong data-testid="prune-preview-count">{formatNumber(preview.data.count)}</strong> of{" "}
+            With these limits, a prune would delete{" "}
+            <strong data-testid="prune-preview-count">{formatNumber(preview.data.count)}</strong> of{" "}
             {formatNumber(preview.data.scanned)} sessions
             {preview.data.oldest !== null && preview.data.newest !== null
               ? ` (last active ${formatDateTime(preview.data.oldest)} to ${formatDateTime(preview.data.newest)})`
@@ -99,19 +110,39 @@ export function PrunePanel({ app, limits, saved }: PrunePanelProps) {
         )}
       </div>
       <div className="row">
-        <button type="button" className="btn" disabled={!savedHasLimits || prune.isPending} onClick={() => setConfirming(true)}>
+        <button
+          type="button"
+          className="btn"
+          disabled={!savedHasLimits || prune.isPending}
+          onClick={() => setConfirming(true)}
+        >
           <Scissors size={15} aria-hidden />
           {prune.isPending ? "Pruning…" : "Prune now"}
         </button>
         <span className="faint">
-          {savedHasLimits ? (unsaved ? "Uses the saved limits: save your changes first." : "Runs one bounded sweep now with the saved limits.") : "Save a limit first."}
+          {savedHasLimits
+            ? unsaved
+              ? "Uses the saved limits: save your changes first."
+              : "Runs one bounded sweep now with the saved limits."
+            : "Save a limit first."}
         </span>
       </div>
       {prune.isError ? <Callout tone="danger">{errorMessage(prune.error)}</Callout> : null}
       <div className="last-sweep" role="group" aria-label="Last sweep">
         <strong>Last sweep: </strong>
-        {last.data?.sweeping ? <span className="badge info pulse"><span className="dot" />Sweeping</span> : null}{" "}
-        {last.data?.sweep ? <SweepLine r={last.data.sweep} /> : last.isPending ? <span className="faint">Loading…</span> : last.isError ? null : <span className="faint">none since Patchbay started.</span>}
+        {last.data?.sweeping ? (
+          <span className="badge info pulse">
+            <span className="dot" />
+            Sweeping
+          </span>
+        ) : null}{" "}
+        {last.data?.sweep ? (
+          <SweepLine r={last.data.sweep} />
+        ) : last.isPending ? (
+          <span className="faint">Loading…</span>
+        ) : last.isError ? null : (
+          <span className="faint">none since Patchbay started.</span>
+        )}
         {last.isError ? (
           // "none since Patchbay started" would be a guess when the endpoint failed: say so (and keep any older result above).
           <span className="last-sweep-error">
@@ -126,8 +157,16 @@ export function PrunePanel({ app, limits, saved }: PrunePanelProps) {
         ) : null}
       </div>
       {confirming ? (
-        <ConfirmDialog title="Prune now" confirmLabel="Yes, prune" onConfirm={() => prune.mutateAsync()} onClose={() => setConfirming(false)}>
-          <p>Delete this app's sessions beyond its saved history limits, oldest first? Running sessions are kept. This cannot be undone.</p>
+        <ConfirmDialog
+          title="Prune now"
+          confirmLabel="Yes, prune"
+          onConfirm={() => prune.mutateAsync()}
+          onClose={() => setConfirming(false)}
+        >
+          <p>
+            Delete this app's sessions beyond its saved history limits, oldest first? Running sessions are kept. This
+            cannot be undone.
+          </p>
         </ConfirmDialog>
       ) : null}
     </section>

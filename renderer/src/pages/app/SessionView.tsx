@@ -75,7 +75,11 @@ function Message({ m }: { m: SessionMessage }) {
         {m.createdAt ? <span className="faint">{formatDateTime(m.createdAt)}</span> : null}
         {m.finish ? <span className="faint">finish: {m.finish}</span> : null}
       </header>
-      {m.parts.length === 0 ? <div className="faint">(no content)</div> : m.parts.map((p, i) => <Part key={i} part={p} />)}
+      {m.parts.length === 0 ? (
+        <div className="faint">(no content)</div>
+      ) : (
+        m.parts.map((p, i) => <Part key={i} part={p} />)
+      )}
       {m.error ? <Callout tone="danger">{m.error}</Callout> : null}
     </article>
   );
@@ -85,7 +89,10 @@ export function SessionView({ app, session, onClose }: { app: string; session: S
   const pages = useInfiniteQuery({
     queryKey: ["session-messages", app, session.id],
     queryFn: ({ pageParam }) =>
-      api.getSessionMessages({ params: { name: app, id: session.id }, query: { limit: 50, ...(pageParam ? { cursor: pageParam } : {}) } }),
+      api.getSessionMessages({
+        params: { name: app, id: session.id },
+        query: { limit: 50, ...(pageParam ? { cursor: pageParam } : {}) },
+      }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   });
@@ -121,12 +128,21 @@ export function SessionView({ app, session, onClose }: { app: string; session: S
       ) : (
         <div className="stack messages" aria-label="Messages">
           {pages.hasNextPage ? (
-            <button type="button" className="btn sm" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
+            <button
+              type="button"
+              className="btn sm"
+              onClick={() => void pages.fetchNextPage()}
+              disabled={pages.isFetchingNextPage}
+            >
               {pages.isFetchingNextPage ? "Loading…" : "Load older messages"}
             </button>
           ) : null}
           {incomplete ? <Callout tone="warn">{incomplete}</Callout> : null}
-          {messages.length === 0 ? <p className="faint">No messages.</p> : messages.map((m) => <Message key={m.id} m={m} />)}
+          {messages.length === 0 ? (
+            <p className="faint">No messages.</p>
+          ) : (
+            messages.map((m) => <Message key={m.id} m={m} />)
+          )}
           <p className="faint">{formatNumber(messages.length)} messages shown.</p>
         </div>
       )}

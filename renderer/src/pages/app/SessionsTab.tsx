@@ -40,7 +40,10 @@ export function SessionsTab() {
   const pages = useInfiniteQuery({
     queryKey: [...sessionsKey(app.name), search],
     queryFn: ({ pageParam }) =>
-      api.listSessions({ params: { name: app.name }, query: { limit: PAGE, ...(pageParam ? { cursor: pageParam } : {}), ...(search ? { search } : {}) } }),
+      api.listSessions({
+        params: { name: app.name },
+        query: { limit: PAGE, ...(pageParam ? { cursor: pageParam } : {}), ...(search ? { search } : {}) },
+      }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   });
@@ -79,7 +82,8 @@ export function SessionsTab() {
     <section className="stack" aria-label="Sessions">
       <div className="row spread">
         <p className="section-note">
-          Every request leaves an OpenCode session. Newest first; a running session cannot be deleted. Limits and pruning are in the History tab.
+          Every request leaves an OpenCode session. Newest first; a running session cannot be deleted. Limits and
+          pruning are in the History tab.
         </p>
         <button type="button" className="btn" onClick={() => void pages.refetch()} disabled={pages.isFetching}>
           <RefreshCw size={15} aria-hidden />
@@ -87,9 +91,20 @@ export function SessionsTab() {
         </button>
       </div>
       <div className="toolbar">
-        <TextField label="Search titles" type="search" value={searchText} onChange={setSearchText} placeholder="Part of a title" />
+        <TextField
+          label="Search titles"
+          type="search"
+          value={searchText}
+          onChange={setSearchText}
+          placeholder="Part of a title"
+        />
         <div className="grow" />
-        <button type="button" className="btn danger" disabled={selected.size === 0} onClick={() => setConfirming([...selected])}>
+        <button
+          type="button"
+          className="btn danger"
+          disabled={selected.size === 0}
+          onClick={() => setConfirming([...selected])}
+        >
           <Trash2 size={15} aria-hidden />
           Delete selected ({selected.size})
         </button>
@@ -108,7 +123,10 @@ export function SessionsTab() {
         <ErrorState title="Could not load sessions" error={pages.error} onRetry={() => void pages.refetch()} />
       ) : sessions.length === 0 ? (
         <div className="card">
-          <EmptyState icon={<History size={22} aria-hidden />} title={search ? "No matching sessions" : "No sessions yet"}>
+          <EmptyState
+            icon={<History size={22} aria-hidden />}
+            title={search ? "No matching sessions" : "No sessions yet"}
+          >
             {search ? "No session title contains that text." : "Sessions appear here after this app's first request."}
           </EmptyState>
         </div>
@@ -138,19 +156,34 @@ export function SessionsTab() {
               {sessions.map((s) => (
                 <tr key={s.id} className={selected.has(s.id) ? "selected" : undefined}>
                   <td className="check">
-                    <input type="checkbox" aria-label={`Select ${s.title || s.id}`} checked={selected.has(s.id)} onChange={() => toggle(s.id)} />
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${s.title || s.id}`}
+                      checked={selected.has(s.id)}
+                      onChange={() => toggle(s.id)}
+                    />
                   </td>
                   <td>
                     <button type="button" className="btn link session-title" onClick={() => setOpen(s)}>
                       {s.title || s.id}
                     </button>
-                    {s.running ? <span className="badge info pulse session-running"><span className="dot" />Running</span> : null}
+                    {s.running ? (
+                      <span className="badge info pulse session-running">
+                        <span className="dot" />
+                        Running
+                      </span>
+                    ) : null}
                   </td>
                   <td title={formatDateTime(s.createdAt)}>{formatRelative(s.createdAt)}</td>
                   <td className="mono">{s.model ?? <span className="faint">{EMPTY}</span>}</td>
                   <td className="mono">{tokenText(s)}</td>
                   <td className="actions">
-                    <button type="button" className="btn sm danger-ghost" aria-label={`Delete ${s.title || s.id}`} onClick={() => setConfirming([s.id])}>
+                    <button
+                      type="button"
+                      className="btn sm danger-ghost"
+                      aria-label={`Delete ${s.title || s.id}`}
+                      onClick={() => setConfirming([s.id])}
+                    >
                       Delete
                     </button>
                   </td>
@@ -160,11 +193,18 @@ export function SessionsTab() {
           </table>
           <div ref={sentinel} className="sessions-more">
             {hasNextPage ? (
-              <button type="button" className="btn sm" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
+              <button
+                type="button"
+                className="btn sm"
+                onClick={() => void fetchNextPage()}
+                disabled={isFetchingNextPage}
+              >
                 {isFetchingNextPage ? "Loading…" : "Load more"}
               </button>
             ) : (
-              <span className="faint">{sessions.length === 1 ? "1 session" : `${formatNumber(sessions.length)} sessions`}</span>
+              <span className="faint">
+                {sessions.length === 1 ? "1 session" : `${formatNumber(sessions.length)} sessions`}
+              </span>
             )}
           </div>
         </div>
@@ -178,8 +218,10 @@ export function SessionsTab() {
           onClose={() => setConfirming(null)}
         >
           <p>
-            {confirming.length === 1 ? "This session and its messages are" : `These ${confirming.length} sessions and their messages are`} deleted from
-            OpenCode for good. Running sessions are kept.
+            {confirming.length === 1
+              ? "This session and its messages are"
+              : `These ${confirming.length} sessions and their messages are`}{" "}
+            deleted from OpenCode for good. Running sessions are kept.
           </p>
         </ConfirmDialog>
       ) : null}

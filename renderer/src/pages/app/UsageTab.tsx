@@ -29,8 +29,20 @@ function fillDays(days: DailyUsage[], n: number): (DailyUsage & { label: string;
   for (let i = n - 1; i >= 0; i--) {
     const d = new Date(today.getFullYear(), today.getMonth(), today.getDate() - i);
     const key = localDay(d);
-    const u = by.get(key) ?? { day: key, requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
-    out.push({ ...u, ok: Math.max(0, u.requests - u.errors), label: d.toLocaleDateString(undefined, { month: "short", day: "numeric" }) });
+    const u = by.get(key) ?? {
+      day: key,
+      requests: 0,
+      errors: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      cachedTokens: 0,
+      reasoningTokens: 0,
+    };
+    out.push({
+      ...u,
+      ok: Math.max(0, u.requests - u.errors),
+      label: d.toLocaleDateString(undefined, { month: "short", day: "numeric" }),
+    });
   }
   return out;
 }
@@ -50,7 +62,10 @@ function ChartCard({ title, children }: { title: string; children: ReactNode }) 
 export default function UsageTab() {
   const app = useCurrentApp();
   const [days, setDays] = useState<number>(30);
-  const usage = useQuery({ queryKey: qk.usage(app.name, days), queryFn: () => api.getUsage({ params: { name: app.name }, query: { days } }) });
+  const usage = useQuery({
+    queryKey: qk.usage(app.name, days),
+    queryFn: () => api.getUsage({ params: { name: app.name }, query: { days } }),
+  });
   const rows = useMemo(() => (usage.data ? fillDays(usage.data.days, days) : []), [usage.data, days]);
   const totals = rows.reduce(
     (t, r) => ({
@@ -69,8 +84,18 @@ export default function UsageTab() {
       <div className="row spread">
         <div role="radiogroup" aria-label="Period" className="row">
           {PERIODS.map((p) => (
-            <label key={p} className="btn sm" style={days === p ? { borderColor: "var(--accent)", color: "var(--accent)" } : undefined}>
-              <input type="radio" name="usage-period" className="visually-hidden" checked={days === p} onChange={() => setDays(p)} />
+            <label
+              key={p}
+              className="btn sm"
+              style={days === p ? { borderColor: "var(--accent)", color: "var(--accent)" } : undefined}
+            >
+              <input
+                type="radio"
+                name="usage-period"
+                className="visually-hidden"
+                checked={days === p}
+                onChange={() => setDays(p)}
+              />
               {p} days
             </label>
           ))}
@@ -119,8 +144,22 @@ export default function UsageTab() {
                   <YAxis tick={AXIS} tickLine={false} axisLine={false} allowDecimals={false} />
                   <Tooltip cursor={{ fill: "#8a909922" }} />
                   <Legend wrapperStyle={{ fontSize: 12 }} />
-                  <Bar isAnimationActive={false} dataKey="ok" name="Succeeded" stackId="r" fill={COLORS.ok} radius={[0, 0, 0, 0]} />
-                  <Bar isAnimationActive={false} dataKey="errors" name="Errors" stackId="r" fill={COLORS.errors} radius={[3, 3, 0, 0]} />
+                  <Bar
+                    isAnimationActive={false}
+                    dataKey="ok"
+                    name="Succeeded"
+                    stackId="r"
+                    fill={COLORS.ok}
+                    radius={[0, 0, 0, 0]}
+                  />
+                  <Bar
+                    isAnimationActive={false}
+                    dataKey="errors"
+                    name="Errors"
+                    stackId="r"
+                    fill={COLORS.errors}
+                    radius={[3, 3, 0, 0]}
+                  />
                 </BarChart>
               </ResponsiveContainer>
             </ChartCard>
@@ -129,11 +168,23 @@ export default function UsageTab() {
                 <BarChart data={rows} margin={{ top: 4, right: 4, bottom: 0, left: -8 }}>
                   <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#8a909933" />
                   <XAxis dataKey="label" tick={AXIS} tickLine={false} axisLine={false} minTickGap={16} />
-                  <YAxis tick={AXIS} tickLine={false} axisLine={false} tickFormatter={(v: number) => formatCompact(v)} />
+                  <YAxis
+                    tick={AXIS}
+                    tickLine={false}
+                    axisLine={false}
+                    tickFormatter={(v: number) => formatCompact(v)}
+                  />
                   <Tooltip cursor={{ fill: "#8a909922" }} formatter={(v) => formatNumber(Number(v))} />
                   <Legend wrapperStyle={{ fontSize: 12 }} />
                   <Bar isAnimationActive={false} dataKey="inputTokens" name="Input" stackId="t" fill={COLORS.input} />
-                  <Bar isAnimationActive={false} dataKey="outputTokens" name="Output" stackId="t" fill={COLORS.output} radius={[3, 3, 0, 0]} />
+                  <Bar
+                    isAnimationActive={false}
+                    dataKey="outputTokens"
+                    name="Output"
+                    stackId="t"
+                    fill={COLORS.output}
+                    radius={[3, 3, 0, 0]}
+                  />
                 </BarChart>
               </ResponsiveContainer>
             </ChartCard>

@@ -24,7 +24,10 @@ export function readCookie(header: string | undefined, name: string): string | u
     const eq = part.indexOf("=");
     if (eq < 0) continue;
     if (part.slice(0, eq).trim() !== name) continue;
-    const raw = part.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1");
+    const raw = part
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, "$1");
     try {
       return decodeURIComponent(raw);
     } catch {
@@ -53,7 +56,12 @@ export function requireAuth(adminToken: string, adminOrigin: () => string) {
     const auth = authenticate(req, adminToken);
     if (auth === null) {
       if (req.path.startsWith(ADMIN_API_PREFIX) || req.method !== "GET") {
-        next(new PatchbayError("admin_auth_required", "Sign in to the Patchbay dashboard first: open it from the tray, use the login URL `patchbay serve` printed, or send Authorization: Bearer <adminToken> from runtime.json in the data folder."));
+        next(
+          new PatchbayError(
+            "admin_auth_required",
+            "Sign in to the Patchbay dashboard first: open it from the tray, use the login URL `patchbay serve` printed, or send Authorization: Bearer <adminToken> from runtime.json in the data folder.",
+          ),
+        );
         return;
       }
       res.status(401).type("html").setHeader("Cache-Control", "no-store");
@@ -61,7 +69,12 @@ export function requireAuth(adminToken: string, adminOrigin: () => string) {
       return;
     }
     if (auth === "cookie" && WRITE_METHODS.has(req.method) && classifyOrigin(req, adminOrigin()) !== "same-origin") {
-      next(new PatchbayError("forbidden_origin", "Changes to Patchbay are only accepted from the Patchbay dashboard itself."));
+      next(
+        new PatchbayError(
+          "forbidden_origin",
+          "Changes to Patchbay are only accepted from the Patchbay dashboard itself.",
+        ),
+      );
       return;
     }
     res.locals.adminAuth = auth;

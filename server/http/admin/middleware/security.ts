@@ -34,7 +34,12 @@ export function hostGuard(adminOrigin: () => string) {
   return (req: Request, _res: Response, next: NextFunction): void => {
     const host = (req.headers.host ?? "").toLowerCase();
     if (host !== originHost(adminOrigin())) {
-      next(new PatchbayError("forbidden_host", "This address is not allowed for the Patchbay dashboard; open it through the URL Patchbay printed."));
+      next(
+        new PatchbayError(
+          "forbidden_host",
+          "This address is not allowed for the Patchbay dashboard; open it through the URL Patchbay printed.",
+        ),
+      );
       return;
     }
     next();
@@ -58,7 +63,12 @@ export function classifyOrigin(req: Request, adminOrigin: string): OriginVerdict
 export function originGuard(adminOrigin: () => string) {
   return (req: Request, _res: Response, next: NextFunction): void => {
     if (WRITE_METHODS.has(req.method) && classifyOrigin(req, adminOrigin()) === "cross-origin") {
-      next(new PatchbayError("forbidden_origin", "Changes to Patchbay are only accepted from the Patchbay dashboard itself."));
+      next(
+        new PatchbayError(
+          "forbidden_origin",
+          "Changes to Patchbay are only accepted from the Patchbay dashboard itself.",
+        ),
+      );
       return;
     }
     next();

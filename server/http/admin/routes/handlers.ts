@@ -28,7 +28,8 @@ function requireApp(s: AdminServices, name: string): App {
 
 /** DesktopHost or 404 (the mount checks `desktopOnly` first; this narrows the type). */
 function requireDesktop(s: AdminServices) {
-  if (!s.desktop) throw new PatchbayError("not_found", "Desktop actions are only available in the Patchbay desktop app.");
+  if (!s.desktop)
+    throw new PatchbayError("not_found", "Desktop actions are only available in the Patchbay desktop app.");
   return s.desktop;
 }
 
@@ -89,7 +90,10 @@ export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
 
   queryLogs: ({ query }, s) => s.requestLog.query(query),
 
-  getDesktop: async (_i, s) => ({ launchAtLogin: await requireDesktop(s).getLaunchAtLogin(), dataDir: s.status().dataDir }),
+  getDesktop: async (_i, s) => ({
+    launchAtLogin: await requireDesktop(s).getLaunchAtLogin(),
+    dataDir: s.status().dataDir,
+  }),
   openDataFolder: async (_i, s) => {
     await requireDesktop(s).openDataFolder();
     return { ok: true as const };

@@ -7,7 +7,14 @@ import type { AdminHistory } from "../../../opencode/history";
 import type { AdminServices } from "../services";
 import type { Handler } from "./handlers";
 
-type HistoryRow = "listSessions" | "getSessionMessages" | "deleteSession" | "deleteSessions" | "previewPrune" | "pruneNow" | "getLastSweep";
+type HistoryRow =
+  | "listSessions"
+  | "getSessionMessages"
+  | "deleteSession"
+  | "deleteSessions"
+  | "previewPrune"
+  | "pruneNow"
+  | "getLastSweep";
 
 function requireHistory(s: AdminServices): AdminHistory {
   if (!s.history) throw new PatchbayError("backend_unavailable", "Session history is not available in this Patchbay.");
@@ -23,7 +30,8 @@ function savedLimits(s: AdminServices, name: string): HistoryLimits {
 
 /** Limits of a preview: each query value wins (`none` = keep forever), else the saved one. */
 export function previewLimits(saved: HistoryLimits, q: PrunePreviewQuery): HistoryLimits {
-  const pick = (v: number | "none" | undefined, fallback: number | null) => (v === undefined ? fallback : v === "none" ? null : v);
+  const pick = (v: number | "none" | undefined, fallback: number | null) =>
+    v === undefined ? fallback : v === "none" ? null : v;
   return { maxSessions: pick(q.maxSessions, saved.maxSessions), maxAgeDays: pick(q.maxAgeDays, saved.maxAgeDays) };
 }
 
@@ -45,7 +53,8 @@ export const historyHandlers: { [K in HistoryRow]: Handler<K> } = {
     savedLimits(s, params.name);
     return requireHistory(s).service.delete(params.name, body.ids);
   },
-  previewPrune: ({ params, query }, s) => requireHistory(s).service.previewPrune(params.name, previewLimits(savedLimits(s, params.name), query)),
+  previewPrune: ({ params, query }, s) =>
+    requireHistory(s).service.previewPrune(params.name, previewLimits(savedLimits(s, params.name), query)),
   pruneNow: ({ params, body }, s) => {
     savedLimits(s, params.name);
     return requireHistory(s).runNow(params.name, { dryRun: body.dryRun === true });

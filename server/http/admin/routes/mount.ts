@@ -21,7 +21,11 @@ export function zodToPatchbayError(error: z.ZodError, part: "params" | "query" |
   return invalidRequest(message, field);
 }
 
-function parsePart<T>(schema: z.ZodType<T> | undefined, value: unknown, part: "params" | "query" | "body"): T | undefined {
+function parsePart<T>(
+  schema: z.ZodType<T> | undefined,
+  value: unknown,
+  part: "params" | "query" | "body",
+): T | undefined {
   if (!schema) return undefined;
   const r = schema.safeParse(value ?? {});
   if (!r.success) throw zodToPatchbayError(r.error, part);
