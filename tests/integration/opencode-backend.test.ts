@@ -430,6 +430,35 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
     stack.mock.release();
   });
 
+  test("an abort around the prompt call (0-60 ms after start) leaves no upstream call running", async () => {
+    // The client goes away right after `start`, while the prompt may still be on its way to OpenCode: an abort that
+    // OpenCode serves before the prompt is a no-op, so the bridge must still keep the upstream from being called
+    // (the plugin fails closed once the spec is gone) or stop the call it made.
+    // Aborts from 0 to 60 ms after `start` land before, during and after OpenCode's prompt call (with 2 cores idle
+    // its upstream call starts 35-50 ms after `start`); none may leave an upstream call open.
+    for (const delayMs of [0, 10, 20, 30, 40, 60]) {
+      stack.mock.reset();
+      stack.mock.script({ text: "nobody is listening", hold: true });
+      const controller = new AbortController();
+      const r = await runStream(stack.backend, backendRequest(neutralRequest()), {
+        controller,
+        onEvent: (e) => {
+          if (e.type === "start") setTimeout(() => controller.abort(), delayMs);
+        },
+      });
+      assert.ok(r.sessionId, "the stream started");
+      assert.equal(r.finish, null);
+      await new Promise((res) => setTimeout(res, 1500));
+      const open = stack.mock.chatRequests().filter((q) => q.closedEarlyAt === null);
+      stack.mock.release();
+      assert.deepEqual(
+        open.map((q) => q.n),
+        [],
+        `abort ${delayMs} ms after start: ${stack.mock.chatRequests().length} upstream call(s), still open after 1.5 s`,
+      );
+    }
+  });
+
   test("8 concurrent requests across 3 tool sets each see only their own system, messages and tools", async () => {
     stack.mock.setResponder((rec) => {
       const msgs = rec.body.messages as Array<{ role: string; content: unknown }>;
