@@ -1,6 +1,7 @@
 // How CLI failures become one line on stderr and an exit code: 2 for usage errors, 1 for everything else.
 // Must never print a stack trace for an error a user can cause (PATCHBAY_DEBUG=1 shows it for unexpected ones).
 import { CommanderError } from "commander";
+import { AdminApiError } from "../../shared/admin/client";
 import { PatchbayError } from "../core/errors";
 
 /** Exit code of a usage error (bad arguments or values). */
@@ -26,7 +27,8 @@ export function describeCliError(err: unknown, debug: boolean): { code: number; 
     return { code: EXIT_USAGE, message: null };
   }
   if (err instanceof UsageError) return { code: EXIT_USAGE, message: err.message };
-  if (err instanceof PatchbayError) {
+  if (err instanceof PatchbayError || err instanceof AdminApiError) {
+    // AdminApiError: what a running Patchbay answered (commands that ask it, e.g. `sessions`).
     return { code: err.status === 400 ? EXIT_USAGE : EXIT_FAILURE, message: err.message };
   }
   const text = err instanceof Error ? err.message : String(err);

@@ -161,6 +161,53 @@ describe("patchbay serve (CLI + real OpenCode, demo model)", { timeout: 240_000 
     assert.ok((body.choices?.[0]?.message?.content ?? "").length > 0);
   });
 
+  test("`sessions list` and `sessions prune` ask the running server instead of starting a second OpenCode", async () => {
+    const dataDir = path.join(tmp, "data");
+    const model = "demo/echo";
+    for (const n of [1, 2]) {
+      const res = await fetch(`${apiUrl}/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ model, messages: [{ role: "user", content: `Session ${n}` }] }),
+        signal: AbortSignal.timeout(60_000),
+      });
+      assert.equal(res.status, 200, await res.text());
+    }
+    const debugEnv = { ...env, PATCHBAY_DEBUG: "1" };
+    const list = await cli(["sessions", "list", "cli-app", "--json"], debugEnv);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stderr, /sessions: asking the running Patchbay \(pid \d+\)/);
+    assert.doesNotMatch(list.stderr, /starting an OpenCode/);
+    const sessions = JSON.parse(list.stdout) as Array<{ id: string }>;
+    assert.ok(sessions.length >= 3, `sessions: ${list.stdout}`);
+
+    // Keep only the newest session (set through the admin API with the runtime token, as a script would).
+    const runtime = JSON.parse(fs.readFileSync(path.join(dataDir, "runtime.json"), "utf8")) as {
+      adminUrl: string;
+      adminToken: string;
+    };
+    const patched = await fetch(`${runtime.adminUrl}/admin/api/apps/cli-app`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${runtime.adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ history: { maxSessions: 1, maxAgeDays: null } }),
+    });
+    assert.equal(patched.status, 200, await patched.text());
+    const dry = await cli(["sessions", "prune", "cli-app", "--dry-run"], debugEnv);
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, new RegExp(`a prune would delete ${sessions.length - 1}\\b`));
+    const pruned = await cli(["sessions", "prune", "cli-app"], debugEnv);
+    assert.equal(pruned.code, 0, pruned.stderr);
+    assert.match(pruned.stderr, /asking the running Patchbay/);
+    assert.match(pruned.stdout, new RegExp(`removed ${sessions.length - 1},`));
+    const left = JSON.parse((await cli(["sessions", "list", "cli-app", "--json"], env)).stdout) as Array<{
+      id: string;
+    }>;
+    assert.deepEqual(
+      left.map((x) => x.id),
+      [sessions[0]!.id],
+    );
+  });
+
   test("wrong and missing keys get 401", async () => {
     assert.equal((await get(`${apiUrl}/models`, `${key.slice(0, -2)}zz`)).status, 401);
     assert.equal((await get(`${apiUrl}/models`, null)).status, 401);

@@ -1,16 +1,23 @@
 // `patchbay sessions list|prune APP`: an app's OpenCode session history from the command line.
-// How: the command starts its own short-lived `opencode serve` on the data folder's OpenCode home (the same database a
-// running Patchbay uses; SQLite allows both) and uses the history service directly. There is no discovery of a running
-// Patchbay's admin API, so this works the same whether one runs or not; because this OpenCode cannot see requests
-// running in another process, `prune` checks every session active within the app's request deadline (+1 minute) by
-// its last message and keeps it unless that is a finished answer. Must not change apps, keys or settings.
+// How: when a Patchbay serves this data folder (runtime.json answers), the command asks it through the admin API, so
+// running sessions are known exactly and no second OpenCode starts. Otherwise it starts its own short-lived
+// `opencode serve` on the data folder's OpenCode home and uses the history service directly; that OpenCode cannot see
+// requests running in another process, so `prune` then checks every session active within the app's request deadline
+// (+1 minute) by its last message and keeps it unless that is a finished answer. Must not change apps, keys or settings.
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
 import type { HistoryLimits } from "../../../shared/apps";
-import { emptySweepResult, type SessionSummary, type SweepResult } from "../../../shared/admin/history";
+import {
+  emptySweepResult,
+  type PrunePreview,
+  type SessionPage,
+  type SessionSummary,
+  type SweepResult,
+} from "../../../shared/admin/history";
 import { PatchbayError } from "../../core/errors";
 import type { HistoryService, HistoryServiceOptions } from "../../opencode/history/history-service";
 import { withStores, type CliContext } from "../context";
+import { findRunningPatchbay } from "../running-patchbay";
 import { localTime, table } from "../format";
 
 /** Max wait for the command's own OpenCode (ms). */
@@ -33,6 +40,45 @@ async function readApp(ctx: CliContext, name: string): Promise<{ history: Histor
     if (!app) throw new PatchbayError("app_not_found", `There is no app named '${name}'. See: patchbay app list`);
     return { history: app.history, totalTimeoutMs: app.limits.totalTimeoutMs };
   });
+}
+
+/** What the `sessions` commands need from an app's history, whoever serves it. */
+interface HistoryAccess {
+  list(app: string, q: { limit: number; cursor?: string; search?: string }): Promise<SessionPage>;
+  /** What a prune with the app's saved limits would delete now. */
+  preview(app: string, limits: HistoryLimits): Promise<PrunePreview>;
+  /** One bounded sweep with the app's saved limits. */
+  sweep(app: string, limits: HistoryLimits): Promise<SweepResult>;
+}
+
+/**
+ * Runs `fn` against the Patchbay serving the data folder when there is one, else against this command's own
+ * OpenCode (see {@link withHistory}); `extra` applies to the latter only. Says which on stderr with PATCHBAY_DEBUG=1.
+ */
+async function withHistoryAccess<R>(
+  ctx: CliContext,
+  extra: Pick<HistoryServiceOptions, "externalRunsWithinMs">,
+  fn: (access: HistoryAccess) => Promise<R>,
+): Promise<R> {
+  const debug = ctx.io.env.PATCHBAY_DEBUG === "1";
+  const running = await findRunningPatchbay(ctx.dataDir());
+  if (running) {
+    if (debug) ctx.io.err(`sessions: asking the running Patchbay (pid ${running.pid}) at ${running.adminUrl}\n`);
+    const { client } = running;
+    return fn({
+      list: (name, q) => client.listSessions({ params: { name }, query: q }),
+      preview: (name) => client.previewPrune({ params: { name }, query: {} }),
+      sweep: (name) => client.pruneNow({ params: { name }, body: {} }),
+    });
+  }
+  if (debug) ctx.io.err("sessions: no running Patchbay answers for this data folder; starting an OpenCode\n");
+  return withHistory(ctx, extra, (history) =>
+    fn({
+      list: (name, q) => history.list(name, q),
+      preview: (name, limits) => history.previewPrune(name, limits),
+      sweep: (name, limits) => history.prune(name, { limits, trigger: "manual" }),
+    }),
+  );
 }
 
 /**
@@ -104,7 +150,8 @@ export function registerSessionsCommands(program: Command, ctx: CliContext): voi
     .addHelpText(
       "after",
       `
-Each command starts its own OpenCode on the data folder for a few seconds (also while Patchbay runs).
+While Patchbay runs on the same data folder, these commands ask it; otherwise each starts its own OpenCode
+for a few seconds.
 Examples:
   $ patchbay sessions list my-editor --limit 20
   $ patchbay sessions list my-editor --all --json > sessions.json
@@ -125,7 +172,7 @@ Examples:
     .action(async (name: string, opts: { json?: boolean; limit?: number; all?: boolean; search?: string }) => {
       await readApp(ctx, name);
       const want = opts.all ? Infinity : (opts.limit ?? 50);
-      const found = await withHistory(ctx, {}, async (history) => {
+      const found = await withHistoryAccess(ctx, {}, async (history) => {
         const out: SessionSummary[] = [];
         let cursor: string | undefined;
         do {
@@ -140,7 +187,8 @@ Examples:
         return out;
       });
       if (opts.json) {
-        // `running` is left out: this command's OpenCode cannot see requests running in Patchbay.
+        // `running` is left out: without a running Patchbay this command cannot see requests running elsewhere, and
+        // the output keeps one shape either way.
         ctx.io.out(
           `${JSON.stringify(
             found.map(({ running: _running, ...s }) => s),
@@ -177,9 +225,10 @@ Examples:
         ctx.io.out(`App "${name}" keeps its history forever (no history limits); nothing to prune.\n`);
         return;
       }
-      await withHistory(ctx, { externalRunsWithinMs: app.totalTimeoutMs + RUNNING_MARGIN_MS }, async (history) => {
+      const extra = { externalRunsWithinMs: app.totalTimeoutMs + RUNNING_MARGIN_MS };
+      await withHistoryAccess(ctx, extra, async (history) => {
         if (opts.dryRun) {
-          const p = await history.previewPrune(name, limits);
+          const p = await history.preview(name, limits);
           ctx.io.out(`Limits: ${describeLimits(limits)}. ${p.scanned} sessions; a prune would delete ${p.count}`);
           ctx.io.out(p.count ? ` (last active ${localTime(p.oldest)} … ${localTime(p.newest)})` : "");
           ctx.io.out(p.skippedRunning ? `; ${p.skippedRunning} running kept.\n` : ".\n");
@@ -188,7 +237,7 @@ Examples:
         }
         const total: SweepResult & { sweeps: number } = { ...emptySweepResult(name, "manual", Date.now()), sweeps: 0 };
         for (let i = 0; i < MAX_SWEEPS; i++) {
-          const r = await history.prune(name, { limits, trigger: "manual" });
+          const r = await history.sweep(name, limits);
           total.sweeps++;
           total.removed += r.removed;
           total.alreadyMissing += r.alreadyMissing;

@@ -1,0 +1,78 @@
+// Finds the Patchbay serving this data folder (its `runtime.json`), so CLI commands that need OpenCode ask that one
+// through its admin API instead of starting a second OpenCode on the same database. A stale file (left by a crash,
+// or by a Patchbay that no longer answers) is ignored: the command then works on its own.
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { createAdminClient, type AdminClient, type FetchLike } from "../../shared/admin/client";
+import { runtimeFilePath } from "../runtime-file";
+
+/** How long the probe of a running Patchbay may take before the command works on its own (ms). */
+export const PROBE_TIMEOUT_MS = 2_000;
+/** Cap on one admin call once the Patchbay answered (ms): a prune sweep is bounded at ~10 s by the server. */
+export const CALL_TIMEOUT_MS = 120_000;
+
+const RuntimeFile = z.object({
+  pid: z.number().int().positive(),
+  adminUrl: z.url({ protocol: /^https?$/ }),
+  adminToken: z.string().min(1),
+});
+
+/** A Patchbay that answered on its admin API with the token of runtime.json. */
+export interface RunningPatchbay {
+  pid: number;
+  /** Its admin origin, e.g. `http://127.0.0.1:51234`. */
+  adminUrl: string;
+  /** Typed admin client authenticated with the runtime token (throws AdminApiError). */
+  client: AdminClient;
+}
+
+/** Test seams: the fetch used (default: global fetch), the liveness check of a pid, the probe timeout (ms). */
+export interface FindRunningOptions {
+  fetch?: (url: string, init: RequestInit) => Promise<Response>;
+  isAlive?: (pid: number) => boolean;
+  probeTimeoutMs?: number;
+}
+
+/** True when a process with `pid` exists (EPERM counts: it exists but belongs to someone else). */
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * The Patchbay serving `dataDir`, or null when there is none: no runtime.json or an unreadable one, a dead pid, or
+ * an admin API that does not answer `GET /admin/api/status` with the file's token within {@link PROBE_TIMEOUT_MS}.
+ * Never throws.
+ */
+export async function findRunningPatchbay(
+  dataDir: string,
+  opts: FindRunningOptions = {},
+): Promise<RunningPatchbay | null> {
+  let info: z.infer<typeof RuntimeFile>;
+  try {
+    info = RuntimeFile.parse(JSON.parse(await readFile(runtimeFilePath(dataDir), "utf8")));
+  } catch {
+    return null;
+  }
+  if (!(opts.isAlive ?? pidAlive)(info.pid)) return null;
+  const baseFetch = opts.fetch ?? ((url: string, init: RequestInit) => fetch(url, init));
+  const authed =
+    (timeoutMs: number): FetchLike =>
+    (url, init) =>
+      baseFetch(url, {
+        method: init.method,
+        headers: { ...init.headers, authorization: `Bearer ${info.adminToken}` },
+        ...(init.body === undefined ? {} : { body: init.body }),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+  try {
+    await createAdminClient(authed(opts.probeTimeoutMs ?? PROBE_TIMEOUT_MS), info.adminUrl).getStatus();
+  } catch {
+    return null;
+  }
+  return { pid: info.pid, adminUrl: info.adminUrl, client: createAdminClient(authed(CALL_TIMEOUT_MS), info.adminUrl) };
+}
