@@ -1,9 +1,9 @@
 // Pure mapping of OpenCode messages and parts to the session view of the admin API: texts, reasoning, tool calls and
 // results, images as size-capped data URLs or placeholders. Bookkeeping parts (steps, snapshots) are left out.
 import { z } from "zod";
-import type { MessagePart, SessionMessage, SessionTokens } from "../../../shared/admin/history";
+import type { MessagePart, SessionMessage } from "../../../shared/admin/history";
 import { fromOpenCodeToolName } from "../tool-names";
-import type { RawMessage, RawPart } from "./opencode-port";
+import { tokensOf, type RawMessage, type RawPart } from "./opencode-port";
 
 /** Caps of one page of the session view. Sizes in characters (texts) and bytes (images). */
 export interface ViewLimits {
@@ -110,16 +110,6 @@ function mapPart(raw: RawPart, limits: ViewLimits, budget: Budget): MessagePart 
       // step-start/finish, snapshot, patch, agent, retry, compaction, subtask: bookkeeping, not conversation.
       return null;
   }
-}
-
-function tokensOf(t: NonNullable<RawMessage["info"]["tokens"]>): SessionTokens {
-  return {
-    input: t.input,
-    output: t.output,
-    reasoning: t.reasoning,
-    cacheRead: t.cache.read,
-    cacheWrite: t.cache.write,
-  };
 }
 
 /** Maps one message. `budget` is shared across a page (see {@link mapMessages}). */

@@ -171,7 +171,8 @@ function modelName(m: { id: string; providerID: string } | undefined): string | 
   return m ? `${m.providerID}/${m.id}` : null;
 }
 
-function tokensOf(t: z.infer<typeof Tokens>): SessionTokens {
+/** OpenCode's token counts (`cache.read`/`cache.write` nested) in the admin API's flat shape. */
+export function tokensOf(t: z.infer<typeof Tokens>): SessionTokens {
   return {
     input: t.input,
     output: t.output,
