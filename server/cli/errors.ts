@@ -27,9 +27,14 @@ export function describeCliError(err: unknown, debug: boolean): { code: number; 
     return { code: EXIT_USAGE, message: null };
   }
   if (err instanceof UsageError) return { code: EXIT_USAGE, message: err.message };
-  if (err instanceof PatchbayError || err instanceof AdminApiError) {
-    // AdminApiError: what a running Patchbay answered (commands that ask it, e.g. `sessions`).
+  if (err instanceof PatchbayError) {
     return { code: err.status === 400 ? EXIT_USAGE : EXIT_FAILURE, message: err.message };
+  }
+  if (err instanceof AdminApiError) {
+    // What a running Patchbay answered (commands that ask it, e.g. `sessions`): one line, no terminal escapes.
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+    const message = err.message.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").trim();
+    return { code: err.status === 400 ? EXIT_USAGE : EXIT_FAILURE, message };
   }
   const text = err instanceof Error ? err.message : String(err);
   const stack = debug && err instanceof Error && err.stack ? `\n${err.stack}` : "";

@@ -1,15 +1,19 @@
 // Finds the Patchbay serving this data folder (its `runtime.json`), so CLI commands that need OpenCode ask that one
 // through its admin API instead of starting a second OpenCode on the same database. A stale file (left by a crash,
 // or by a Patchbay that no longer answers) is ignored: the command then works on its own.
-import { readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
+import { constants } from "node:fs";
 import { z } from "zod";
 import { createAdminClient, type AdminClient, type FetchLike } from "../../shared/admin/client";
 import { runtimeFilePath } from "../runtime-file";
 
 /** How long the probe of a running Patchbay may take before the command works on its own (ms). */
 export const PROBE_TIMEOUT_MS = 2_000;
-/** Cap on one admin call once the Patchbay answered (ms): a prune sweep is bounded at ~10 s by the server. */
-export const CALL_TIMEOUT_MS = 120_000;
+/** Cap on one admin call once the Patchbay answered (ms): a sweep is bounded at ~10 s by the server and may queue
+ *  behind one in progress. */
+export const CALL_TIMEOUT_MS = 60_000;
+/** runtime.json is a few hundred bytes; anything much larger is not Patchbay's. */
+const MAX_RUNTIME_FILE_BYTES = 64 * 1024;
 
 const RuntimeFile = z.object({
   pid: z.number().int().positive(),
@@ -26,11 +30,13 @@ export interface RunningPatchbay {
   client: AdminClient;
 }
 
-/** Test seams: the fetch used (default: global fetch), the liveness check of a pid, the probe timeout (ms). */
+/** Test seams: the fetch used (default: global fetch), the liveness check of a pid, the timeouts (ms). */
 export interface FindRunningOptions {
   fetch?: (url: string, init: RequestInit) => Promise<Response>;
   isAlive?: (pid: number) => boolean;
   probeTimeoutMs?: number;
+  /** Cap on each later call (ms, default CALL_TIMEOUT_MS). */
+  callTimeoutMs?: number;
 }
 
 /** True when a process with `pid` exists (EPERM counts: it exists but belongs to someone else). */
@@ -54,7 +60,7 @@ export async function findRunningPatchbay(
 ): Promise<RunningPatchbay | null> {
   let info: z.infer<typeof RuntimeFile>;
   try {
-    info = RuntimeFile.parse(JSON.parse(await readFile(runtimeFilePath(dataDir), "utf8")));
+    info = RuntimeFile.parse(JSON.parse(await readRuntimeFile(runtimeFilePath(dataDir))));
   } catch {
     return null;
   }
@@ -62,17 +68,43 @@ export async function findRunningPatchbay(
   const baseFetch = opts.fetch ?? ((url: string, init: RequestInit) => fetch(url, init));
   const authed =
     (timeoutMs: number): FetchLike =>
-    (url, init) =>
-      baseFetch(url, {
-        method: init.method,
-        headers: { ...init.headers, authorization: `Bearer ${info.adminToken}` },
-        ...(init.body === undefined ? {} : { body: init.body }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+    async (url, init) => {
+      try {
+        return await baseFetch(url, {
+          method: init.method,
+          headers: { ...init.headers, authorization: `Bearer ${info.adminToken}` },
+          ...(init.body === undefined ? {} : { body: init.body }),
+          redirect: "error", // the token is for this origin only
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (err) {
+        if ((err as Error).name === "TimeoutError")
+          throw new Error(
+            `no answer from ${info.adminUrl} within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`,
+          );
+        throw err;
+      }
+    };
   try {
     await createAdminClient(authed(opts.probeTimeoutMs ?? PROBE_TIMEOUT_MS), info.adminUrl).getStatus();
   } catch {
     return null;
   }
-  return { pid: info.pid, adminUrl: info.adminUrl, client: createAdminClient(authed(CALL_TIMEOUT_MS), info.adminUrl) };
+  return {
+    pid: info.pid,
+    adminUrl: info.adminUrl,
+    client: createAdminClient(authed(opts.callTimeoutMs ?? CALL_TIMEOUT_MS), info.adminUrl),
+  };
+}
+
+/** Reads a regular file of at most MAX_RUNTIME_FILE_BYTES without blocking on a FIFO or device. Throws otherwise. */
+async function readRuntimeFile(file: string): Promise<string> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile() || stat.size > MAX_RUNTIME_FILE_BYTES) throw new Error("not a runtime file");
+    return await handle.readFile("utf8");
+  } finally {
+    await handle.close();
+  }
 }

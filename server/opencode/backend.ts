@@ -86,7 +86,11 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
       if (s.state === "ready")
         void loadModels(true)
           .then(builtinToolIds)
-          .catch((err: unknown) => log(`[opencode] warm-up failed: ${describe(err)}`));
+          .catch((err: unknown) => {
+            // A stop or crash right after `ready` fails the warm-up too; only a live OpenCode's failure is news.
+            if (supervisor.status().state === "ready" && !supervisor.stopRequested)
+              log(`[opencode] warm-up failed: ${describe(err)}`);
+          });
     }
   };
   const offStatus = supervisor.onStatus(onSupervisorStatus);

@@ -164,7 +164,12 @@ export class OpenCodeSupervisor {
   /** SDK v2 client for the running server (Basic auth header set), scoped to `directory` when given. */
   client(directory?: string): OpencodeClient {
     const conn = this.connection();
-    if (!conn) throw new PatchbayError("backend_unavailable", "OpenCode is not running.");
+    if (!conn) {
+      this.throwIfDown();
+      throw new PatchbayError("backend_starting", "OpenCode is still starting; retry in a few seconds.", {
+        retryAfter: 3,
+      });
+    }
     return createOpencodeClient({
       baseUrl: conn.url,
       headers: { authorization: conn.authorization },
@@ -177,6 +182,11 @@ export class OpenCodeSupervisor {
     const url = this.running?.url;
     if (!url || this.state.state !== "ready") return null;
     return { url, authorization: "Basic " + Buffer.from(`opencode:${this.password}`).toString("base64") };
+  }
+
+  /** True from the moment stop() is called (the state says `ready` until the child has exited). */
+  get stopRequested(): boolean {
+    return this.stopping;
   }
 
   /** Stops the child: SIGTERM, then SIGKILL after 3 s; leaves no process behind. Idempotent. */

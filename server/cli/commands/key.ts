@@ -2,7 +2,7 @@
 // Must never print a key anywhere else (lists show the visible prefix only).
 import type { Command } from "commander";
 import { PatchbayError } from "../../core/errors";
-import { KEY_SCHEME } from "../../stores/keys-store";
+import { KEY_SCHEME, keyPrefixOf } from "../../stores/keys-store";
 import { withStores, type CliContext } from "../context";
 import { localTime, table } from "../format";
 
@@ -65,11 +65,12 @@ Examples:
     .argument("<app>", "app name")
     .argument(
       "<prefix>",
-      "the key's prefix as `patchbay key list` and the dashboard show it (pb-AbCdEfGhIjKl; the pb- is optional)",
+      "the key's prefix as `patchbay key list` and the dashboard show it (pb-AbCdEfGhIjKl; the pb- is optional), " +
+        "or the whole key",
     )
     .action(async (app: string, given: string) => {
-      // The dashboard shows `pb-AbCdEfGhIjKl…`; accept what a user copies from there or from `key list`.
-      const prefix = given.replace(/…$/, "");
+      // Accept what a user copies: `pb-AbCdEfGhIjKl…` (dashboard), `pb-AbCdEfGhIjKl` (key list), the whole key.
+      const prefix = revokeArgument(given);
       await withStores(ctx, async ({ apps, keys }) => {
         if (!apps.get(app)) throw notFound(app);
         await keys.revoke(app, prefix);
@@ -77,6 +78,15 @@ Examples:
       ctx.io.out(`Revoked key ${shownPrefix(prefix)} of app "${app}".\n`);
     });
 }
+
+/** The prefix in what a user pasted: trimmed, without a trailing `…` or `...`; a whole key gives its prefix. */
+export function revokeArgument(given: string): string {
+  const text = given.trim().replace(/(…|\.\.\.)$/, "");
+  return FULL_KEY.test(text) ? keyPrefixOf(text) : text;
+}
+
+/** A whole key as `key create` prints it: `pb-` + 43 base64url characters. */
+const FULL_KEY = /^pb-[A-Za-z0-9_-]{43}$/;
 
 /** A key's prefix as the dashboard and the request log show it: with its `pb-`. */
 function shownPrefix(prefix: string): string {

@@ -33,6 +33,14 @@ function parseLimit(value: string): number {
   return n;
 }
 
+/** `--search`: the title text, trimmed, 1–200 characters (the admin API's rule, checked here for both paths). */
+function parseSearch(value: string): string {
+  const text = value.trim();
+  if (text.length === 0) throw new InvalidArgumentError("Give some text to look for in session titles.");
+  if (text.length > 200) throw new InvalidArgumentError("Use at most 200 characters.");
+  return text;
+}
+
 /** The app's saved history limits and request deadline, or PatchbayError 404. */
 async function readApp(ctx: CliContext, name: string): Promise<{ history: HistoryLimits; totalTimeoutMs: number }> {
   return withStores(ctx, async ({ apps }) => {
@@ -168,7 +176,7 @@ Examples:
     )
     .option("--limit <n>", "how many of the newest sessions (default 50)", parseLimit)
     .option("--all", "every session")
-    .option("--search <text>", "only sessions whose title contains this text")
+    .option("--search <text>", "only sessions whose title contains this text (case-insensitive)", parseSearch)
     .action(async (name: string, opts: { json?: boolean; limit?: number; all?: boolean; search?: string }) => {
       await readApp(ctx, name);
       const want = opts.all ? Infinity : (opts.limit ?? 50);

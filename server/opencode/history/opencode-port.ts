@@ -82,7 +82,13 @@ export interface OpenCodeHistoryPort {
 /** Where the adapter gets an authenticated SDK client (the supervisor's `client()`); throws while OpenCode is down. */
 export interface OpenCodeClientFactory {
   client(directory?: string): OpencodeClient;
+  /** Resolves once OpenCode is ready; throws PatchbayError `backend_starting` after `timeoutMs` (ms) or
+   *  `backend_unavailable` when it is down (the supervisor's `whenReady`). Absent: calls go out at once. */
+  whenReady?(timeoutMs: number): Promise<void>;
 }
+
+/** How long a history call waits for a starting OpenCode (ms), as long as the OpenAI routes wait. */
+const READY_WAIT_MS = 15_000;
 
 // ---- wire schemas (only the fields used; OpenCode adds fields freely) ------------------------------------------------
 
@@ -194,7 +200,7 @@ function isEncodingFailure(error: unknown): boolean {
 }
 
 /** Converts a transport failure (connection refused, timeout) into `backend_unavailable`. */
-async function call<T extends SdkResult>(what: string, run: () => Promise<T>): Promise<T> {
+async function callOpenCode<T extends SdkResult>(what: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
@@ -225,6 +231,11 @@ function parseOrFail<S extends z.ZodType>(schema: S, value: unknown, what: strin
 /** The port over the SDK: classic `session.*` for status/get/delete/messages, v2 `session.list` for paging. */
 export function createOpenCodeHistoryPort(factory: OpenCodeClientFactory): OpenCodeHistoryPort {
   const signal = () => AbortSignal.timeout(CALL_TIMEOUT_MS);
+  // Right after a (re)start the history waits for OpenCode like API requests do, instead of failing at once.
+  const call = async <T extends SdkResult>(what: string, run: () => Promise<T>): Promise<T> => {
+    await factory.whenReady?.(READY_WAIT_MS);
+    return callOpenCode(what, run);
+  };
   return {
     async listSessions(directory, opts) {
       const what = "listing sessions";

@@ -58,6 +58,8 @@ export async function fetchForPage(
   const after: SessionKey | null = cursor?.last ?? null;
   let start = cursor?.dirs[name] ?? null;
   const fetch: DirFetch<RawSession> = { name, windows: [] };
+  // OpenCode matches `search` with SQL LIKE, where `%` and `_` are wildcards: pages keep only literal substrings.
+  if (search) fetch.keep = (s) => titleContains(s.title, search);
   while (needsMore(fetch, after, limit)) {
     const from = fetch.windows.length ? (fetch.windows.at(-1)?.next ?? null) : start;
     if (gate) await yieldToRequests(ctx.activeRequests, gate, Infinity);
@@ -79,6 +81,11 @@ export async function fetchForPage(
     }
   }
   return fetch;
+}
+
+/** Case-insensitive literal substring match of a session title, the search the admin API promises. */
+export function titleContains(title: string, search: string): boolean {
+  return title.toLocaleLowerCase().includes(search.toLocaleLowerCase());
 }
 
 /** The admin API's view of a session; `running` holds the ids running now. */

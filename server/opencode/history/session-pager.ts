@@ -78,6 +78,9 @@ export interface DirFetch<T extends SessionKey> {
   /** Directory name as stored in the cursor (the tool-set folder name). */
   name: string;
   windows: DirWindow<T>[];
+  /** Keeps only the items that belong on a page (e.g. a literal title search OpenCode matched more loosely). The
+   *  windows keep every item OpenCode sent, so cursors and the end of a directory stay exact. */
+  keep?: (item: T) => boolean;
 }
 
 function candidates<T extends SessionKey>(fetch: DirFetch<T>, after: SessionKey | null): T[] {
@@ -85,7 +88,7 @@ function candidates<T extends SessionKey>(fetch: DirFetch<T>, after: SessionKey 
   const out: T[] = [];
   for (const w of fetch.windows) {
     for (const item of w.items) {
-      if (seen.has(item.id) || !isAfter(item, after)) continue;
+      if (seen.has(item.id) || !isAfter(item, after) || (fetch.keep && !fetch.keep(item))) continue;
       seen.add(item.id);
       out.push(item);
     }

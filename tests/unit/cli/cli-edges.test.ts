@@ -74,6 +74,20 @@ describe("patchbay CLI edges", () => {
     assert.match((await cli([...d, "key", "list", "edge-app"])).stdout, /No keys/);
   });
 
+  test("key revoke takes what users paste: the whole key, a trailing ... or …, surrounding spaces", async () => {
+    const d = ["--data-dir", dataDir];
+    assert.equal((await cli([...d, "app", "create", "paste-app"])).code, 0);
+    const keys: string[] = [];
+    for (let i = 0; i < 3; i++) keys.push((await cli([...d, "key", "create", "paste-app"])).stdout.trim());
+    const [whole, dots, ellipsis] = keys as [string, string, string];
+    for (const arg of [`  ${whole} `, `${dots.slice(0, 15)}...`, `${ellipsis.slice(0, 15)}…`]) {
+      const r = await cli([...d, "key", "revoke", "paste-app", arg]);
+      assert.equal(r.code, 0, `${arg}: ${r.stderr}`);
+      assert.ok(!r.stdout.includes(whole), "the whole key is never printed back");
+    }
+    assert.match((await cli([...d, "key", "list", "paste-app"])).stdout, /No keys/);
+  });
+
   test("serve --host must be loopback; the message points to LAN exposure; Patchbay is not started", async () => {
     let started = 0;
     const create: CreatePatchbay = async () => {

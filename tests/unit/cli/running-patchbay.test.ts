@@ -7,13 +7,18 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { execFileSync } from "node:child_process";
+import { AdminApiError } from "../../../shared/admin/client";
+import { describeCliError } from "../../../server/cli/errors";
 import { findRunningPatchbay } from "../../../server/cli/running-patchbay";
 import { fakeStatus } from "../admin/fakes";
 
 const TOKEN = "admin-token-for-tests";
 
 /** A stand-in admin API: `/admin/api/status` answers 200 to the token, 401 otherwise; `hang` never answers. */
-function startAdmin(mode: "ok" | "hang"): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
+function startAdmin(
+  mode: "ok" | "hang" | "hang-after-status",
+): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
   const seen: string[] = [];
   const server = http.createServer((req, res) => {
     seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? "-"}`);
@@ -28,6 +33,7 @@ function startAdmin(mode: "ok" | "hang"): Promise<{ url: string; seen: string[];
       res.end(JSON.stringify({ ...fakeStatus(), desktop: false, logError: null }));
       return;
     }
+    if (mode === "hang-after-status") return;
     if (req.url?.startsWith("/admin/api/apps/zed/sessions")) {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ sessions: [], nextCursor: null }));
@@ -71,6 +77,21 @@ describe("findRunningPatchbay", () => {
     writeRuntime({ pid: 1, adminUrl: "file:///etc/passwd", adminToken: TOKEN });
     assert.equal(await findRunningPatchbay(dir, { isAlive: alive }), null);
     writeRuntime({ pid: 1, adminUrl: "http://127.0.0.1:1" });
+    assert.equal(await findRunningPatchbay(dir, { isAlive: alive }), null);
+  });
+
+  test("a FIFO, a directory or a huge file at runtime.json → null at once, never a hang", async () => {
+    const file = path.join(dir, "runtime.json");
+    fs.rmSync(file, { force: true, recursive: true });
+    execFileSync("mkfifo", [file]);
+    const t0 = Date.now();
+    assert.equal(await findRunningPatchbay(dir, { isAlive: alive }), null);
+    assert.ok(Date.now() - t0 < 1000, "did not wait for a writer");
+    fs.rmSync(file);
+    fs.mkdirSync(file);
+    assert.equal(await findRunningPatchbay(dir, { isAlive: alive }), null);
+    fs.rmSync(file, { recursive: true });
+    writeRuntime({ pid: process.pid, adminUrl: "http://127.0.0.1:1", adminToken: TOKEN, pad: "x".repeat(100_000) });
     assert.equal(await findRunningPatchbay(dir, { isAlive: alive }), null);
   });
 
@@ -128,5 +149,40 @@ describe("findRunningPatchbay", () => {
     } finally {
       await admin.close();
     }
+  });
+});
+
+describe("answers of a running Patchbay on the command line", () => {
+  test("a call that gets no answer fails with a clear message naming the Patchbay and the wait", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-running-hang-"));
+    const admin = await startAdmin("hang-after-status");
+    try {
+      fs.writeFileSync(
+        path.join(dir, "runtime.json"),
+        JSON.stringify({ pid: process.pid, adminUrl: admin.url, adminToken: TOKEN }),
+      );
+      const running = await findRunningPatchbay(dir, { callTimeoutMs: 300 });
+      assert.ok(running);
+      const err = await running.client.listSessions({ params: { name: "zed" }, query: {} }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      assert.ok(err instanceof AdminApiError);
+      assert.equal(err.code, "network_error");
+      assert.equal(err.message, `Cannot reach Patchbay: no answer from ${admin.url} within 300 ms`);
+      assert.deepEqual(describeCliError(err, false).code, 1);
+    } finally {
+      await admin.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("its error text reaches stderr as one line without terminal escapes", () => {
+    const err = new AdminApiError("invalid_request_error", "line1\nline2 \u001b[31mred\u001b[0m", 400);
+    const { code, message } = describeCliError(err, false);
+    assert.equal(code, 2);
+    assert.match(message ?? "", /^line1 line2 +\[31mred \[0m$/);
+    // eslint-disable-next-line no-control-regex -- checking that none are left
+    assert.doesNotMatch(message ?? "", /[\u0000-\u001f\u007f-\u009f]/);
   });
 });

@@ -78,7 +78,15 @@ export class FakeOpenCode implements OpenCodeHistoryPort {
     const dir = opts.order === "asc" ? -1 : 1;
     const order = (a: FakeSession, b: FakeSession) => dir * this.order(a, b);
     let all = [...this.sessions.values()].filter((s) => s.directory === directory).sort(order);
-    if (opts.search) all = all.filter((s) => s.title.toLowerCase().includes(opts.search!.toLowerCase()));
+    if (opts.search) {
+      // Like OpenCode: SQL `title LIKE '%search%'`, where `%` and `_` are wildcards (ASCII case-insensitive).
+      const like = opts.search
+        .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+        .replace(/%/g, ".*")
+        .replace(/_/g, ".");
+      const re = new RegExp(like, "is");
+      all = all.filter((s) => re.test(s.title));
+    }
     if (opts.cursor) {
       let anchor: { id: string; time: number; dir: string };
       try {

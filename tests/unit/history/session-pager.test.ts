@@ -201,6 +201,19 @@ describe("HistoryService.list across directories (fake OpenCode)", () => {
     );
   });
 
+  test("search is a literal substring: OpenCode's LIKE wildcards % and _ match only themselves", async () => {
+    const fake = new FakeOpenCode();
+    const titles = ["50% off", "500 off", "a_b", "axb", "A_B again", "plain"];
+    titles.forEach((title, i) => fake.add(`${ROOT}/a/${i % 2 ? "t1" : "t2"}`, 1000 + i, { title }));
+    const h = service(fake, { a: ["t1", "t2"] });
+    const titlesOf = async (search: string) =>
+      (await listAll(h, "a", 1, undefined, search)).map((id) => fake.sessions.get(id)?.title).sort();
+    assert.deepEqual(await titlesOf("50%"), ["50% off"]);
+    assert.deepEqual(await titlesOf("a_b"), ["A_B again", "a_b"]);
+    assert.deepEqual(await titlesOf("%"), ["50% off"]);
+    assert.deepEqual(await titlesOf("_"), ["A_B again", "a_b"]);
+  });
+
   test("a deep page costs about one list call per directory", async () => {
     const fake = new FakeOpenCode();
     for (let i = 0; i < 1000; i++) fake.add(`${ROOT}/a/${i % 2 ? "t1" : "t2"}`, 1000 + i);
