@@ -1,4 +1,5 @@
-// Plain-text output helpers of the CLI: aligned tables and local times. Must not print.
+// Plain-text output helpers of the CLI: aligned tables, local times, history limits in words. Must not print.
+import type { HistoryLimits } from "../../shared/apps";
 
 /** Columns padded to the widest cell, two spaces apart; `rows[0]` is the header. */
 export function table(rows: readonly (readonly string[])[]): string {
@@ -17,4 +18,13 @@ export function localTime(ms: number | null): string {
   const d = new Date(ms);
   const p = (n: number) => String(n).padStart(2, "0");
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+/** `keep the newest 100, delete after 30 days`, or `keep forever`. */
+export function describeHistoryLimits(l: HistoryLimits): string {
+  const parts = [
+    l.maxSessions === null ? null : `keep the newest ${l.maxSessions}`,
+    l.maxAgeDays === null ? null : `delete after ${l.maxAgeDays} day${l.maxAgeDays === 1 ? "" : "s"}`,
+  ];
+  return parts.filter(Boolean).join(", ") || "keep forever";
 }

@@ -91,7 +91,7 @@ export function demoReply(body: ChatBody): {
   if (tool) return { text: null, toolCall: { name: tool, arguments: "{}" } };
   const echo = said ? `You said: "${said.slice(0, 500)}".` : "You did not say anything yet.";
   return {
-    text: `Hi! I'm Patchbay's demo model: no real AI is involved. ${echo} Log in to a provider in OpenCode (opencode auth login) and restart Patchbay to use real models.`,
+    text: `Hi! I'm Patchbay's demo model: no real AI is involved. ${echo} Log in to a provider with OpenCode (opencode auth login, or npx opencode auth login in the Patchbay folder) and restart Patchbay to use real models.`,
     toolCall: null,
   };
 }

@@ -1,11 +1,12 @@
-// `patchbay app create|list|delete`: manage apps (one per client program) in the data folder.
+// `patchbay app create|list|delete|history`: manage apps (one per client program) in the data folder.
 // Must not talk to a running server: the stores' files are shared, and a running server picks changes up.
 import type { Command } from "commander";
-import { AppName, ModelPattern } from "../../../shared/apps";
+import { AppName, HistoryLimitsFields, ModelPattern, type HistoryLimits } from "../../../shared/apps";
+import { PatchbayError } from "../../core/errors";
 import { deleteApp } from "../../stores/app-lifecycle";
 import { withStores, type CliContext } from "../context";
 import { UsageError } from "../errors";
-import { localTime, table } from "../format";
+import { describeHistoryLimits, localTime, table } from "../format";
 
 /** Splits and checks `--models a/b,c/*`. Throws UsageError naming the bad pattern. */
 function parseModels(value: string): string[] {
@@ -28,6 +29,22 @@ function checkName(name: string): string {
   return result.data;
 }
 
+/** Parses `--max-sessions` / `--max-age-days`: a whole number in the field's range, or `none` (keep forever).
+ *  @throws UsageError naming the flag and the range. */
+function limitParser(field: keyof HistoryLimits, flag: string): (value: string) => number | "none" {
+  return (value) => {
+    // "none", not null: commander turns a parser's null into "".
+    if (value.trim().toLowerCase() === "none") return "none";
+    const n = Number(value);
+    const result = HistoryLimitsFields.shape[field].unwrap().safeParse(/^\s*\d+\s*$/.test(value) ? n : Number.NaN);
+    if (!result.success)
+      throw new UsageError(
+        `Invalid ${flag} "${value}": use a whole number ${field === "maxSessions" ? "from 1 to 1000000" : "from 1 to 36500"}, or none.`,
+      );
+    return result.data;
+  };
+}
+
 /** Registers the `app` command group. */
 export function registerAppCommands(program: Command, ctx: CliContext): void {
   const app = program
@@ -39,6 +56,7 @@ export function registerAppCommands(program: Command, ctx: CliContext): void {
 Examples:
   $ patchbay app create my-editor --models "anthropic/*,openai/gpt-5"
   $ patchbay app list
+  $ patchbay app history my-editor --max-sessions 200 --max-age-days 30
   $ patchbay app delete my-editor`,
     );
 
@@ -79,6 +97,40 @@ Examples:
         ]);
         ctx.io.out(table([["NAME", "MODELS", "KEYS", "CREATED"], ...rows]));
       });
+    });
+
+  app
+    .command("history")
+    .description("Show or set how much session history an app keeps (older sessions are pruned automatically)")
+    .argument("<name>", "app name")
+    .option(
+      "--max-sessions <n>",
+      "keep at most this many sessions (1-1000000), or none",
+      limitParser("maxSessions", "--max-sessions"),
+    )
+    .option(
+      "--max-age-days <n>",
+      "delete sessions inactive for this many days (1-36500), or none",
+      limitParser("maxAgeDays", "--max-age-days"),
+    )
+    .action(async (name: string, opts: { maxSessions?: number | "none"; maxAgeDays?: number | "none" }) => {
+      const patch: Partial<HistoryLimits> = {};
+      if (opts.maxSessions !== undefined) patch.maxSessions = opts.maxSessions === "none" ? null : opts.maxSessions;
+      if (opts.maxAgeDays !== undefined) patch.maxAgeDays = opts.maxAgeDays === "none" ? null : opts.maxAgeDays;
+      const changed = Object.keys(patch).length > 0;
+      const limits = await withStores(ctx, async ({ apps }) => {
+        if (!changed) {
+          const found = apps.get(name);
+          if (!found) throw new PatchbayError("app_not_found", `No app named "${name}". See: patchbay app list`);
+          return found.history;
+        }
+        return (await apps.update(name, { history: patch })).history;
+      });
+      ctx.io.out(`App "${name}" history: ${describeHistoryLimits(limits)}.\n`);
+      if (changed && (limits.maxSessions !== null || limits.maxAgeDays !== null))
+        ctx.io.out(
+          `A running Patchbay prunes after requests (at most once a minute) and every 10 minutes; to prune now: patchbay sessions prune ${name}\n`,
+        );
     });
 
   app

@@ -18,7 +18,7 @@ import { PatchbayError } from "../../core/errors";
 import type { HistoryService, HistoryServiceOptions } from "../../opencode/history/history-service";
 import { withStores, type CliContext } from "../context";
 import { findRunningPatchbay } from "../running-patchbay";
-import { localTime, table } from "../format";
+import { describeHistoryLimits, localTime, table } from "../format";
 
 /** Max wait for the command's own OpenCode (ms). */
 const OPENCODE_READY_MS = 60_000;
@@ -142,14 +142,6 @@ function tokens(s: SessionSummary): string {
   return `${t.input + t.cacheRead + t.cacheWrite}/${t.output + t.reasoning}`;
 }
 
-function describeLimits(l: HistoryLimits): string {
-  const parts = [
-    l.maxSessions === null ? null : `keep the newest ${l.maxSessions}`,
-    l.maxAgeDays === null ? null : `delete after ${l.maxAgeDays} days`,
-  ];
-  return parts.filter(Boolean).join(", ") || "keep forever";
-}
-
 /** Registers the `sessions` command group. */
 export function registerSessionsCommands(program: Command, ctx: CliContext): void {
   const sessions = program
@@ -160,6 +152,7 @@ export function registerSessionsCommands(program: Command, ctx: CliContext): voi
       `
 While Patchbay runs on the same data folder, these commands ask it; otherwise each starts its own OpenCode
 for a few seconds.
+
 Examples:
   $ patchbay sessions list my-editor --limit 20
   $ patchbay sessions list my-editor --all --json > sessions.json
@@ -230,14 +223,19 @@ Examples:
       const app = await readApp(ctx, name);
       const limits = app.history;
       if (limits.maxSessions === null && limits.maxAgeDays === null) {
-        ctx.io.out(`App "${name}" keeps its history forever (no history limits); nothing to prune.\n`);
+        ctx.io.out(
+          `App "${name}" keeps its history forever (no history limits); nothing to prune. ` +
+            `Set limits with: patchbay app history ${name} --max-sessions N (or in the dashboard).\n`,
+        );
         return;
       }
       const extra = { externalRunsWithinMs: app.totalTimeoutMs + RUNNING_MARGIN_MS };
       await withHistoryAccess(ctx, extra, async (history) => {
         if (opts.dryRun) {
           const p = await history.preview(name, limits);
-          ctx.io.out(`Limits: ${describeLimits(limits)}. ${p.scanned} sessions; a prune would delete ${p.count}`);
+          ctx.io.out(
+            `Limits: ${describeHistoryLimits(limits)}. ${p.scanned} sessions; a prune would delete ${p.count}`,
+          );
           ctx.io.out(p.count ? ` (last active ${localTime(p.oldest)} … ${localTime(p.newest)})` : "");
           ctx.io.out(p.skippedRunning ? `; ${p.skippedRunning} running kept.\n` : ".\n");
           for (const s of p.sample) ctx.io.out(`  ${s.id}  ${localTime(s.updatedAt)}  ${s.title}\n`);
@@ -257,8 +255,8 @@ Examples:
           if (r.remaining === 0 || r.error || r.removed + r.alreadyMissing === 0) break;
         }
         ctx.io.out(
-          `Pruned app "${name}" (${describeLimits(limits)}): removed ${total.removed}, already gone ${total.alreadyMissing}, ` +
-            `failed ${total.failed}, kept as running ${total.skippedRunning}, left ${total.remaining}.\n`,
+          `Pruned app "${name}" (${describeHistoryLimits(limits)}): removed ${total.removed}, already gone ${total.alreadyMissing}, ` +
+            `failed ${total.failed}, kept as running ${total.skippedRunning}, still over the limits ${total.remaining}.\n`,
         );
         if (total.error) throw new PatchbayError("backend_unavailable", `Pruning stopped: ${total.error}`);
       });

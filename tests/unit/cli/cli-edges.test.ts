@@ -88,6 +88,43 @@ describe("patchbay CLI edges", () => {
     assert.match((await cli([...d, "key", "list", "paste-app"])).stdout, /No keys/);
   });
 
+  test("app history shows and sets the history limits; bad values are usage errors naming the flag", async () => {
+    const d = ["--data-dir", dataDir];
+    assert.equal((await cli([...d, "app", "create", "hist-app"])).code, 0);
+    const shown = await cli([...d, "app", "history", "hist-app"]);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.equal(shown.stdout, 'App "hist-app" history: keep forever.\n');
+
+    const set = await cli([...d, "app", "history", "hist-app", "--max-sessions", "200", "--max-age-days", "30"]);
+    assert.equal(set.code, 0, set.stderr);
+    assert.match(set.stdout, /^App "hist-app" history: keep the newest 200, delete after 30 days\.$/m);
+    assert.match(set.stdout, /patchbay sessions prune hist-app/);
+    const json = JSON.parse((await cli([...d, "app", "list", "--json"])).stdout) as Array<{
+      name: string;
+      history: unknown;
+    }>;
+    assert.deepEqual(json.find((a) => a.name === "hist-app")?.history, { maxSessions: 200, maxAgeDays: 30 });
+
+    const cleared = await cli([...d, "app", "history", "hist-app", "--max-age-days", "none"]);
+    assert.match(cleared.stdout, /keep the newest 200\.$/m);
+    for (const [flag, value] of [
+      ["--max-sessions", "0"],
+      ["--max-sessions", "1.5"],
+      ["--max-sessions", "lots"],
+      ["--max-age-days", "36501"],
+      ["--max-age-days", ""],
+    ] as const) {
+      const r = await cli([...d, "app", "history", "hist-app", flag, value]);
+      assert.equal(r.code, 2, `${flag} ${value}: ${r.stderr}`);
+      assert.match(r.stderr, new RegExp(flag));
+    }
+    const missing = await cli([...d, "app", "history", "no-such-app"]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /No app named "no-such-app"/);
+    const missingSet = await cli([...d, "app", "history", "no-such-app", "--max-sessions", "5"]);
+    assert.equal(missingSet.code, 1, missingSet.stderr);
+  });
+
   test("serve --host must be loopback; the message points to LAN exposure; Patchbay is not started", async () => {
     let started = 0;
     const create: CreatePatchbay = async () => {
