@@ -89,23 +89,6 @@ export async function startBridgeStack(opts: BridgeStackOptions = {}): Promise<B
   return stack;
 }
 
-/** A neutral request with sensible defaults (`mock/mock-model`, one user message, streaming). */
-export function neutralRequest(p: Partial<NeutralRequest> = {}): NeutralRequest {
-  return {
-    model: "mock/mock-model",
-    system: [],
-    messages: [{ role: "user", content: [{ type: "text", text: "Hello" }] }],
-    tools: [],
-    toolChoice: "auto",
-    generation: {},
-    responseFormat: { type: "text" },
-    stream: true,
-    includeUsage: true,
-    warnings: [],
-    ...p,
-  };
-}
-
 /** `{app, target, request}` for `mock/<modelID>`. */
 export function backendRequest(
   request: NeutralRequest,
@@ -196,4 +179,5 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+export { neutralRequest } from "./neutral-fixtures";
 export { waitFor } from "./wait-for";

@@ -5,21 +5,10 @@ import assert from "node:assert/strict";
 import type { ModelInfo, NeutralRequest } from "../../../server/core/contract";
 import { PatchbayError } from "../../../server/core/errors";
 import { assertModelAcceptsMedia } from "../../../server/core/media-check";
+import { modelInfo, neutralRequest } from "../../harness/neutral-fixtures";
 
 function model(id: string, attachment: boolean): ModelInfo {
-  const [providerID = "", modelID = ""] = id.split("/");
-  return {
-    id,
-    providerID,
-    modelID,
-    name: id,
-    providerName: providerID,
-    variants: [],
-    capabilities: { toolCall: true, attachment, reasoning: false, temperature: true },
-    limit: { context: 1000, output: 100 },
-    npm: null,
-    created: 0,
-  };
+  return modelInfo(id, { capabilities: { toolCall: true, attachment, reasoning: false, temperature: true } });
 }
 
 const PNG = "data:image/png;base64,iVBORw0KGgo=";
@@ -27,18 +16,7 @@ const TEXT_ONLY = model("mock/mock-model", false);
 const VISION = model("mock/mock-vision", true);
 
 function request(messages: NeutralRequest["messages"]): NeutralRequest {
-  return {
-    model: "mock/mock-model",
-    system: [],
-    messages,
-    tools: [],
-    toolChoice: "auto",
-    generation: {},
-    responseFormat: { type: "text" },
-    stream: false,
-    includeUsage: false,
-    warnings: [],
-  };
+  return neutralRequest({ messages, stream: false, includeUsage: false });
 }
 
 const withImage = request([

@@ -5,21 +5,10 @@ import { App } from "../../../shared/apps";
 import type { ModelInfo } from "../../../server/core/contract";
 import { PatchbayError } from "../../../server/core/errors";
 import { parseModelRef, resolveModel } from "../../../server/core/model-resolver";
+import { modelInfo } from "../../harness/neutral-fixtures";
 
 function model(id: string, variants: string[] = []): ModelInfo {
-  const [providerID = "", modelID = ""] = id.split("/");
-  return {
-    id,
-    providerID,
-    modelID,
-    name: id,
-    providerName: providerID,
-    variants,
-    capabilities: { toolCall: true, attachment: false, reasoning: false, temperature: true },
-    limit: { context: 1000, output: 100 },
-    npm: null,
-    created: 0,
-  };
+  return modelInfo(id, { variants });
 }
 
 const CATALOG = [model("demo/echo", ["high"]), model("mock/mock-model")];

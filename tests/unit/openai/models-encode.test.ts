@@ -3,22 +3,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { ModelInfo } from "../../../server/core/contract";
 import { ALIAS_OWNER, encodeAlias, encodeModel, encodeModelList } from "../../../server/openai/models/encode";
+import { modelInfo } from "../../harness/neutral-fixtures";
 import { ModelListSchema, ModelSchema } from "./wire-schemas";
 
 function model(id: string, created = 1_700_000_000): ModelInfo {
-  const [providerID = "", modelID = ""] = id.split("/");
-  return {
-    id,
-    providerID,
-    modelID,
-    name: modelID,
-    providerName: providerID,
-    variants: [],
-    capabilities: { toolCall: true, attachment: false, reasoning: false, temperature: true },
-    limit: { context: 1000, output: 100 },
-    npm: null,
-    created,
-  };
+  return modelInfo(id, { name: id.split("/")[1] ?? "", created });
 }
 
 test("models then sorted aliases, in the OpenAI list shape (MODELS-LIST-SHAPE)", () => {

@@ -3,6 +3,7 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import type { BackendRequest, NeutralRequest } from "../../../server/core/contract";
 import { PatchbayError } from "../../../server/core/errors";
+import { neutralRequest } from "../../harness/neutral-fixtures";
 import { planBridgeRequest, promptToolsMap, toolsetHash, type ModelFacts } from "../../../server/opencode/spec";
 
 const ctx = { now: 1_700_000_000_000, idPrefix: "t" };
@@ -30,19 +31,12 @@ function req(p: Partial<NeutralRequest> = {}, variant?: string): BackendRequest 
   return {
     app: "a",
     target: { providerID: "mock", modelID: "m", ...(variant ? { variant } : {}) },
-    request: {
+    request: neutralRequest({
       model: "mock/m",
       system: ["S1", "S2"],
       messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }],
-      tools: [],
-      toolChoice: "auto",
-      generation: {},
-      responseFormat: { type: "text" },
-      stream: true,
-      includeUsage: true,
-      warnings: [],
       ...p,
-    },
+    }),
   };
 }
 

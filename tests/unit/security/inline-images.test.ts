@@ -5,23 +5,13 @@ import assert from "node:assert/strict";
 import type { ContentPart, NeutralMessage, NeutralRequest } from "../../../server/core/contract";
 import { PatchbayError } from "../../../server/core/errors";
 import { inlineRemoteImages, type RemoteImageFetcher } from "../../../server/security/inline-images";
+import { neutralRequest } from "../../harness/neutral-fixtures";
 import { PNG_1X1, startLoopbackServer } from "./loopback-server";
 
 const DATA_URL = `data:image/png;base64,${PNG_1X1.toString("base64")}`;
 
 function request(messages: NeutralMessage[]): NeutralRequest {
-  return {
-    model: "m",
-    system: ["be brief"],
-    messages,
-    tools: [],
-    toolChoice: "auto",
-    generation: {},
-    responseFormat: { type: "text" },
-    stream: false,
-    includeUsage: false,
-    warnings: [],
-  };
+  return neutralRequest({ model: "m", system: ["be brief"], messages, stream: false, includeUsage: false });
 }
 
 const text = (t: string): ContentPart => ({ type: "text", text: t });
