@@ -11,7 +11,8 @@ import path from "node:path";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(ROOT, "bin", "patchbay.mjs");
 
-/** HOME/XDG in a temp dir so neither the user's OpenCode logins nor their config reach this test (DESIGN §3). */
+/** HOME/XDG in a temp dir so neither the user's OpenCode logins nor their config reach this test (DESIGN §3).
+ *  OpenCode's OPENCODE_* switches are not set here: Patchbay drops the parent's and sets its own (child-env.ts). */
 function isolatedEnv(home: string, dataDir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const k of Object.keys(env)) if (k.startsWith("OPENCODE_") || k.startsWith("PATCHBAY_")) delete env[k];
@@ -23,14 +24,6 @@ function isolatedEnv(home: string, dataDir: string): NodeJS.ProcessEnv {
     XDG_CACHE_HOME: path.join(home, ".cache"),
     XDG_STATE_HOME: path.join(home, ".local", "state"),
     PATCHBAY_DATA_DIR: dataDir,
-    OPENCODE_DISABLE_MODELS_FETCH: "true",
-    OPENCODE_DISABLE_AUTOUPDATE: "true",
-    OPENCODE_DISABLE_SHARE: "true",
-    OPENCODE_DISABLE_LSP_DOWNLOAD: "true",
-    OPENCODE_DISABLE_CLAUDE_CODE: "true",
-    OPENCODE_DISABLE_EXTERNAL_SKILLS: "true",
-    OPENCODE_DISABLE_PROJECT_CONFIG: "true",
-    OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER: "true",
   };
 }
 
