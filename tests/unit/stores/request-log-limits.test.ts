@@ -7,32 +7,9 @@ import path from "node:path";
 import type { RequestLogEntry } from "../../../shared/log-entry";
 import { MAX_ENTRY_FIELD_CHARS, MAX_ENTRY_MESSAGE_CHARS } from "../../../server/stores/redact";
 import { createRequestLog } from "../../../server/stores/request-log";
-import { removeDir, tempDir } from "./helpers";
+import { logEntry, removeDir, tempDir } from "./helpers";
 
 const MARKER_SLACK = 60; // room for the "…[truncated, N more characters]" marker
-
-function entry(over: Partial<RequestLogEntry> = {}): RequestLogEntry {
-  return {
-    id: "req-1",
-    time: 1_700_000_000_000,
-    app: "alpha",
-    keyPrefix: "AbCdEfGhIjKl",
-    method: "POST",
-    endpoint: "/v1/chat/completions",
-    modelAsked: "mock/m1",
-    modelResolved: "mock/m1",
-    stream: false,
-    status: 200,
-    errorCode: null,
-    errorMessage: null,
-    ttftMs: 10,
-    totalMs: 20,
-    usage: null,
-    sessionId: null,
-    warnings: [],
-    ...over,
-  };
-}
 
 describe("request log limits", () => {
   let root: string;
@@ -48,7 +25,7 @@ describe("request log limits", () => {
     log.subscribe((e) => seen.push(e));
     const huge = "m".repeat(2_000_000);
     log.append(
-      entry({
+      logEntry({
         id: huge,
         app: huge,
         keyPrefix: huge,
@@ -92,7 +69,7 @@ describe("request log limits", () => {
   test("a burst written in one flush is split across files at the size cap", async () => {
     const dir = fs.mkdtempSync(path.join(root, "burst-"));
     const log = await createRequestLog({ dataDir: dir, maxFileBytes: 2000, maxFiles: 3, flushDelayMs: 0 });
-    for (let i = 0; i < 40; i++) log.append(entry({ id: `r${i}`, errorMessage: "e".repeat(300) }));
+    for (let i = 0; i < 40; i++) log.append(logEntry({ id: `r${i}`, errorMessage: "e".repeat(300) }));
     await log.close();
     const logs = path.join(dir, "logs");
     const files = fs.readdirSync(logs).sort();
@@ -112,9 +89,9 @@ describe("request log limits", () => {
   test("a line larger than the cap gets a file of its own", async () => {
     const dir = fs.mkdtempSync(path.join(root, "big-line-"));
     const log = await createRequestLog({ dataDir: dir, maxFileBytes: 1000, maxFiles: 5, flushDelayMs: 0 });
-    log.append(entry({ id: "small-1" }));
-    log.append(entry({ id: "big", requestBody: { text: "b".repeat(5000) } }));
-    log.append(entry({ id: "small-2" }));
+    log.append(logEntry({ id: "small-1" }));
+    log.append(logEntry({ id: "big", requestBody: { text: "b".repeat(5000) } }));
+    log.append(logEntry({ id: "small-2" }));
     await log.close();
     const logs = path.join(dir, "logs");
     const ids = (f: string) =>
@@ -131,7 +108,7 @@ describe("request log limits", () => {
   test("a logged body with a __proto__ key keeps it as a plain field", async () => {
     const dir = fs.mkdtempSync(path.join(root, "proto-"));
     const log = await createRequestLog({ dataDir: dir, flushDelayMs: 0 });
-    log.append(entry({ requestBody: JSON.parse('{"__proto__":{"polluted":true},"model":"x"}') }));
+    log.append(logEntry({ requestBody: JSON.parse('{"__proto__":{"polluted":true},"model":"x"}') }));
     await log.close();
     const body = log.recent(1)[0]?.requestBody as Record<string, unknown>;
     assert.equal(Object.getPrototypeOf(body), Object.prototype);

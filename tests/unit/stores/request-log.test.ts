@@ -8,35 +8,22 @@ import type { RequestLogEntry } from "../../../shared/log-entry";
 import { PatchbayError } from "../../../server/core/errors";
 import { createRequestLog } from "../../../server/stores/request-log";
 import type { RequestLog } from "../../../server/stores/types";
-import { removeDir, tempDir } from "./helpers";
+import { logEntry, removeDir, tempDir } from "./helpers";
 
 const KEY = "pb-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde";
 const DAY = 86_400_000;
 const T0 = new Date(2026, 2, 10, 12, 0, 0).getTime(); // local noon, 10 March 2026
 
 let counter = 0;
+/** A log entry with a fresh id, at T0, with usage. */
 function entry(over: Partial<RequestLogEntry> = {}): RequestLogEntry {
   counter++;
-  return {
+  return logEntry({
     id: `req-${counter}`,
     time: T0,
-    app: "alpha",
-    keyPrefix: "AbCdEfGhIjKl",
-    method: "POST",
-    endpoint: "/v1/chat/completions",
-    modelAsked: "mock/m1",
-    modelResolved: "mock/m1",
-    stream: false,
-    status: 200,
-    errorCode: null,
-    errorMessage: null,
-    ttftMs: 10,
-    totalMs: 20,
     usage: { inputTokens: 10, outputTokens: 5, cachedTokens: 1, reasoningTokens: 2 },
-    sessionId: null,
-    warnings: [],
     ...over,
-  };
+  });
 }
 
 function readAll(dir: string): string {
