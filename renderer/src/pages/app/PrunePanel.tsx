@@ -1,8 +1,9 @@
 // History pruning of one app, shown under the history limits editor: a live preview of what the limits being edited
 // would delete now, a "Prune now" button (runs one bounded sweep with the saved limits) and the last sweep's result.
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Scissors } from "lucide-react";
+import { useDebounced } from "../../hooks/useDebounced";
 import type { HistoryLimits } from "../../../../shared/apps";
 import type { SweepResult } from "../../../../shared/admin-api";
 import { api, errorMessage } from "../../api";
@@ -14,15 +15,6 @@ import { sessionsKey } from "./sessions-data";
 const previewKey = (app: string, l: HistoryLimits | null) =>
   ["prune-preview", app, l?.maxSessions ?? "none", l?.maxAgeDays ?? "none"] as const;
 const lastSweepKey = (app: string) => ["last-sweep", app] as const;
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
 
 function SweepLine({ r }: { r: SweepResult }) {
   return (

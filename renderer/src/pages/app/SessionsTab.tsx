@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { History, RefreshCw, Trash2 } from "lucide-react";
+import { useDebounced } from "../../hooks/useDebounced";
 import type { DeleteSessionsResult, SessionSummary } from "../../../../shared/admin-api";
 import { api } from "../../api";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
@@ -16,15 +17,6 @@ import { sessionsKey, tokenText } from "./sessions-data";
 import "../../styles/sessions.css";
 
 const PAGE = 50;
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
 
 export function SessionsTab() {
   const app = useCurrentApp();
