@@ -156,9 +156,7 @@ export class OpenCodeSupervisor {
     });
     if (ready()) return;
     this.throwIfDown();
-    throw new PatchbayError("backend_starting", "OpenCode is still starting; retry in a few seconds.", {
-      retryAfter: 3,
-    });
+    throw startingError();
   }
 
   /** SDK v2 client for the running server (Basic auth header set), scoped to `directory` when given. */
@@ -166,9 +164,7 @@ export class OpenCodeSupervisor {
     const conn = this.connection();
     if (!conn) {
       this.throwIfDown();
-      throw new PatchbayError("backend_starting", "OpenCode is still starting; retry in a few seconds.", {
-        retryAfter: 3,
-      });
+      throw startingError();
     }
     return createOpencodeClient({
       baseUrl: conn.url,
@@ -409,6 +405,13 @@ export class OpenCodeSupervisor {
 }
 
 /** Sends `signal` to the guard (which forwards SIGTERM) or, for SIGKILL, to opencode and the guard directly. */
+/** 503 `backend_starting` with Retry-After 3 s: OpenCode is on its way up (starting or restarting). */
+function startingError(): PatchbayError {
+  return new PatchbayError("backend_starting", "OpenCode is still starting; retry in a few seconds.", {
+    retryAfter: 3,
+  });
+}
+
 function signalGuard(run: Running, signal: NodeJS.Signals): void {
   if (signal === "SIGKILL" && run.pid) {
     try {
