@@ -1,25 +1,14 @@
 // Finds the Patchbay serving this data folder (its `runtime.json`), so CLI commands that need OpenCode ask that one
 // through its admin API instead of starting a second OpenCode on the same database. A stale file (left by a crash,
 // or by a Patchbay that no longer answers) is ignored: the command then works on its own.
-import { open } from "node:fs/promises";
-import { constants } from "node:fs";
-import { z } from "zod";
 import { createAdminClient, type AdminClient, type FetchLike } from "../../shared/admin/client";
-import { runtimeFilePath } from "../runtime-file";
+import { readRuntimeFile } from "../runtime-file";
 
 /** How long the probe of a running Patchbay may take before the command works on its own (ms). */
 export const PROBE_TIMEOUT_MS = 2_000;
 /** Cap on one admin call once the Patchbay answered (ms): a sweep is bounded at ~10 s by the server and may queue
  *  behind one in progress. */
 export const CALL_TIMEOUT_MS = 60_000;
-/** runtime.json is a few hundred bytes; anything much larger is not Patchbay's. */
-const MAX_RUNTIME_FILE_BYTES = 64 * 1024;
-
-const RuntimeFile = z.object({
-  pid: z.number().int().positive(),
-  adminUrl: z.url({ protocol: /^https?$/ }),
-  adminToken: z.string().min(1),
-});
 
 /** A Patchbay that answered on its admin API with the token of runtime.json. */
 export interface RunningPatchbay {
@@ -58,13 +47,8 @@ export async function findRunningPatchbay(
   dataDir: string,
   opts: FindRunningOptions = {},
 ): Promise<RunningPatchbay | null> {
-  let info: z.infer<typeof RuntimeFile>;
-  try {
-    info = RuntimeFile.parse(JSON.parse(await readRuntimeFile(runtimeFilePath(dataDir))));
-  } catch {
-    return null;
-  }
-  if (!(opts.isAlive ?? pidAlive)(info.pid)) return null;
+  const info = await readRuntimeFile(dataDir);
+  if (!info || !(opts.isAlive ?? pidAlive)(info.pid)) return null;
   const baseFetch = opts.fetch ?? ((url: string, init: RequestInit) => fetch(url, init));
   const authed =
     (timeoutMs: number): FetchLike =>
@@ -95,16 +79,4 @@ export async function findRunningPatchbay(
     adminUrl: info.adminUrl,
     client: createAdminClient(authed(opts.callTimeoutMs ?? CALL_TIMEOUT_MS), info.adminUrl),
   };
-}
-
-/** Reads a regular file of at most MAX_RUNTIME_FILE_BYTES without blocking on a FIFO or device. Throws otherwise. */
-async function readRuntimeFile(file: string): Promise<string> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const stat = await handle.stat();
-    if (!stat.isFile() || stat.size > MAX_RUNTIME_FILE_BYTES) throw new Error("not a runtime file");
-    return await handle.readFile("utf8");
-  } finally {
-    await handle.close();
-  }
 }
