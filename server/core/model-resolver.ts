@@ -76,7 +76,7 @@ export function resolveModel(app: App, asked: string, catalog: readonly ModelInf
   if (!isModelAllowed(app.models, info.id)) {
     throw new PatchbayError(
       "model_not_allowed",
-      `The app '${app.name}' is not allowed to use '${info.id}'. Add it to the app's model allowlist in the Patchbay dashboard.`,
+      `The app '${app.name}' is not allowed to use '${info.id}'. Add it to the app's model allowlist in the Patchbay dashboard or with: patchbay app models ${app.name} …`,
       { param: "model" },
     );
   }

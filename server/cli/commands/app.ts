@@ -1,7 +1,7 @@
-// `patchbay app create|list|delete|history`: manage apps (one per client program) in the data folder.
+// `patchbay app create|list|models|alias|history|delete`: manage apps (one per client program) in the data folder.
 // Must not talk to a running server: the stores' files are shared, and a running server picks changes up.
 import type { Command } from "commander";
-import { AppName, HistoryLimitsFields, ModelPattern, type HistoryLimits } from "../../../shared/apps";
+import { AliasName, AppName, HistoryLimitsFields, ModelPattern, type HistoryLimits } from "../../../shared/apps";
 import { PatchbayError } from "../../core/errors";
 import { deleteApp } from "../../stores/app-lifecycle";
 import { withStores, type CliContext } from "../context";
@@ -45,6 +45,12 @@ function limitParser(field: keyof HistoryLimits, flag: string): (value: string) 
   };
 }
 
+/** `app` itself, or PatchbayError `app_not_found` (exit 1) pointing to `app list`. */
+function requireApp<T>(app: T | undefined, name: string): T {
+  if (!app) throw new PatchbayError("app_not_found", `No app named "${name}". See: patchbay app list`);
+  return app;
+}
+
 /** Registers the `app` command group. */
 export function registerAppCommands(program: Command, ctx: CliContext): void {
   const app = program
@@ -56,6 +62,8 @@ export function registerAppCommands(program: Command, ctx: CliContext): void {
 Examples:
   $ patchbay app create my-editor --models "anthropic/*,openai/gpt-5"
   $ patchbay app list
+  $ patchbay app models my-editor "anthropic/*,openai/gpt-5"
+  $ patchbay app alias my-editor fast openai/gpt-5#low
   $ patchbay app history my-editor --max-sessions 200 --max-age-days 30
   $ patchbay app delete my-editor`,
     );
@@ -100,6 +108,62 @@ Examples:
     });
 
   app
+    .command("models")
+    .description("Show or set which models an app may use")
+    .argument("<name>", "app name")
+    .argument("[patterns]", "comma-separated provider/model or provider/*, or `all` for every model")
+    .action(async (name: string, patterns: string | undefined) => {
+      let models: string[] | undefined;
+      if (patterns !== undefined) {
+        models = patterns.trim().toLowerCase() === "all" ? [] : parseModels(patterns);
+        if (models.length === 0 && patterns.trim().toLowerCase() !== "all")
+          throw new UsageError("Give at least one pattern (provider/model or provider/*), or all.");
+      }
+      const allowed = await withStores(ctx, async ({ apps }) =>
+        models === undefined ? requireApp(apps.get(name), name).models : (await apps.update(name, { models })).models,
+      );
+      ctx.io.out(`App "${name}" may use ${allowed.length === 0 ? "every model" : allowed.join(", ")}.\n`);
+    });
+
+  app
+    .command("alias")
+    .description("Show, set or remove an app's model aliases (a client sends the alias name as `model`)")
+    .argument("<name>", "app name")
+    .argument("[alias]", "alias name: letters, digits, '.', '_', ':' and '-'")
+    .argument("[target]", "provider/model or provider/model#variant")
+    .option("--remove", "remove the alias")
+    .action(async (name: string, alias: string | undefined, target: string | undefined, opts: { remove?: boolean }) => {
+      if (opts.remove && (alias === undefined || target !== undefined))
+        throw new UsageError("--remove takes the alias name only: patchbay app alias APP ALIAS --remove");
+      if (alias !== undefined) {
+        // Checked before use as an object key: a reserved name such as __proto__ must never reach the map.
+        const checked = AliasName.safeParse(alias);
+        if (!checked.success)
+          throw new UsageError(`Invalid alias name "${alias}": ${checked.error.issues[0]?.message ?? "invalid"}.`);
+      }
+      const aliases = await withStores(ctx, async ({ apps }) => {
+        const current = requireApp(apps.get(name), name).aliases;
+        if (alias === undefined || (target === undefined && !opts.remove)) return current;
+        if (opts.remove && !Object.hasOwn(current, alias))
+          throw new PatchbayError("not_found", `App "${name}" has no alias "${alias}".`);
+        const next = { ...current };
+        if (opts.remove) delete next[alias];
+        else next[alias] = target as string;
+        return (await apps.update(name, { aliases: next })).aliases;
+      });
+      if (alias !== undefined && !opts.remove) {
+        const to = Object.hasOwn(aliases, alias) ? aliases[alias] : undefined;
+        if (to === undefined) throw new PatchbayError("not_found", `App "${name}" has no alias "${alias}".`);
+        ctx.io.out(`${alias} → ${to}\n`);
+        return;
+      }
+      if (opts.remove) ctx.io.out(`Removed alias "${alias}" of app "${name}".\n`);
+      const rows = Object.entries(aliases).sort(([a], [b]) => a.localeCompare(b));
+      if (rows.length === 0) ctx.io.out(`App "${name}" has no aliases.\n`);
+      else if (!opts.remove) ctx.io.out(table([["ALIAS", "TARGET"], ...rows]));
+    });
+
+  app
     .command("history")
     .description("Show or set how much session history an app keeps (older sessions are pruned automatically)")
     .argument("<name>", "app name")
@@ -118,14 +182,9 @@ Examples:
       if (opts.maxSessions !== undefined) patch.maxSessions = opts.maxSessions === "none" ? null : opts.maxSessions;
       if (opts.maxAgeDays !== undefined) patch.maxAgeDays = opts.maxAgeDays === "none" ? null : opts.maxAgeDays;
       const changed = Object.keys(patch).length > 0;
-      const limits = await withStores(ctx, async ({ apps }) => {
-        if (!changed) {
-          const found = apps.get(name);
-          if (!found) throw new PatchbayError("app_not_found", `No app named "${name}". See: patchbay app list`);
-          return found.history;
-        }
-        return (await apps.update(name, { history: patch })).history;
-      });
+      const limits = await withStores(ctx, async ({ apps }) =>
+        changed ? (await apps.update(name, { history: patch })).history : requireApp(apps.get(name), name).history,
+      );
       ctx.io.out(`App "${name}" history: ${describeHistoryLimits(limits)}.\n`);
       if (changed && (limits.maxSessions !== null || limits.maxAgeDays !== null))
         ctx.io.out(

@@ -125,6 +125,62 @@ describe("patchbay CLI edges", () => {
     assert.equal(missingSet.code, 1, missingSet.stderr);
   });
 
+  test("app models shows and sets the allowlist; `all` allows every model; bad patterns are usage errors", async () => {
+    const d = ["--data-dir", dataDir];
+    assert.equal((await cli([...d, "app", "create", "models-app"])).code, 0);
+    assert.equal((await cli([...d, "app", "models", "models-app"])).stdout, 'App "models-app" may use every model.\n');
+    const set = await cli([...d, "app", "models", "models-app", "demo/*, mock/m"]);
+    assert.equal(set.code, 0, set.stderr);
+    assert.equal(set.stdout, 'App "models-app" may use demo/*, mock/m.\n');
+    const listed = JSON.parse((await cli([...d, "app", "list", "--json"])).stdout) as Array<{
+      name: string;
+      models: string[];
+    }>;
+    assert.deepEqual(listed.find((a) => a.name === "models-app")?.models, ["demo/*", "mock/m"]);
+    assert.equal(
+      (await cli([...d, "app", "models", "models-app", "all"])).stdout,
+      'App "models-app" may use every model.\n',
+    );
+    for (const bad of [",,", "bad pattern", "noslash"]) {
+      const r = await cli([...d, "app", "models", "models-app", bad]);
+      assert.equal(r.code, 2, `${bad}: ${r.stderr}`);
+    }
+    assert.equal((await cli([...d, "app", "models", "no-such-app"])).code, 1);
+  });
+
+  test("app alias lists, sets, shows and removes aliases; reserved and malformed names are refused", async () => {
+    const d = ["--data-dir", dataDir];
+    assert.equal((await cli([...d, "app", "create", "alias-app"])).code, 0);
+    assert.equal((await cli([...d, "app", "alias", "alias-app"])).stdout, 'App "alias-app" has no aliases.\n');
+    assert.equal((await cli([...d, "app", "alias", "alias-app", "fast", "demo/echo"])).stdout, "fast → demo/echo\n");
+    assert.equal((await cli([...d, "app", "alias", "alias-app", "deep", "mock/m#high"])).code, 0);
+    assert.equal((await cli([...d, "app", "alias", "alias-app", "fast"])).stdout, "fast → demo/echo\n");
+    const table = (await cli([...d, "app", "alias", "alias-app"])).stdout;
+    assert.match(table, /^ALIAS +TARGET\ndeep +mock\/m#high\nfast +demo\/echo\n$/);
+    const removed = await cli([...d, "app", "alias", "alias-app", "fast", "--remove"]);
+    assert.equal(removed.code, 0, removed.stderr);
+    const listed = JSON.parse((await cli([...d, "app", "list", "--json"])).stdout) as Array<{
+      name: string;
+      aliases: Record<string, string>;
+    }>;
+    assert.deepEqual(listed.find((a) => a.name === "alias-app")?.aliases, { deep: "mock/m#high" });
+
+    for (const args of [
+      ["__proto__", "demo/echo"],
+      ["constructor"],
+      ["bad/name", "demo/echo"],
+      ["x", "not-a-model"],
+      ["deep", "demo/echo", "--remove"],
+    ]) {
+      const r = await cli([...d, "app", "alias", "alias-app", ...args]);
+      assert.equal(r.code, 2, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
+    }
+    const missing = await cli([...d, "app", "alias", "alias-app", "toString"]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /has no alias "toString"/);
+    assert.equal((await cli([...d, "app", "alias", "alias-app", "nope", "--remove"])).code, 1);
+  });
+
   test("serve --host must be loopback; the message points to LAN exposure; Patchbay is not started", async () => {
     let started = 0;
     const create: CreatePatchbay = async () => {
