@@ -5,6 +5,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { CompanionTool, CompanionToolset } from "./plugin/companion";
+import { TOOLSET_FILE } from "./opencode-config";
 
 /** Options of {@link InstancePool}. */
 export interface InstancePoolOptions {
@@ -102,7 +103,7 @@ export class InstancePool {
 }
 
 function writeToolset(directory: string, toolset: CompanionToolset): void {
-  const file = path.join(directory, ".patchbay", "toolset.json");
+  const file = path.join(directory, TOOLSET_FILE);
   const content = JSON.stringify(toolset, null, 2) + "\n";
   try {
     if (fs.readFileSync(file, "utf8") === content) return;

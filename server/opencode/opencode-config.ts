@@ -1,5 +1,6 @@
 // Builds the opencode.json of Patchbay's own OpenCode home (pure). Owns the `bridge` agent definition and the
 // switches that keep OpenCode quiet (no autoupdate, share, snapshots, LSP, formatters, compaction).
+import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { UserProviderSections } from "./user-config";
 
@@ -7,6 +8,8 @@ import type { UserProviderSections } from "./user-config";
 export const BRIDGE_AGENT = "bridge";
 /** Permission the client tools ask; the companion plugin rejects it at once (DESIGN §3). */
 export const CLIENT_TOOL_PERMISSION = "patchbay_client_tool";
+/** Where an instance directory's client tools are written for the companion plugin (relative to the directory). */
+export const TOOLSET_FILE = path.join(".patchbay", "toolset.json");
 
 /** Inputs of {@link buildOpenCodeConfig}. */
 export interface OpenCodeConfigInput {

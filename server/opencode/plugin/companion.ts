@@ -56,8 +56,12 @@ const BRIDGE_AGENT = "bridge";
 const TOOLSET_FILE = path.join(".patchbay", "toolset.json");
 const SPEC_TIMEOUT_MS = 5000;
 const SPEC_CACHE_MAX = 256;
-// Patchbay's backend recognises these texts in session.error (keep in sync with event-mapper.ts).
+// Patchbay's backend recognises these texts in session.error (server/opencode/upstream-errors.ts).
 const SINGLE_STEP_REFUSAL = "patchbay: refusing a second model call for a single-step request";
+const FAIL_CLOSED_PREFIX = "patchbay: no request data";
+const SIDE_CHANNEL_TOKEN_HEADER = "x-patchbay-token";
+// These constants are copies because this file ships alone into OpenCode; tests/unit/opencode/plugin-protocol.test.ts
+// checks each against the server's own.
 
 /** The plugin. OpenCode calls every export of this module, so this must stay the only runtime export. */
 export const PatchbayCompanion = async (input: PluginInput): Promise<Hooks> => {
@@ -175,7 +179,7 @@ export const PatchbayCompanion = async (input: PluginInput): Promise<Hooks> => {
       const r = await loadSpec(sessionID);
       if ("missing" in r) {
         // Fail closed: a Patchbay session must never reach the model with OpenCode's own prompt and history.
-        if (isBridge) throw new Error("patchbay: no request data for this session (side channel unavailable)");
+        if (isBridge) throw new Error(`${FAIL_CLOSED_PREFIX} for this session (side channel unavailable)`);
         return;
       }
       // Patchbay sessions are fresh: message 0 is the trigger user message; anything after it is this run's own steps.
@@ -224,7 +228,7 @@ async function announce(url: string, token: string, directory: string): Promise<
   if (!url) return;
   await fetch(`${url}/hello`, {
     method: "POST",
-    headers: { "x-patchbay-token": token, "content-type": "application/json" },
+    headers: { [SIDE_CHANNEL_TOKEN_HEADER]: token, "content-type": "application/json" },
     body: JSON.stringify({ v: 1, directory, pid: process.pid }),
     signal: AbortSignal.timeout(SPEC_TIMEOUT_MS),
   }).catch((err: unknown) => console.error(`[patchbay] could not announce the companion plugin: ${String(err)}`));
@@ -232,7 +236,7 @@ async function announce(url: string, token: string, directory: string): Promise<
 
 async function fetchSpec(url: string, token: string, sessionID: string): Promise<SpecResult> {
   const res = await fetch(`${url}/spec/${encodeURIComponent(sessionID)}`, {
-    headers: { "x-patchbay-token": token },
+    headers: { [SIDE_CHANNEL_TOKEN_HEADER]: token },
     signal: AbortSignal.timeout(SPEC_TIMEOUT_MS),
   }).catch(() => null);
   if (!res || !res.ok) return { missing: true };

@@ -1,7 +1,8 @@
 // Test helpers for the OpenAI codecs: run event sequences through the encoders, re-parse the SSE text with a real SSE
 // parser, check the wire invariants every client relies on, and compare with golden files. Test-only.
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { matchGoldenFile } from "../../harness/golden";
 import { createParser } from "eventsource-parser";
 import type { ModelEvent, Usage } from "../../../server/core/contract";
 import type { PatchbayError } from "../../../server/core/errors";
@@ -327,21 +328,9 @@ export function framesForGolden(frames: readonly SseFrame[]): unknown[] {
   });
 }
 
-/** Compares `actual` with tests/fixtures/golden/<name>.json; `UPDATE_GOLDEN=1` (re)writes the file instead. */
+/** Compares `actual` with tests/fixtures/golden/<name>.json (see tests/harness/golden.ts for the update flag). */
 export function matchGolden(name: string, actual: unknown): void {
-  const url = new URL(`${name}.json`, GOLDEN_DIR);
-  const text = `${JSON.stringify(actual, null, 2)}\n`;
-  if (process.env.UPDATE_GOLDEN === "1") {
-    mkdirSync(GOLDEN_DIR, { recursive: true });
-    writeFileSync(url, text);
-    return;
-  }
-  assert.ok(existsSync(url), `golden file ${name}.json is missing; run with UPDATE_GOLDEN=1 to create it`);
-  assert.deepEqual(
-    JSON.parse(text),
-    JSON.parse(readFileSync(url, "utf8")),
-    `output differs from golden ${name}.json (UPDATE_GOLDEN=1 rewrites)`,
-  );
+  matchGoldenFile(fileURLToPath(new URL(`${name}.json`, GOLDEN_DIR)), actual);
 }
 
 /** A PatchbayError as plain data (for golden files and comparisons). */

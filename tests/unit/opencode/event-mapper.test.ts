@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ModelEvent } from "../../../server/core/contract";
 import type { OpenCodeEvent } from "../../../server/opencode/event-hub";
+import { matchGoldenFile } from "../../harness/golden";
 import { createMapperState, finishNow, mapOpenCodeEvent, type MapperInit } from "../../../server/opencode/event-mapper";
 
 const DIR = fileURLToPath(new URL("../../fixtures/opencode-events/", import.meta.url));
@@ -39,10 +40,7 @@ describe("event mapper: recorded OpenCode streams vs golden output", () => {
     const name = f.replace(/\.jsonl$/, "");
     test(name, () => {
       const actual = replay(path.join(DIR, f));
-      const golden = path.join(DIR, `${name}.golden.json`);
-      if (process.env.UPDATE_GOLDEN || !fs.existsSync(golden))
-        fs.writeFileSync(golden, JSON.stringify(actual, null, 2) + "\n");
-      assert.deepEqual(actual, JSON.parse(fs.readFileSync(golden, "utf8")));
+      matchGoldenFile(path.join(DIR, `${name}.golden.json`), actual);
       const terminal = actual.filter((e) => e.type === "finish" || e.type === "error");
       assert.equal(terminal.length, 1, "exactly one finish or error");
       assert.equal(actual.at(-1), terminal[0], "nothing after the terminal event");
