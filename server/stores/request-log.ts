@@ -6,6 +6,7 @@ import { createReadStream } from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { RequestLogEntry } from "../../shared/log-entry";
+import { logEntryMatcher } from "../../shared/log-filter";
 import { PatchbayError } from "../core/errors";
 import { linesBefore, logFilePath, seqOfLine } from "./log-files";
 import { localDay, UsageBook, type UsageFacts } from "./log-usage";
@@ -47,7 +48,6 @@ const MAX_PENDING_LINES = 10_000;
 /** Longest a request can run (AppLimits.totalTimeoutMs max) plus a minute: entries are written when requests end,
  *  so file order is not start-time order; a `since` scan may stop only this far past `since`. */
 const ORDER_SLACK_MS = 7_200_000 + 60_000;
-const STATUS_CLASS = /^([1-5])xx$/;
 
 /** Opaque cursor: entries older than seq. */
 function encodeCursor(seq: number): string {
@@ -63,19 +63,17 @@ function decodeCursor(cursor: string): number {
   return Number(m[1]);
 }
 
-function statusFilter(status: string | undefined): (s: number) => boolean {
-  if (status === undefined || status === "") return () => true;
-  if (status === "error") return (s) => s >= 400;
-  const cls = STATUS_CLASS.exec(status);
-  if (cls) return (s) => Math.floor(s / 100) === Number(cls[1]);
-  if (/^\d{3}$/.test(status)) return (s) => s === Number(status);
-  throw new PatchbayError(
-    "invalid_request_error",
-    'Invalid status filter; use a status such as 404, a class such as "4xx", or "error".',
-    {
-      param: "status",
-    },
-  );
+/** The shared matcher for a query; an invalid status filter is a 400 naming `status`. */
+function queryMatcher(q: LogQuery): (e: RequestLogEntry) => boolean {
+  try {
+    return logEntryMatcher(q);
+  } catch {
+    throw new PatchbayError(
+      "invalid_request_error",
+      'Invalid status filter; use a status such as 404, a class such as "4xx", or "error".',
+      { param: "status" },
+    );
+  }
 }
 
 /** Parses a stored line into seq + entry; null for lines that are not valid entries. */
@@ -312,17 +310,10 @@ class FileRequestLog implements RequestLog {
   }
 
   query(q: LogQuery): LogPage {
-    const matchStatus = statusFilter(q.status);
+    const matches = queryMatcher(q);
     const limit = Math.max(1, Math.min(500, Math.floor(q.limit ?? 50)));
     const before = q.cursor ? decodeCursor(q.cursor) : Infinity;
     const since = q.since ?? -Infinity;
-    const until = q.until ?? Infinity;
-    const matches = (e: RequestLogEntry): boolean =>
-      (q.app === undefined || e.app === q.app) &&
-      (q.model === undefined || e.modelAsked === q.model || e.modelResolved === q.model) &&
-      e.time >= since &&
-      e.time < until &&
-      matchStatus(e.status);
     const tooOld = (e: RequestLogEntry): boolean => e.time < since - ORDER_SLACK_MS;
 
     const out: Stored[] = [];

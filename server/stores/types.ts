@@ -1,4 +1,5 @@
 // Interfaces of the stores, implemented in this folder and consumed by the request service, the admin API and the CLI.
+import type { LogFilter } from "../../shared/log-filter";
 import type { App, AppPatch } from "../../shared/apps";
 import type { CreatedKey, KeyInfo } from "../../shared/keys";
 import type { Settings, SettingsPatch } from "../../shared/settings";
@@ -51,13 +52,8 @@ export interface KeysStore {
 }
 
 /** Filters for the request-log query. Times are epoch ms. */
-export interface LogQuery {
-  app?: string;
-  /** Exact status, or a class: "2xx", "4xx", "5xx", or "error" (>= 400). */
-  status?: string;
-  model?: string;
-  since?: number;
-  until?: number;
+/** A log query: the shared filter (shared/log-filter.ts) plus paging. */
+export interface LogQuery extends LogFilter {
   /** Page size (default 50, max 500). */
   limit?: number;
   /** Opaque cursor from a previous page (entries older than it). */

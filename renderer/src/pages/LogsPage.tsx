@@ -6,6 +6,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { Pause, Play, ScrollText } from "lucide-react";
 import { adminApi } from "../../../shared/admin-api";
 import { RequestLogEntry } from "../../../shared/log-entry";
+import { logEntryMatcher, STATUS_FILTER_OPTIONS } from "../../../shared/log-filter";
 import { api, qk, useApps } from "../api";
 import { useEventStream } from "../hooks/useEventStream";
 import { SelectField, TextField } from "../components/Field";
@@ -31,29 +32,6 @@ const PERIODS: Record<string, number> = {
 };
 
 const MAX_LIVE = 1000;
-
-/** Client-side version of the server's filters, for live entries. */
-function matches(e: RequestLogEntry, f: Filters): boolean {
-  if (f.app && e.app !== f.app) return false;
-  if (f.status) {
-    const s = e.status;
-    if (
-      f.status === "error"
-        ? s < 400
-        : f.status.endsWith("xx")
-          ? Math.floor(s / 100) !== Number(f.status[0])
-          : String(s) !== f.status
-    )
-      return false;
-  }
-  if (f.since !== undefined && e.time < f.since) return false;
-  if (f.model) {
-    const m = f.model.toLowerCase();
-    if (!(e.modelAsked ?? "").toLowerCase().includes(m) && !(e.modelResolved ?? "").toLowerCase().includes(m))
-      return false;
-  }
-  return true;
-}
 
 /** The path exactly as the client sent it (`/v1/chat/completions` and `/chat/completions` both work, and which one a
  *  client uses is worth seeing), plus whether it streamed. */
@@ -105,14 +83,13 @@ export function LogsPage() {
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 
+  // The server's rows already match (the same matcher runs there); live rows are filtered here with it.
   const rows = useMemo(() => {
     const seen = new Set<string>();
-    const all = [...live.filter((e) => matches(e, filters)), ...(history.data?.pages.flatMap((p) => p.entries) ?? [])];
-    return all
-      .filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true)))
-      .filter((e) => matches(e, filters))
-      .sort((a, b) => b.time - a.time);
-  }, [live, history.data, filters]);
+    const matches = logEntryMatcher(serverFilters);
+    const all = [...live.filter(matches), ...(history.data?.pages.flatMap((p) => p.entries) ?? [])];
+    return all.filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true))).sort((a, b) => b.time - a.time);
+  }, [live, history.data, serverFilters]);
 
   const resume = () => {
     setLive((l) => {
@@ -177,13 +154,7 @@ export function LogsPage() {
           label="Status"
           value={filters.status}
           onChange={(status) => setFilters((f) => ({ ...f, status }))}
-          options={[
-            { value: "", label: "Any status" },
-            { value: "2xx", label: "Succeeded (2xx)" },
-            { value: "error", label: "Failed (4xx/5xx)" },
-            { value: "4xx", label: "Client errors (4xx)" },
-            { value: "5xx", label: "Server errors (5xx)" },
-          ]}
+          options={[{ value: "", label: "Any status" }, ...STATUS_FILTER_OPTIONS]}
         />
         <TextField
           label="Model"

@@ -172,29 +172,7 @@ export class FakeDesktop implements DesktopHost {
   }
 }
 
-/** A log entry with the given overrides. */
-export function logEntry(over: Partial<RequestLogEntry> = {}): RequestLogEntry {
-  return {
-    id: `req_${Math.random().toString(36).slice(2)}`,
-    time: 1_700_000_000_000,
-    app: "demo",
-    keyPrefix: "demo-abcdefg",
-    method: "POST",
-    endpoint: "/v1/chat/completions",
-    modelAsked: "mock/gpt",
-    modelResolved: "mock/gpt",
-    stream: false,
-    status: 200,
-    errorCode: null,
-    errorMessage: null,
-    ttftMs: 12,
-    totalMs: 40,
-    usage: { inputTokens: 5, outputTokens: 7, cachedTokens: 0, reasoningTokens: 0 },
-    sessionId: "ses_1",
-    warnings: [],
-    ...over,
-  };
-}
+export { logEntry } from "../../harness/builders";
 
 export const MODELS: ModelInfo[] = [
   {

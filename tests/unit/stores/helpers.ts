@@ -1,32 +1,23 @@
 // Shared helpers of the store tests: temp data dirs, a request-log entry, making a folder unwritable.
+import { logEntry as buildLogEntry } from "../../harness/builders";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { RequestLogEntry } from "../../../shared/log-entry";
 
-/** A successful non-streamed chat completion of app `alpha` as the request log stores it; `over` replaces fields. */
+/** The shared builder with this folder's defaults (app `alpha`, model `mock/m1`, no usage, no session). */
 export function logEntry(over: Partial<RequestLogEntry> = {}): RequestLogEntry {
-  return {
-    id: "req-1",
-    time: 1_700_000_000_000,
+  return buildLogEntry({
     app: "alpha",
-    keyPrefix: "AbCdEfGhIjKl",
-    method: "POST",
-    endpoint: "/v1/chat/completions",
     modelAsked: "mock/m1",
     modelResolved: "mock/m1",
-    stream: false,
-    status: 200,
-    errorCode: null,
-    errorMessage: null,
     ttftMs: 10,
     totalMs: 20,
     usage: null,
     sessionId: null,
-    warnings: [],
     ...over,
-  };
+  });
 }
 
 /** A fresh temp folder; remove it with {@link removeDir}. */

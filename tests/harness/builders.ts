@@ -1,0 +1,30 @@
+// Builders of test data shared by every tier (one home, so two tests never disagree about a default entry).
+import type { RequestLogEntry } from "../../shared/log-entry";
+
+let nextLogEntryId = 0;
+
+/** A complete, valid request-log entry (a 200 chat completion of app `demo`, model `mock/gpt`) with a fresh id,
+ *  plus `over`. */
+export function logEntry(over: Partial<RequestLogEntry> = {}): RequestLogEntry {
+  nextLogEntryId++;
+  return {
+    id: `req-${nextLogEntryId}`,
+    time: 1_700_000_000_000,
+    app: "demo",
+    keyPrefix: "AbCdEfGhIjKl",
+    method: "POST",
+    endpoint: "/v1/chat/completions",
+    modelAsked: "mock/gpt",
+    modelResolved: "mock/gpt",
+    stream: false,
+    status: 200,
+    errorCode: null,
+    errorMessage: null,
+    ttftMs: 12,
+    totalMs: 40,
+    usage: { inputTokens: 5, outputTokens: 7, cachedTokens: 0, reasoningTokens: 0 },
+    sessionId: "ses_1",
+    warnings: [],
+    ...over,
+  };
+}
