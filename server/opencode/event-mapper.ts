@@ -5,6 +5,7 @@ import type { FinishReason, ModelError, ModelEvent, Usage } from "../core/contra
 import type { OpenCodeEvent } from "./event-hub";
 import type { StructuredMode } from "./spec";
 import { mapOpenCodeError, mapRetryStatus, type OpenCodeErrorShape } from "./upstream-errors";
+import { openAiTokenTotals } from "../../shared/admin/history";
 
 /** What the mapper needs to know about the request. */
 export interface MapperInit {
@@ -132,8 +133,9 @@ export function finishNow(state: MapperState): ModelEvent[] {
 export function usageOf(state: MapperState): Usage {
   const u: Usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
   for (const t of state.tokens.values()) {
-    u.inputTokens += t.input + t.cacheRead + t.cacheWrite;
-    u.outputTokens += t.output + t.reasoning;
+    const totals = openAiTokenTotals(t);
+    u.inputTokens += totals.input;
+    u.outputTokens += totals.output;
     u.cachedInputTokens += t.cacheRead;
     u.reasoningTokens += t.reasoning;
   }

@@ -17,6 +17,12 @@ export const SessionTokens = z.object({
 });
 export type SessionTokens = z.infer<typeof SessionTokens>;
 
+/** OpenCode tokens in OpenAI terms: input includes cache reads and writes, output includes reasoning. The one copy of
+ *  this rule (the event mapper, the CLI and the dashboard all use it). */
+export function openAiTokenTotals(t: SessionTokens): { input: number; output: number } {
+  return { input: t.input + t.cacheRead + t.cacheWrite, output: t.output + t.reasoning };
+}
+
 /** One session of an app as listed. Times are epoch ms. */
 export const SessionSummary = z.object({
   id: SessionId,

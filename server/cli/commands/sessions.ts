@@ -9,6 +9,7 @@ import { InvalidArgumentError } from "commander";
 import type { HistoryLimits } from "../../../shared/apps";
 import {
   emptySweepResult,
+  openAiTokenTotals,
   type PrunePreview,
   type SessionPage,
   type SessionSummary,
@@ -138,8 +139,8 @@ async function withHistory<R>(
 }
 
 function tokens(s: SessionSummary): string {
-  const t = s.tokens;
-  return `${t.input + t.cacheRead + t.cacheWrite}/${t.output + t.reasoning}`;
+  const t = openAiTokenTotals(s.tokens);
+  return `${t.input}/${t.output}`;
 }
 
 /** Registers the `sessions` command group. */

@@ -1,5 +1,6 @@
 // Helpers shared by the Sessions tab, the session view and the prune panel: query keys and token display.
 import type { SessionSummary } from "../../../../shared/admin-api";
+import { openAiTokenTotals } from "../../../../shared/admin/history";
 import { formatNumber } from "../../lib/format";
 
 /** Query key prefix of an app's session pages (invalidated after deletes and prunes). */
@@ -7,6 +8,6 @@ export const sessionsKey = (app: string) => ["sessions", app] as const;
 
 /** Input and output tokens in OpenAI terms (OpenCode stores cache reads and reasoning apart). */
 export function tokenText(s: SessionSummary): string {
-  const t = s.tokens;
-  return `${formatNumber(t.input + t.cacheRead + t.cacheWrite)} / ${formatNumber(t.output + t.reasoning)}`;
+  const t = openAiTokenTotals(s.tokens);
+  return `${formatNumber(t.input)} / ${formatNumber(t.output)}`;
 }
