@@ -20,6 +20,9 @@ const nodeBuiltins = [
   "events",
 ];
 
+/** What no server module may import (it runs in plain Node, also without Electron). */
+const serverBase = ["electron", "**/main/*", "**/renderer/*", "react"];
+
 export default tseslint.config(
   { ignores: ["node_modules/", "dist/", "release/", ".tsbuild/", "test-artifacts/", "renderer/dist/"] },
   js.configs.recommended,
@@ -49,8 +52,60 @@ export default tseslint.config(
   },
   {
     files: ["server/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: serverBase }] },
+  },
+  // Inside server/ (DESIGN §6): core/ is the neutral contract and policy and knows only shared/; the wire codecs
+  // (openai/, anthropic/) are pure and know only core/ and shared/; the OpenCode adapter knows no wire, no HTTP, no
+  // stores. Flat config replaces a rule per file, so each block repeats the server-wide patterns.
+  {
+    files: ["server/core/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: ["electron", "**/main/*", "**/renderer/*", "react"] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...serverBase,
+            ...nodeBuiltins,
+            "**/openai/*",
+            "**/anthropic/*",
+            "**/opencode/*",
+            "**/http/*",
+            "**/stores/*",
+            "express",
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["server/openai/**/*.ts", "server/anthropic/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...serverBase,
+            ...nodeBuiltins,
+            "express",
+            "@opencode-ai/*",
+            "**/opencode/*",
+            "**/http/*",
+            "**/stores/*",
+            "**/security/*",
+            "../../openai/*",
+            "../../anthropic/*",
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["server/opencode/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [...serverBase, "express", "**/openai/*", "**/anthropic/*", "**/http/*", "**/stores/*"] },
+      ],
     },
   },
   {
