@@ -2,48 +2,15 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { PatchbayError, toPatchbayError } from "../../core/errors";
 import { toOpenAiErrorBody } from "../../openai/error-envelope";
+import { mapBodyParserError } from "./body-errors";
 
-/** Maps body-parser failures (http-errors with `status`, most with a `type`) and the router's bad percent-encoding
- *  (a URIError with status 400) to PatchbayErrors; others pass through. A 4xx without a known `type` (e.g. a corrupt
- *  gzip/deflate/br body) is still the client's fault: 400, never 500. */
+/** A body-parser failure as a PatchbayError with the API's advice; other errors pass through unchanged. */
 export function fromBodyParserError(err: unknown): unknown {
-  if (!err || typeof err !== "object" || err instanceof PatchbayError) return err;
-  if (err instanceof URIError && (err as { status?: unknown }).status === 400) {
-    return new PatchbayError(
-      "invalid_request_error",
-      "The URL path has invalid percent-encoding (e.g. '%ff'). Encode it as UTF-8.",
-    );
-  }
-  const { type, limit, status, expose } = err as { type?: unknown; limit?: number; status?: unknown; expose?: unknown };
-  switch (type) {
-    case "entity.parse.failed":
-      return new PatchbayError(
-        "invalid_json",
-        "We could not parse the JSON body of your request. Send valid JSON with 'Content-Type: application/json'.",
-      );
-    case "entity.too.large":
-      return new PatchbayError(
-        "payload_too_large",
-        `The request body is larger than this app allows${limit ? ` (${formatBytes(limit)})` : ""}. Send less, or raise the app's max body size in the Patchbay dashboard.`,
-      );
-    case "encoding.unsupported":
-    case "charset.unsupported":
-      return new PatchbayError("unsupported_media_type", "Unsupported request body encoding. Send UTF-8 JSON.");
-    case "request.aborted":
-    case "request.size.invalid":
-      return new PatchbayError(
-        "invalid_request_error",
-        "The request body ended before its announced length (Content-Length).",
-      );
-    default:
-      if (expose === true && typeof status === "number" && status >= 400 && status < 500) {
-        return new PatchbayError(
-          "invalid_request_error",
-          "We could not read the request body (a corrupt compressed body, or a bad Content-Encoding). Send plain UTF-8 JSON.",
-        );
-      }
-      return err;
-  }
+  return (
+    mapBodyParserError(err, {
+      tooLargeAdvice: "Send less, or raise the app's max body size in the Patchbay dashboard.",
+    }) ?? err
+  );
 }
 
 /** Final handler for unknown routes: 404 in the OpenAI envelope (never HTML). */
@@ -70,11 +37,4 @@ export function openAiErrorHandler(log: (line: string) => void): ErrorRequestHan
     if (err.retryAfter !== undefined) res.setHeader("Retry-After", String(Math.max(1, Math.ceil(err.retryAfter))));
     res.status(err.status).json(toOpenAiErrorBody(err));
   };
-}
-
-/** `512 bytes`, `4 KB`, `32 MB` (1024-based, at most one decimal). */
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} bytes`;
-  const [value, unit] = n < 1024 * 1024 ? [n / 1024, "KB"] : [n / 1024 / 1024, "MB"];
-  return `${Number(value.toFixed(1))} ${unit}`;
 }
