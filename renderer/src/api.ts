@@ -1,12 +1,13 @@
 // The dashboard's admin API access: one typed client from the shared endpoint table, query keys, and the query hooks
 // every page shares. Same-origin HTTP only (cookie auth); no IPC.
+import { createContext, useContext } from "react";
 import { QueryClient, useQuery } from "@tanstack/react-query";
 import { AdminApiError, createAdminClient } from "../../shared/admin/client";
 
 /** Same-origin client: the admin listener serves this page, so the base URL is "". */
 export const api = createAdminClient((url, init) => fetch(url, init), "");
 
-/** Query keys, in one place so mutations invalidate the right data. */
+/** Every react-query key of the dashboard, in one place so mutations invalidate the right data. */
 export const qk = {
   status: ["status"] as const,
   apps: ["app-list"] as const,
@@ -17,6 +18,15 @@ export const qk = {
   settings: ["settings"] as const,
   desktop: ["desktop"] as const,
   logs: (filters: object) => ["logs", filters] as const,
+  /** Every page of an app's sessions (prefix: invalidate this after deletes and prunes). */
+  sessions: (app: string) => ["sessions", app] as const,
+  sessionPages: (app: string, search: string) => ["sessions", app, search] as const,
+  sessionMessages: (app: string, session: string) => ["session-messages", app, session] as const,
+  /** Every prune preview of an app (prefix); {@link qk.prunePreview} is one set of limits. */
+  prunePreviews: (app: string) => ["prune-preview", app] as const,
+  prunePreview: (app: string, maxSessions: number | "none", maxAgeDays: number | "none") =>
+    ["prune-preview", app, maxSessions, maxAgeDays] as const,
+  lastSweep: (app: string) => ["last-sweep", app] as const,
 };
 
 /** Client errors (4xx) are not retried: they will not fix themselves. */
@@ -39,9 +49,15 @@ export function errorMessage(err: unknown): string {
   return String(err);
 }
 
-/** Runtime status, refreshed every 2 s (the status stream also pushes changes). */
-export function useStatus() {
-  return useQuery({ queryKey: qk.status, queryFn: () => api.getStatus(), refetchInterval: 2_000 });
+/** Whether the shell's status stream is open (then it pushes every change and nothing polls). */
+export const StatusStreamOpen = createContext(false);
+
+/** Runtime status: pushed by the status stream (opened once, in the Layout); polled every 2 s only while that stream
+ *  is not open (starting, reconnecting, or a page rendered outside the shell). The Layout, which owns the stream and
+ *  sits above the context's provider, passes `streamOpen` itself. */
+export function useStatus(streamOpen?: boolean) {
+  const pushed = useContext(StatusStreamOpen) || streamOpen === true;
+  return useQuery({ queryKey: qk.status, queryFn: () => api.getStatus(), refetchInterval: pushed ? false : 2_000 });
 }
 
 export function useApps() {

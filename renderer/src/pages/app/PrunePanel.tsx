@@ -6,15 +6,13 @@ import { Scissors } from "lucide-react";
 import { useDebounced } from "../../hooks/useDebounced";
 import type { HistoryLimits } from "../../../../shared/apps";
 import type { SweepResult } from "../../../../shared/admin-api";
-import { api, errorMessage } from "../../api";
+import { api, errorMessage, qk } from "../../api";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { Callout } from "../../components/States";
 import { formatDateTime, formatMs, formatNumber, formatRelative } from "../../lib/format";
-import { sessionsKey } from "./sessions-data";
 
 const previewKey = (app: string, l: HistoryLimits | null) =>
-  ["prune-preview", app, l?.maxSessions ?? "none", l?.maxAgeDays ?? "none"] as const;
-const lastSweepKey = (app: string) => ["last-sweep", app] as const;
+  qk.prunePreview(app, l?.maxSessions ?? "none", l?.maxAgeDays ?? "none");
 
 function SweepLine({ r }: { r: SweepResult }) {
   return (
@@ -60,7 +58,7 @@ export function PrunePanel({ app, limits, saved }: PrunePanelProps) {
       }),
   });
   const last = useQuery({
-    queryKey: lastSweepKey(app),
+    queryKey: qk.lastSweep(app),
     queryFn: () => api.getLastSweep({ params: { name: app } }),
     refetchInterval: (q) => (q.state.data?.sweeping ? 1000 : 10_000),
   });
@@ -68,9 +66,9 @@ export function PrunePanel({ app, limits, saved }: PrunePanelProps) {
   const prune = useMutation({
     mutationFn: () => api.pruneNow({ params: { name: app }, body: {} }),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: lastSweepKey(app) });
-      void qc.invalidateQueries({ queryKey: ["prune-preview", app] });
-      void qc.invalidateQueries({ queryKey: sessionsKey(app) });
+      void qc.invalidateQueries({ queryKey: qk.lastSweep(app) });
+      void qc.invalidateQueries({ queryKey: qk.prunePreviews(app) });
+      void qc.invalidateQueries({ queryKey: qk.sessions(app) });
     },
   });
   const savedHasLimits = saved.maxSessions !== null || saved.maxAgeDays !== null;

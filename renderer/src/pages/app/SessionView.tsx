@@ -2,7 +2,7 @@
 // arguments and results, images (small ones inline, larger ones as placeholders); older messages load on demand.
 import { useInfiniteQuery } from "@tanstack/react-query";
 import type { MessagePart, SessionMessage, SessionSummary } from "../../../../shared/admin-api";
-import { api } from "../../api";
+import { api, qk } from "../../api";
 import { Dialog } from "../../components/Dialog";
 import { Callout, ErrorState, Loading } from "../../components/States";
 import { EMPTY, formatDateTime, formatNumber } from "../../lib/format";
@@ -87,7 +87,7 @@ function Message({ m }: { m: SessionMessage }) {
 
 export function SessionView({ app, session, onClose }: { app: string; session: SessionSummary; onClose: () => void }) {
   const pages = useInfiniteQuery({
-    queryKey: ["session-messages", app, session.id],
+    queryKey: qk.sessionMessages(app, session.id),
     queryFn: ({ pageParam }) =>
       api.getSessionMessages({
         params: { name: app, id: session.id },

@@ -6,14 +6,14 @@ import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { History, RefreshCw, Trash2 } from "lucide-react";
 import { useDebounced } from "../../hooks/useDebounced";
 import type { DeleteSessionsResult, SessionSummary } from "../../../../shared/admin-api";
-import { api } from "../../api";
+import { api, qk } from "../../api";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { TextField } from "../../components/Field";
 import { Callout, EmptyState, ErrorState, Loading } from "../../components/States";
 import { EMPTY, formatDateTime, formatNumber, formatRelative } from "../../lib/format";
 import { useCurrentApp } from "./context";
 import { SessionView } from "./SessionView";
-import { sessionsKey, tokenText } from "./sessions-data";
+import { tokenText } from "./sessions-data";
 import "../../styles/sessions.css";
 
 const PAGE = 50;
@@ -30,7 +30,7 @@ export function SessionsTab() {
   const sentinel = useRef<HTMLDivElement>(null);
 
   const pages = useInfiniteQuery({
-    queryKey: [...sessionsKey(app.name), search],
+    queryKey: qk.sessionPages(app.name, search),
     queryFn: ({ pageParam }) =>
       api.listSessions({
         params: { name: app.name },
@@ -66,7 +66,7 @@ export function SessionsTab() {
     const r = await api.deleteSessions({ params: { name: app.name }, body: { ids } });
     setOutcome(r);
     setSelected((cur) => new Set([...cur].filter((id) => !r.deleted.includes(id) && !r.missing.includes(id))));
-    await qc.invalidateQueries({ queryKey: sessionsKey(app.name) });
+    await qc.invalidateQueries({ queryKey: qk.sessions(app.name) });
     if (r.failed.length) throw new Error(`${r.failed.length} could not be deleted: ${r.failed[0]?.message ?? ""}`);
   };
 
