@@ -9,7 +9,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { AdminApiError } from "../../shared/admin/client";
 import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
-import { chatBody, expectEnvelope, inBandError, readSse, sleep, waitFor } from "./hardening-helpers";
+import { chatBody, expectEnvelope, inBandError, readSse, sleep, waitFor } from "../harness/http-helpers";
 
 const MODEL = "mock/mock-model";
 let fx: PatchbayFixture;

@@ -11,7 +11,7 @@ import { createPatchbay, type Patchbay } from "../../server/index";
 import { resolveOpenCodeBinary } from "../../server/opencode/binary";
 import { MockUpstream } from "../harness/mock-upstream";
 import { createOpenCodeUser, type OpenCodeUser } from "../harness/opencode-user";
-import { chatBody, expectEnvelope, waitFor } from "./hardening-helpers";
+import { chatBody, expectEnvelope, waitFor } from "../harness/http-helpers";
 
 /** Longer than the backend's 15 s wait for readiness, so requests sent at start-up time out with a 503. */
 const STARTUP_DELAY_S = 18;

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { ERROR_CODES } from "../../shared/errors";
 import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
-import { OpenAiErrorEnvelope, rawHttp, readSse, type RawHttpResult } from "./hardening-helpers";
+import { OpenAiErrorEnvelope, rawHttp, readSse, type RawHttpResult } from "../harness/http-helpers";
 
 const SEED = Number(process.env.PATCHBAY_FUZZ_SEED ?? Date.now() % 2 ** 31);
 /** PATCHBAY_FUZZ_SCALE multiplies the run counts for a longer hunt by hand (CI uses 1). */

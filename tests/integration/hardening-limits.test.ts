@@ -5,7 +5,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { AppLimits } from "../../shared/apps";
 import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
-import { chatBody, expectEnvelope, inBandError, readSse, waitFor } from "./hardening-helpers";
+import { chatBody, expectEnvelope, inBandError, readSse, waitFor } from "../harness/http-helpers";
 
 const MODEL = "mock/mock-model";
 let fx: PatchbayFixture;

@@ -7,7 +7,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
-import { OpenAiErrorEnvelope, chatBody, readSse, sleep, waitFor } from "./hardening-helpers";
+import { OpenAiErrorEnvelope, chatBody, readSse, sleep, waitFor } from "../harness/http-helpers";
 
 const MODEL = "mock/mock-model";
 let fx: PatchbayFixture;

@@ -2,7 +2,7 @@
 // Node's bare 400, and the server keeps serving on other connections.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { OpenAiErrorEnvelope, rawHttp } from "../../integration/hardening-helpers";
+import { OpenAiErrorEnvelope, rawHttp } from "../../harness/http-helpers";
 import { KEY, startUnitServer, type UnitServer } from "./fakes";
 
 let s: UnitServer;

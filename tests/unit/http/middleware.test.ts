@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { isLoopbackHost } from "../../../server/http/middleware/host-guard";
 import { fromBodyParserError } from "../../../server/http/middleware/openai-errors";
 import type { PatchbayError } from "../../../server/core/errors";
-import { OpenAiErrorEnvelope } from "../../integration/hardening-helpers";
+import { OpenAiErrorEnvelope } from "../../harness/http-helpers";
 import { KEY, startUnitServer, type UnitServer } from "./fakes";
 
 let s: UnitServer;

@@ -2,7 +2,7 @@
 // (not a 500), a huge id is quoted short, and images for a text-only model are refused before the backend is asked.
 import { after, before, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { expectEnvelope } from "../../integration/hardening-helpers";
+import { expectEnvelope } from "../../harness/http-helpers";
 import { MODEL, startUnitServer, type UnitServer } from "./fakes";
 
 const PNG = "data:image/png;base64,iVBORw0KGgo=";

@@ -4,7 +4,7 @@
 import { after, before, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { PatchbayError } from "../../../server/core/errors";
-import { expectEnvelope, inBandError, readSse, waitFor } from "../../integration/hardening-helpers";
+import { expectEnvelope, inBandError, readSse, waitFor } from "../../harness/http-helpers";
 import { chat, startUnitServer, textAnswer, type UnitServer } from "./fakes";
 
 let s: UnitServer;

@@ -1,5 +1,5 @@
-// Shared helpers of the hardening and fault tests (issue 8): the OpenAI error envelope schema, an SSE reader that
-// timestamps every frame, and small waits. Test-only; no fixture of its own.
+// HTTP test helpers shared by every tier: the OpenAI error envelope schema, an SSE reader that timestamps every
+// frame, raw HTTP over a socket, and small waits. Test-only; no fixture of its own.
 import assert from "node:assert/strict";
 import net from "node:net";
 import { createParser } from "eventsource-parser";
@@ -105,7 +105,7 @@ export function inBandError(
   return null;
 }
 
-export { waitFor } from "../harness/wait-for";
+export { waitFor } from "./wait-for";
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
