@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs the test suites with Node's built-in runner (one process per test file, so each integration file owns
 // exactly one OpenCode). Usage: node build/scripts/run-tests.mjs [unit|integration|e2e ...] [--only <substring>]
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,6 +33,18 @@ if (files.length === 0) {
   console.error(`No test files found for: ${suites.join(", ")}${only ? ` (--only ${only})` : ""}`);
   process.exit(1);
 }
+// The dashboard tests need a Chromium: find one or fetch it (build/scripts/ensure-browser.mjs says how) before any
+// test starts, so a missing browser is one clear message instead of every e2e test failing.
+const env = { ...process.env, PATCHBAY_TEST: "1" };
+if (files.some((f) => f.includes(`${path.sep}e2e${path.sep}`))) {
+  const found = spawnSync(process.execPath, [path.join(root, "build/scripts/ensure-browser.mjs")], {
+    stdio: ["ignore", "pipe", "inherit"],
+    encoding: "utf8",
+  });
+  if (found.status !== 0) process.exit(1);
+  env.PATCHBAY_CHROMIUM = found.stdout.trim();
+  console.log(`Dashboard tests use Chromium at ${env.PATCHBAY_CHROMIUM}`);
+}
 // Two files at a time on two cores: integration files each run an OpenCode, which is CPU-hungry.
 const concurrency = process.env.PATCHBAY_TEST_CONCURRENCY ?? "2";
 const child = spawn(
@@ -45,7 +57,7 @@ const child = spawn(
     "--test-reporter=spec",
     ...files.map((f) => path.relative(root, f)),
   ],
-  { cwd: root, stdio: "inherit", env: { ...process.env, PATCHBAY_TEST: "1" } },
+  { cwd: root, stdio: "inherit", env },
 );
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

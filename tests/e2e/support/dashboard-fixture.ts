@@ -51,7 +51,9 @@ export async function startDashboardFixture(): Promise<DashboardFixture> {
     throw new Error(`The dashboard is not built (${RENDERER_INDEX} is missing): run npm run build:renderer`);
   const executablePath = process.env.PATCHBAY_CHROMIUM ?? "/usr/bin/chromium";
   if (!fs.existsSync(executablePath))
-    throw new Error(`Chromium not found at ${executablePath}: apt-get install -y chromium (or set PATCHBAY_CHROMIUM)`);
+    throw new Error(
+      `Chromium not found at ${executablePath}: run the tests through npm test (it finds or installs one), or set PATCHBAY_CHROMIUM`,
+    );
 
   const fx = await startPatchbayFixture();
   let browser: Browser;
