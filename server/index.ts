@@ -5,7 +5,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PatchbayStatus } from "../shared/status";
 import { ConcurrencyGate } from "./core/concurrency";
-import { ModelCatalog } from "./core/model-catalog";
+import { ModelListCache } from "./core/model-list-cache";
 import { startDemoUpstream, demoProviderConfig } from "./demo/upstream";
 import { createAdminApp } from "./http/admin/admin-app";
 import { Listener } from "./http/listener";
@@ -52,7 +52,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     log,
   });
   const backend = createOpenCodeBackend({ supervisor, dataDir, sideChannel, log });
-  const catalog = new ModelCatalog(backend, now);
+  const catalog = new ModelListCache(backend, now);
   const gate = new ConcurrencyGate();
   const history = createHistory({
     opencode: supervisor,

@@ -129,11 +129,15 @@ export interface ModelInfo {
   created: number;
 }
 
-/** Everything a backend needs for one request. */
+/** Everything a backend needs for one request. The model was resolved once, by the runner, from the one model list;
+ *  the backend does not look it up again. */
 export interface BackendRequest {
   /** App name; the backend files the session under this app's folder. */
   app: string;
-  target: ModelTarget;
+  /** The resolved model (its provider package decides which parameters can pass). */
+  model: ModelInfo;
+  /** An OpenCode variant of `model` (checked against `model.variants` by the resolver). */
+  variant?: string;
   request: NeutralRequest;
 }
 

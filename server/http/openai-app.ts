@@ -9,7 +9,7 @@ import { cors, restrictCorsToApp } from "./middleware/cors";
 import { hostGuard } from "./middleware/host-guard";
 import { openAiErrorHandler, openAiNotFound } from "./middleware/openai-errors";
 import { chatCompletionsRoute } from "./routes/chat.route";
-import type { ModelRequestDeps } from "./routes/model-request";
+import type { ModelRequestDeps } from "./model-run/types";
 import { getModelRoute, listModelsRoute } from "./routes/models.route";
 import { responsesRoute } from "./routes/responses.route";
 

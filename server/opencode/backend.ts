@@ -21,7 +21,7 @@ import { InstancePool } from "./instance-pool";
 import { mapProviders } from "./models";
 import { BRIDGE_AGENT } from "./opencode-config";
 import type { SideChannel } from "./side-channel";
-import { planBridgeRequest, promptToolsMap, type ModelFacts } from "./spec";
+import { planBridgeRequest, promptToolsMap } from "./spec";
 import type { OpenCodeSupervisor } from "./supervisor";
 
 /** Dependencies of {@link createOpenCodeBackend}. */
@@ -34,8 +34,6 @@ export interface OpenCodeBackendDeps {
   maxLiveInstances?: number;
   /** How long a request waits for OpenCode to be ready before `backend_starting` (ms, default 15 000). */
   readyTimeoutMs?: number;
-  /** How long the provider list is cached (ms, default 10 000; an unknown model always refreshes once). */
-  modelsCacheMs?: number;
   log?: (line: string) => void;
   /** Clock (epoch ms). */
   now?: () => number;
@@ -72,19 +70,18 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     },
   });
 
-  // Per OpenCode run (keyed by its URL): provider list and built-in tool ids.
+  // Per OpenCode run (keyed by its URL): built-in tool ids. (The model list is cached once, by the core's
+  // ModelListCache; a request arrives here with its model already resolved.)
   let runUrl: string | null = null;
-  let models: { at: number; list: ModelInfo[] } | null = null;
   let builtins: Promise<string[]> | null = null;
   const onSupervisorStatus = (s: OpenCodeStatus) => {
     if (s.url !== runUrl) {
       runUrl = s.url;
-      models = null;
       builtins = null;
       pool.reset(); // a new OpenCode process has no instances
       // Warm the default instance (model list, built-in tool ids) so the first request does not pay for it.
       if (s.state === "ready")
-        void loadModels(true)
+        void fetchModels()
           .then(builtinToolIds)
           .catch((err: unknown) => {
             // A stop or crash right after `ready` fails the warm-up too; only a live OpenCode's failure is news.
@@ -101,14 +98,11 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     return dir ? supervisor.client(dir) : supervisor.client();
   }
 
-  async function loadModels(fresh: boolean): Promise<ModelInfo[]> {
-    if (!fresh && models && now() - models.at < (deps.modelsCacheMs ?? 10_000)) return models.list;
+  async function fetchModels(): Promise<ModelInfo[]> {
     const res = await callOpenCode("list the providers", () =>
       defaultClient().config.providers({}, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) }),
     );
-    const list = mapProviders(res.providers);
-    models = { at: now(), list };
-    return list;
+    return mapProviders(res.providers);
   }
 
   function builtinToolIds(): Promise<string[]> {
@@ -120,27 +114,6 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
       throw err;
     });
     return builtins;
-  }
-
-  async function findModel(req: BackendRequest): Promise<ModelInfo> {
-    const { providerID, modelID } = req.target;
-    const match = (list: ModelInfo[]) => list.find((m) => m.providerID === providerID && m.modelID === modelID);
-    const found = match(await loadModels(false)) ?? match(await loadModels(true));
-    if (!found) {
-      throw new PatchbayError(
-        "model_not_found",
-        `The model "${providerID}/${modelID}" does not exist or its provider is not connected in OpenCode.`,
-        { param: "model" },
-      );
-    }
-    if (req.target.variant && !found.variants.includes(req.target.variant)) {
-      throw new PatchbayError(
-        "model_not_found",
-        `The model "${providerID}/${modelID}" has no variant "${req.target.variant}" (it has: ${found.variants.join(", ") || "none"}).`,
-        { param: "model" },
-      );
-    }
-    return found;
   }
 
   /** Never prompt in an instance whose companion plugin did not announce itself (it would run OpenCode's own
@@ -163,14 +136,7 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
   async function* stream(req: BackendRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
     if (signal.aborted) return;
     await supervisor.whenReady(readyTimeoutMs);
-    const model = await findModel(req);
-    const facts: ModelFacts = {
-      providerID: model.providerID,
-      modelID: model.modelID,
-      npm: model.npm,
-      variants: model.variants,
-    };
-    const plan = planBridgeRequest(req, facts, { now: now(), idPrefix: crypto.randomBytes(4).toString("hex") });
+    const plan = planBridgeRequest(req, { now: now(), idPrefix: crypto.randomBytes(4).toString("hex") });
     const builtinIds = await builtinToolIds();
     await hub.ready(5_000);
     if (signal.aborted) return;
@@ -223,7 +189,7 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
           {
             sessionID,
             agent: BRIDGE_AGENT,
-            model: { providerID: model.providerID, modelID: model.modelID },
+            model: { providerID: req.model.providerID, modelID: req.model.modelID },
             parts: [{ type: "text", text: plan.triggerText }],
             tools: promptToolsMap(plan, builtinIds),
             ...(plan.format ? { format: plan.format } : {}),
@@ -285,7 +251,7 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
   return {
     listModels: async () => {
       await supervisor.whenReady(readyTimeoutMs);
-      return loadModels(false);
+      return fetchModels();
     },
     stream,
     close: async () => {

@@ -2,7 +2,7 @@
 // params), the instance's tool set, permission rules, tool_choice/structured-output/variant mapping and warnings.
 // No I/O, no clocks (time and id prefix are inputs). Rules: DESIGN §3 and the spike report §1–§6 (opencode 1.18.33).
 import crypto from "node:crypto";
-import type { BackendRequest, ContentPart, JsonSchema, NeutralMessage, ToolCall } from "../core/contract";
+import type { BackendRequest, ContentPart, JsonSchema, ModelInfo, NeutralMessage, ToolCall } from "../core/contract";
 import { PatchbayError } from "../core/errors";
 import type { CompanionMessage, CompanionParams, CompanionSpec, CompanionTool } from "./plugin/companion";
 import { assertJsonDepth } from "../core/json-depth";
@@ -11,16 +11,6 @@ import { assertJsonDepth } from "../core/json-depth";
 const BRIDGE_JSON_DEPTH = 256;
 import { BRIDGE_AGENT } from "./opencode-config";
 import { toOpenCodeToolName } from "./tool-names";
-
-/** What the planner needs to know about the target model (from the backend's model list). */
-export interface ModelFacts {
-  providerID: string;
-  modelID: string;
-  /** AI SDK package of the provider, e.g. `@ai-sdk/openai-compatible`; decides which parameters can pass. */
-  npm: string | null;
-  /** OpenCode variant names of the model (e.g. `low`, `high`). */
-  variants: string[];
-}
 
 /** A permission rule as OpenCode's session/prompt API takes it. */
 export interface PermissionRule {
@@ -50,7 +40,8 @@ export interface BridgePlan {
   variant?: string;
   /** Text of the trigger user message (stored in the session for history; the plugin replaces it upstream). */
   triggerText: string;
-  /** Warnings for `x-patchbay-warnings` (approximations, dropped parameters); the request's own come first. */
+  /** This layer's warnings for `x-patchbay-warnings` (approximations, dropped parameters); the decoder's are not
+   *  repeated here. */
   warnings: string[];
 }
 
@@ -72,9 +63,11 @@ const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: "object", properties: {} };
  * (a named tool_choice that is not among the tools, two tools that map to the same OpenCode name) and for tool
  * schemas, history tool-call arguments or response_format schemas nested deeper than BRIDGE_JSON_DEPTH.
  */
-export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: PlanContext): BridgePlan {
+export function planBridgeRequest(req: BackendRequest, ctx: PlanContext): BridgePlan {
   const r = req.request;
-  const warnings: string[] = [...r.warnings];
+  const model = req.model;
+  // Only this layer's own warnings: the runner adds them to the decoder's.
+  const warnings: string[] = [];
   const npm = model.npm ?? "";
   const openaiCompatible = npm === OPENAI_COMPATIBLE;
 
@@ -200,7 +193,7 @@ export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: P
   if (OPENAI_RESPONSES.has(npm)) {
     // OpenCode's gpt-5 defaults the client did not ask for.
     dropOptions.push("textVerbosity", "reasoningSummary");
-    if (g.reasoningEffort === undefined && !req.target.variant) dropOptions.push("reasoningEffort");
+    if (g.reasoningEffort === undefined && !req.variant) dropOptions.push("reasoningEffort");
   }
   if (PROMPT_CACHE_KEY_NPM.has(npm)) {
     // OpenCode keys provider prompt caching on its throwaway session id; use a key that is stable across requests.
@@ -209,7 +202,7 @@ export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: P
   }
 
   // ---- reasoning effort → variant -------------------------------------------------------------------------------
-  let variant = req.target.variant;
+  let variant = req.variant;
   if (g.reasoningEffort !== undefined) {
     if (variant) {
       if (variant !== g.reasoningEffort)
@@ -269,7 +262,7 @@ export function toolsetHash(toolset: readonly CompanionTool[]): string {
 
 function toInternalMessages(
   messages: NeutralMessage[],
-  model: ModelFacts,
+  model: Pick<ModelInfo, "providerID" | "modelID">,
   ctx: PlanContext,
   warnings: string[],
 ): CompanionMessage[] {

@@ -1,5 +1,6 @@
 // Builders of test data shared by every tier (one home, so two tests never disagree about a default entry).
 import type { RequestLogEntry } from "../../shared/log-entry";
+import type { ModelInfo } from "../../server/core/contract";
 
 let nextLogEntryId = 0;
 
@@ -25,6 +26,26 @@ export function logEntry(over: Partial<RequestLogEntry> = {}): RequestLogEntry {
     usage: { inputTokens: 5, outputTokens: 7, cachedTokens: 0, reasoningTokens: 0 },
     sessionId: "ses_1",
     warnings: [],
+    ...over,
+  };
+}
+
+/** A connected model as the backend lists it: `mock/mock-model` on the OpenAI-compatible package, with tools and
+ *  attachments, plus `over` (`id` follows `providerID`/`modelID` unless given). */
+export function modelInfo(over: Partial<ModelInfo> = {}): ModelInfo {
+  const providerID = over.providerID ?? "mock";
+  const modelID = over.modelID ?? "mock-model";
+  return {
+    id: `${providerID}/${modelID}`,
+    providerID,
+    modelID,
+    name: modelID,
+    providerName: providerID,
+    variants: [],
+    capabilities: { toolCall: true, attachment: true, reasoning: false, temperature: true },
+    limit: { context: 128_000, output: 16_000 },
+    npm: "@ai-sdk/openai-compatible",
+    created: 0,
     ...over,
   };
 }

@@ -1,10 +1,18 @@
 // Starts the whole OpenCode bridge for an integration test file: mock upstream, isolated "user" OpenCode setup, temp
 // data dir, side channel, supervised `opencode serve` and the backend; `stop()` tears everything down (no process left).
 // Also small helpers to build neutral requests and drain a backend stream. Test-only.
+import { modelInfo } from "./builders";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { BackendRequest, ModelEvent, NeutralRequest, ToolDefinition, Usage } from "../../server/core/contract";
+import type {
+  BackendRequest,
+  ModelEvent,
+  ModelInfo,
+  NeutralRequest,
+  ToolDefinition,
+  Usage,
+} from "../../server/core/contract";
 import { createOpenCodeBackend, type OpenCodeBackend } from "../../server/opencode/backend";
 import { SideChannel } from "../../server/opencode/side-channel";
 import { OpenCodeSupervisor, type OpenCodeSupervisorOptions } from "../../server/opencode/supervisor";
@@ -89,14 +97,29 @@ export async function startBridgeStack(opts: BridgeStackOptions = {}): Promise<B
   return stack;
 }
 
-/** `{app, target, request}` for `mock/<modelID>`. */
+/** `mock/<modelID>` as the backend lists it for the provider block of opencode-user.ts (the reasoner has variants,
+ *  the vision model takes attachments). */
+export function mockModel(modelID: string): ModelInfo {
+  return modelInfo({
+    modelID,
+    variants: modelID === "mock-reasoner" ? ["high", "low", "medium"] : [],
+    capabilities: {
+      toolCall: true,
+      attachment: modelID === "mock-vision",
+      reasoning: modelID === "mock-reasoner",
+      temperature: true,
+    },
+  });
+}
+
+/** A backend request for `mock/<modelID>` (the model as the mock provider lists it; resolution is the runner's job). */
 export function backendRequest(
   request: NeutralRequest,
   modelID = "mock-model",
   app = "test-app",
   variant?: string,
 ): BackendRequest {
-  return { app, target: { providerID: "mock", modelID, ...(variant ? { variant } : {}) }, request };
+  return { app, model: mockModel(modelID), ...(variant ? { variant } : {}), request };
 }
 
 /** Everything one stream produced, plus arrival times (ms since the call). */

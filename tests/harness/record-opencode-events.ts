@@ -9,7 +9,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { NeutralRequest } from "../../server/core/contract";
 import { sessionIdOf, type OpenCodeEvent } from "../../server/opencode/event-hub";
-import { planBridgeRequest, promptToolsMap, type ModelFacts } from "../../server/opencode/spec";
+import { planBridgeRequest, promptToolsMap } from "../../server/opencode/spec";
+import { modelInfo } from "./builders";
 import type { MockReply } from "./mock-upstream";
 import { neutralRequest, startBridgeStack, tool, type BridgeStack } from "./opencode-stack";
 
@@ -108,11 +109,14 @@ async function record(stack: BridgeStack, name: string, s: Scenario, builtins: s
   stack.mock.script(s.reply);
   const modelID = s.modelID ?? "mock-model";
   const request = neutralRequest(s.request);
-  const facts: ModelFacts = { providerID: "mock", modelID, npm: s.npm ?? OPENAI_COMPATIBLE, variants: [] };
-  const plan = planBridgeRequest({ app: "record", target: { providerID: "mock", modelID }, request }, facts, {
-    now: Date.now(),
-    idPrefix: "rec",
-  });
+  const model = modelInfo({ providerID: "mock", modelID, npm: s.npm ?? OPENAI_COMPATIBLE });
+  const plan = planBridgeRequest(
+    { app: "record", model, request },
+    {
+      now: Date.now(),
+      idPrefix: "rec",
+    },
+  );
   const directory = path.join(stack.dataDir, "apps", "record", plan.toolsetHash);
   fs.mkdirSync(path.join(directory, ".patchbay"), { recursive: true });
   fs.writeFileSync(path.join(directory, ".patchbay", "toolset.json"), JSON.stringify({ tools: plan.toolset }));

@@ -3,22 +3,21 @@ import type { RequestHandler } from "express";
 import { randomUUID } from "node:crypto";
 import { decodeChatRequest } from "../../openai/chat/decode";
 import { ChatEncoder } from "../../openai/chat/encode";
-import { runModelRequest, type DecodedWireRequest, type ModelRequestDeps } from "./model-request";
+import { runModelRequest } from "../model-run/run";
+import type { DecodedWireRequest, ModelRequestDeps } from "../model-run/types";
 
 /** Decodes a chat request and binds its encoder (ids and timestamps are made here, not in the pure codec). */
 export function decodeChatWire(body: unknown, now: () => number): DecodedWireRequest {
   const request = decodeChatRequest(body);
   return {
     request,
-    createEncoder: (model) => {
-      const enc = new ChatEncoder({
+    createEncoder: (model) =>
+      new ChatEncoder({
         id: `chatcmpl-${randomUUID().replace(/-/g, "")}`,
         created: Math.floor(now() / 1000),
         model,
         includeUsage: request.includeUsage,
-      });
-      return { push: (e) => enc.push(e), end: () => enc.end(), body: () => enc.completion() };
-    },
+      }),
   };
 }
 

@@ -3,23 +3,22 @@ import type { RequestHandler } from "express";
 import { randomUUID } from "node:crypto";
 import { decodeResponsesRequest } from "../../openai/responses/decode";
 import { ResponsesEncoder } from "../../openai/responses/encode";
-import { runModelRequest, type DecodedWireRequest, type ModelRequestDeps } from "./model-request";
+import { runModelRequest } from "../model-run/run";
+import type { DecodedWireRequest, ModelRequestDeps } from "../model-run/types";
 
 /** Decodes a Responses request and binds its encoder. */
 export function decodeResponsesWire(body: unknown, now: () => number): DecodedWireRequest {
   const { request, echo } = decodeResponsesRequest(body);
   return {
     request,
-    createEncoder: (model) => {
-      const enc = new ResponsesEncoder({
+    createEncoder: (model) =>
+      new ResponsesEncoder({
         id: `resp_${randomUUID().replace(/-/g, "")}`,
         createdAt: Math.floor(now() / 1000),
         model,
         echo,
         newId: (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, "")}`,
-      });
-      return { push: (e) => enc.push(e), end: () => enc.end(), body: () => enc.response() };
-    },
+      }),
   };
 }
 

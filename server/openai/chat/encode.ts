@@ -60,7 +60,7 @@ export function chatFinishReason(reason: FinishReason, toolCallCount: number): F
  * const enc = new ChatEncoder({ id, created, model, includeUsage });
  * for await (const event of backend.stream(req, signal)) write(enc.push(event));
  * write(enc.end());                    // stream: `[DONE]` after a finish; nothing after an error
- * const json = enc.completion();       // non-stream: the same answer as one object (throws if the run failed)
+ * const json = enc.body();       // non-stream: the same answer as one object (throws if the run failed)
  * ```
  * Stream rules: the first chunk carries `delta.role: "assistant"`; text goes in `delta.content`, reasoning in
  * `delta.reasoning_content`; each tool call is one chunk with `index`, `id`, `type: "function"`, the complete name and
@@ -147,7 +147,7 @@ export class ChatEncoder {
 
   /** The non-stream `chat.completion`, built from the same state as the chunks.
    *  @throws PatchbayError when the run failed or did not finish (the caller answers with an HTTP error). */
-  completion(): ChatCompletion {
+  body(): ChatCompletion {
     const s = this.state;
     if (s.phase === "failed" && s.failure) throw modelErrorToPatchbayError(s.failure);
     if (s.phase !== "finished" || !s.finishReason || !s.usage) throw modelErrorToPatchbayError(STREAM_ENDED_EARLY);

@@ -81,7 +81,7 @@ export function responseErrorCode(error: ModelError): string {
  * const enc = new ResponsesEncoder({ id, createdAt, model, echo });
  * for await (const event of backend.stream(req, signal)) write(enc.push(event));
  * write(enc.end());               // nothing after a terminal event; a failure if the backend stream was cut
- * const json = enc.response();    // non-stream: the same response object (throws if the run failed)
+ * const json = enc.body();    // non-stream: the same response object (throws if the run failed)
  * ```
  * Stream: every event has `event: <type>` and `data` with `type` and `sequence_number` (0, 1, 2, … no gaps).
  * `response.created` + `response.in_progress` come with the first output (or the terminal event), so an error before
@@ -163,7 +163,7 @@ export class ResponsesEncoder {
 
   /** The non-stream response object: the same object the terminal stream event carried.
    *  @throws PatchbayError when the run failed or did not finish (the caller answers with an HTTP error). */
-  response(): ResponseObject {
+  body(): ResponseObject {
     const s = this.state;
     if (s.phase === "failed" && s.failure) throw modelErrorToPatchbayError(s.failure);
     if (!s.final) throw modelErrorToPatchbayError(STREAM_ENDED_EARLY);

@@ -1,6 +1,7 @@
 // In-memory fakes for the OpenAI listener's unit tests: one app store with adjustable limits, a key store with one
 // key, a request log that records entries, and a scripted ModelBackend that records how each stream ended.
 // Also starts createOpenAiApp in a Listener on 127.0.0.1:0. Test-only.
+import { modelInfo } from "../../harness/builders";
 import { App, type AppLimits } from "../../../shared/apps";
 import type { RequestLogEntry } from "../../../shared/log-entry";
 import { ConcurrencyGate } from "../../../server/core/concurrency";
@@ -20,18 +21,13 @@ export const KEY = "pb-unitTestKeyUnitTestKeyUnitTestKey000000000";
 export const MODEL = "mock/mock-model";
 
 export const MODELS: ModelInfo[] = [
-  {
-    id: MODEL,
-    providerID: "mock",
-    modelID: "mock-model",
+  modelInfo({
     name: "Mock",
     providerName: "Mock",
-    variants: [],
+    variants: ["high"],
     capabilities: { toolCall: true, attachment: false, reasoning: false, temperature: true },
     limit: { context: 1000, output: 100 },
-    npm: "@ai-sdk/openai-compatible",
-    created: 0,
-  },
+  }),
 ];
 
 /** One app `unit` whose limits tests change freely (no schema minimums, so timeouts can be a few ms). */
@@ -117,8 +113,11 @@ export class ScriptedBackend implements ModelBackend {
   listError: PatchbayError | null = null;
   /** Delay of listModels (ms), e.g. OpenCode slow to answer. */
   listDelayMs = 0;
+  /** How many times the model list was asked for. */
+  listCalls = 0;
 
   async listModels(): Promise<ModelInfo[]> {
+    this.listCalls++;
     if (this.listDelayMs) await new Promise((r) => setTimeout(r, this.listDelayMs));
     if (this.listError) throw this.listError;
     return MODELS;

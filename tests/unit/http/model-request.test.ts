@@ -1,4 +1,4 @@
-// The request runner (server/http/routes/model-request.ts) over a scripted backend: limits (concurrency, max tools,
+// The request runner (server/http/model-run/) over a scripted backend: limits (concurrency, max tools,
 // body size), deadlines (first token, total; before and after the stream was committed), client disconnect, and that
 // every backend stream is closed (its cleanup runs) however the request ends.
 import { after, before, beforeEach, describe, test } from "node:test";
@@ -60,6 +60,24 @@ describe("the backend stream is always closed", () => {
     assert.equal(res.headers.get("retry-after"), "7");
     await expectEnvelope(res, 429, "upstream_rate_limited");
     await waitFor("stream closed", () => s.backend.streams[0]?.closed === true, 1000);
+  });
+});
+
+describe("the model is resolved once", () => {
+  test("one model-list lookup per request; the backend gets the resolved model and variant", async () => {
+    const before = s.backend.listCalls;
+    const r = await post(chat({ model: "mock/mock-model#high" }));
+    assert.equal(r.status, 200);
+    assert.equal(s.backend.listCalls - before, 1, "exactly one lookup of the model list");
+    const sent = s.backend.streams.at(-1)!.request;
+    assert.equal(sent.model.id, "mock/mock-model");
+    assert.equal(sent.variant, "high");
+  });
+
+  test("an unknown model is refused by the runner: 404, and the backend is never asked to run it", async () => {
+    const streams = s.backend.streams.length;
+    await expectEnvelope(await post(chat({ model: "mock/nope" })), 404, "model_not_found");
+    assert.equal(s.backend.streams.length, streams);
   });
 });
 

@@ -152,7 +152,7 @@ describe("ChatEncoder rules", () => {
     assert.equal(enc.failure?.retryAfter, 7);
     assert.deepEqual(enc.end(), []);
     assert.throws(
-      () => enc.completion(),
+      () => enc.body(),
       (err: Error & { status?: number }) => err.status === 429,
     );
   });
@@ -187,7 +187,7 @@ describe("ChatEncoder rules", () => {
     for (const e of extra) assert.deepEqual(enc.push(e), []);
     assert.deepEqual(enc.end(), [{ data: "[DONE]" }]);
     assert.deepEqual(enc.end(), []);
-    assert.equal(enc.completion().choices[0].message.content, "a");
+    assert.equal(enc.body().choices[0].message.content, "a");
   });
 
   test("an empty answer still sends a role chunk; JSON content is an empty string", () => {

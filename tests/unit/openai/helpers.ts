@@ -82,7 +82,7 @@ export function runChat(events: readonly ModelEvent[], options: Partial<ChatEnco
   return collect(
     (e) => enc.push(e),
     () => enc.end(),
-    () => enc.completion(),
+    () => enc.body(),
     events,
   );
 }
@@ -102,7 +102,7 @@ export function runResponses(
   return collect(
     (e) => enc.push(e),
     () => enc.end(),
-    () => enc.response(),
+    () => enc.body(),
     events,
   );
 }

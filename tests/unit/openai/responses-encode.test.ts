@@ -119,7 +119,7 @@ describe("ResponsesEncoder rules", () => {
     assert.equal(enc.outputStarted, false);
     assert.equal(enc.failure?.code, "upstream_auth_error");
     assert.throws(
-      () => enc.response(),
+      () => enc.body(),
       (err: Error & { code?: string }) => err.code === "upstream_auth_error",
     );
   });
@@ -263,7 +263,7 @@ describe("ResponsesEncoder rules", () => {
     assert.deepEqual(enc.push({ type: "text-delta", delta: "late" }), []);
     assert.deepEqual(enc.push({ type: "error", error: { code: "upstream_error", status: 502, message: "x" } }), []);
     assert.deepEqual(enc.end(), []);
-    assert.equal(enc.response().status, "completed");
+    assert.equal(enc.body().status, "completed");
     assert.equal(enc.failure, null);
   });
 
@@ -271,8 +271,8 @@ describe("ResponsesEncoder rules", () => {
     const enc = new ResponsesEncoder(RESPONSES_OPTIONS);
     enc.push({ type: "text-delta", delta: "ok" });
     enc.push({ type: "finish", reason: "stop", usage: USAGE });
-    const a = enc.response();
+    const a = enc.body();
     a.output.length = 0;
-    assert.equal(enc.response().output.length, 1);
+    assert.equal(enc.body().output.length, 1);
   });
 });

@@ -1,25 +1,21 @@
 // planBridgeRequest / promptToolsMap: NeutralRequest → companion spec, tool set, permissions, params and warnings.
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import type { BackendRequest, NeutralRequest } from "../../../server/core/contract";
+import type { BackendRequest, ModelInfo, NeutralRequest } from "../../../server/core/contract";
 import { PatchbayError } from "../../../server/core/errors";
 import { neutralRequest } from "../../harness/neutral-fixtures";
-import { planBridgeRequest, promptToolsMap, toolsetHash, type ModelFacts } from "../../../server/opencode/spec";
+import { planBridgeRequest, promptToolsMap, toolsetHash, type PlanContext } from "../../../server/opencode/spec";
+import { modelInfo } from "../../harness/builders";
 
 const ctx = { now: 1_700_000_000_000, idPrefix: "t" };
-const compat: ModelFacts = {
-  providerID: "mock",
-  modelID: "m",
-  npm: "@ai-sdk/openai-compatible",
-  variants: ["low", "high"],
-};
-const anthropic: ModelFacts = {
+const compat = modelInfo({ providerID: "mock", modelID: "m", variants: ["low", "high"] });
+const anthropic = modelInfo({
   providerID: "anthropic",
   modelID: "claude",
   npm: "@ai-sdk/anthropic",
   variants: ["high"],
-};
-const openai: ModelFacts = { providerID: "openai", modelID: "gpt-5", npm: "@ai-sdk/openai", variants: [] };
+});
+const openai = modelInfo({ providerID: "openai", modelID: "gpt-5", npm: "@ai-sdk/openai" });
 const weather = {
   name: "get_weather",
   description: "Weather",
@@ -27,10 +23,18 @@ const weather = {
 };
 const time = { name: "get_time", parameters: { type: "object", properties: {} } };
 
-function req(p: Partial<NeutralRequest> = {}, variant?: string): BackendRequest {
+/** A backend request without its model (each test plans it for one). */
+type PlanInput = Omit<BackendRequest, "model">;
+
+/** Plans `r` for `model`. */
+function planFor(r: PlanInput, model: ModelInfo, c: PlanContext) {
+  return planBridgeRequest({ ...r, model }, c);
+}
+
+function req(p: Partial<NeutralRequest> = {}, variant?: string): PlanInput {
   return {
     app: "a",
-    target: { providerID: "mock", modelID: "m", ...(variant ? { variant } : {}) },
+    ...(variant ? { variant } : {}),
     request: neutralRequest({
       model: "mock/m",
       system: ["S1", "S2"],
@@ -42,7 +46,7 @@ function req(p: Partial<NeutralRequest> = {}, variant?: string): BackendRequest 
 
 describe("planBridgeRequest", () => {
   test("system texts pass as given; a plain request clears OpenCode's defaults and has no warnings", () => {
-    const plan = planBridgeRequest(req(), compat, ctx);
+    const plan = planFor(req(), compat, ctx);
     assert.deepEqual(plan.spec.system, ["S1", "S2"]);
     assert.deepEqual(plan.spec.params, {
       temperature: null,
@@ -59,7 +63,7 @@ describe("planBridgeRequest", () => {
   });
 
   test("history becomes OpenCode-internal messages: user text/media, assistant text + tool parts with results", () => {
-    const plan = planBridgeRequest(
+    const plan = planFor(
       req({
         messages: [
           {
@@ -124,7 +128,7 @@ describe("planBridgeRequest", () => {
   });
 
   test("tools: renamed, sorted, hashed independent of order; every client tool allowed under auto", () => {
-    const a = planBridgeRequest(req({ tools: [weather, time, { name: "task", parameters: {} }] }), compat, ctx);
+    const a = planFor(req({ tools: [weather, time, { name: "task", parameters: {} }] }), compat, ctx);
     assert.deepEqual(
       a.toolset.map((t) => t.name),
       ["client_task", "get_time", "get_weather"],
@@ -138,7 +142,7 @@ describe("planBridgeRequest", () => {
       ]),
     );
     assert.equal(a.toolset[1]?.description, "");
-    const b = planBridgeRequest(req({ tools: [{ name: "task", parameters: {} }, time, weather] }), compat, ctx);
+    const b = planFor(req({ tools: [{ name: "task", parameters: {} }, time, weather] }), compat, ctx);
     assert.equal(a.toolsetHash, b.toolsetHash);
     assert.notEqual(a.toolsetHash, toolsetHash([]));
     assert.deepEqual(a.permission, [
@@ -151,7 +155,7 @@ describe("planBridgeRequest", () => {
   test("two tools mapping to one OpenCode name, or a named tool_choice not in tools, are 400s", () => {
     assert.throws(
       () =>
-        planBridgeRequest(
+        planFor(
           req({
             tools: [
               { name: "edit", parameters: {} },
@@ -164,18 +168,18 @@ describe("planBridgeRequest", () => {
       (e: unknown) => e instanceof PatchbayError && e.param === "tools",
     );
     assert.throws(
-      () => planBridgeRequest(req({ tools: [weather], toolChoice: { type: "function", name: "nope" } }), compat, ctx),
+      () => planFor(req({ tools: [weather], toolChoice: { type: "function", name: "nope" } }), compat, ctx),
       (e: unknown) => e instanceof PatchbayError && e.param === "tool_choice",
     );
   });
 
   test("tool_choice: required forces via format and hides StructuredOutput; named/none approximate with warnings", () => {
-    const required = planBridgeRequest(req({ tools: [weather, time], toolChoice: "required" }), compat, ctx);
+    const required = planFor(req({ tools: [weather, time], toolChoice: "required" }), compat, ctx);
     assert.deepEqual(required.format, { type: "json_schema", schema: { type: "object", properties: {} } });
     assert.deepEqual(required.permission.at(-1), { permission: "StructuredOutput", pattern: "*", action: "deny" });
     assert.deepEqual(required.warnings, []);
 
-    const named = planBridgeRequest(
+    const named = planFor(
       req({ tools: [weather, time], toolChoice: { type: "function", name: "get_time" } }),
       compat,
       ctx,
@@ -187,7 +191,7 @@ describe("planBridgeRequest", () => {
     assert.ok(named.format);
     assert.match(named.warnings.join(), /approximated/);
 
-    const none = planBridgeRequest(req({ tools: [weather], toolChoice: "none" }), compat, ctx);
+    const none = planFor(req({ tools: [weather], toolChoice: "none" }), compat, ctx);
     assert.deepEqual(none.permission, [{ permission: "get_weather", pattern: "*", action: "deny" }]);
     assert.equal(none.format, undefined);
     assert.match(none.warnings.join(), /approximated/);
@@ -196,19 +200,19 @@ describe("planBridgeRequest", () => {
   test("structured output: passthrough for OpenAI-compatible, native format (StructuredOutput allowed) otherwise", () => {
     const schema = { type: "object", properties: { a: { type: "number" } } };
     const rf = { type: "json_schema" as const, name: "ans", schema, strict: true };
-    const pass = planBridgeRequest(req({ responseFormat: rf }), compat, ctx);
+    const pass = planFor(req({ responseFormat: rf }), compat, ctx);
     assert.equal(pass.structured, "passthrough");
     assert.deepEqual(pass.spec.params.options.response_format, {
       type: "json_schema",
       json_schema: { name: "ans", schema, strict: true },
     });
     assert.equal(pass.format, undefined);
-    const native = planBridgeRequest(req({ responseFormat: rf }), anthropic, ctx);
+    const native = planFor(req({ responseFormat: rf }), anthropic, ctx);
     assert.equal(native.structured, "native");
     assert.deepEqual(native.format, { type: "json_schema", schema });
     assert.deepEqual(native.permission, [{ permission: "StructuredOutput", pattern: "*", action: "allow" }]);
     assert.match(native.warnings.join(), /structured-output tool/);
-    const jsonObject = planBridgeRequest(req({ responseFormat: { type: "json_object" } }), compat, ctx);
+    const jsonObject = planFor(req({ responseFormat: { type: "json_object" } }), compat, ctx);
     assert.deepEqual(jsonObject.spec.params.options.response_format, { type: "json_object" });
   });
 
@@ -223,7 +227,7 @@ describe("planBridgeRequest", () => {
       frequencyPenalty: 0.2,
       parallelToolCalls: false,
     };
-    const c = planBridgeRequest(req({ generation: g, tools: [weather] }), compat, ctx);
+    const c = planFor(req({ generation: g, tools: [weather] }), compat, ctx);
     assert.deepEqual(c.spec.params, {
       temperature: 0.2,
       topP: 0.9,
@@ -232,34 +236,36 @@ describe("planBridgeRequest", () => {
       options: { stop: ["X"], seed: 1, presence_penalty: 0.1, frequency_penalty: 0.2, parallel_tool_calls: false },
       dropOptions: [],
     });
-    const a = planBridgeRequest(req({ generation: { stop: ["X"], seed: 1 } }), anthropic, ctx);
+    const a = planFor(req({ generation: { stop: ["X"], seed: 1 } }), anthropic, ctx);
     assert.equal("maxOutputTokens" in a.spec.params, false, "OpenCode's default max_tokens stays for Anthropic");
     assert.deepEqual(a.spec.params.options, {});
     assert.equal(a.warnings.length, 2);
     assert.match(a.warnings[0]!, /^stop is not supported .*anthropic/);
     // parallel_tool_calls only goes upstream with tools (OpenAI refuses it otherwise).
-    const none = planBridgeRequest(req({ generation: { parallelToolCalls: false } }), compat, ctx);
+    const none = planFor(req({ generation: { parallelToolCalls: false } }), compat, ctx);
     assert.equal("parallel_tool_calls" in (none.spec.params.options ?? {}), false);
-    const o = planBridgeRequest(req({ generation: { parallelToolCalls: true }, tools: [weather] }), openai, ctx);
+    const o = planFor(req({ generation: { parallelToolCalls: true }, tools: [weather] }), openai, ctx);
     assert.equal(o.spec.params.options.parallelToolCalls, true);
     assert.deepEqual(o.spec.params.dropOptions, ["textVerbosity", "reasoningSummary", "reasoningEffort"]);
     assert.equal(typeof o.spec.params.options.promptCacheKey, "string");
   });
 
   test("reasoning_effort: a matching variant, else a provider option, else a warning; alias variant wins", () => {
-    assert.equal(planBridgeRequest(req({ generation: { reasoningEffort: "high" } }), compat, ctx).variant, "high");
-    const opt = planBridgeRequest(req({ generation: { reasoningEffort: "medium" } }), compat, ctx);
+    assert.equal(planFor(req({ generation: { reasoningEffort: "high" } }), compat, ctx).variant, "high");
+    const opt = planFor(req({ generation: { reasoningEffort: "medium" } }), compat, ctx);
     assert.equal(opt.variant, undefined);
     assert.equal(opt.spec.params.options.reasoningEffort, "medium");
-    const dropped = planBridgeRequest(req({ generation: { reasoningEffort: "low" } }), anthropic, ctx);
+    const dropped = planFor(req({ generation: { reasoningEffort: "low" } }), anthropic, ctx);
     assert.match(dropped.warnings.join(), /reasoning_effort "low" dropped/);
-    const alias = planBridgeRequest(req({ generation: { reasoningEffort: "low" } }, "high"), compat, ctx);
+    const alias = planFor(req({ generation: { reasoningEffort: "low" } }, "high"), compat, ctx);
     assert.equal(alias.variant, "high");
     assert.match(alias.warnings.join(), /ignored/);
   });
 
-  test("the request's own warnings come first", () => {
-    assert.deepEqual(planBridgeRequest(req({ warnings: ["from decoder"] }), compat, ctx).warnings, ["from decoder"]);
+  test("the plan carries only the bridge's own warnings (the runner already has the decoder's)", () => {
+    assert.deepEqual(planFor(req({ warnings: ["from decoder"] }), compat, ctx).warnings, []);
+    const named = planFor(req({ warnings: ["from decoder"], tools: [weather], toolChoice: "none" }), compat, ctx);
+    assert.ok(named.warnings.length > 0 && !named.warnings.includes("from decoder"));
   });
 });
 
@@ -278,7 +284,7 @@ describe("client-controlled names and values", () => {
   }));
 
   test("tools named after Object.prototype keys are accepted and keep their names (no inherited lookups)", () => {
-    const plan = planBridgeRequest(req({ tools: protoTools }), compat, ctx);
+    const plan = planFor(req({ tools: protoTools }), compat, ctx);
     // `__proto__` is renamed like a clashing built-in: OpenCode's own tool map would drop it before the upstream call.
     assert.deepEqual(
       [...plan.toolNames.entries()],
@@ -303,7 +309,7 @@ describe("client-controlled names and values", () => {
       { ...map },
       { bash: false, client___proto__: true, constructor: true, hasOwnProperty: true, toString: true },
     );
-    const chosen = planBridgeRequest(
+    const chosen = planFor(
       req({ tools: protoTools, toolChoice: { type: "function", name: "constructor" } }),
       compat,
       ctx,
@@ -312,11 +318,7 @@ describe("client-controlled names and values", () => {
       chosen.permission.filter((r) => r.action === "allow").map((r) => r.permission),
       ["constructor"],
     );
-    const proto = planBridgeRequest(
-      req({ tools: protoTools, toolChoice: { type: "function", name: "__proto__" } }),
-      compat,
-      ctx,
-    );
+    const proto = planFor(req({ tools: protoTools, toolChoice: { type: "function", name: "__proto__" } }), compat, ctx);
     assert.deepEqual(
       proto.permission.filter((r) => r.action === "allow").map((r) => r.permission),
       ["client___proto__"],
@@ -325,20 +327,14 @@ describe("client-controlled names and values", () => {
 
   test("a named tool_choice or built-in called like an Object.prototype key is not found by inheritance", () => {
     assert.throws(
-      () =>
-        planBridgeRequest(
-          req({ tools: [weather], toolChoice: { type: "function", name: "constructor" } }),
-          compat,
-          ctx,
-        ),
+      () => planFor(req({ tools: [weather], toolChoice: { type: "function", name: "constructor" } }), compat, ctx),
       isBadRequest("tool_choice"),
     );
     assert.throws(
-      () =>
-        planBridgeRequest(req({ tools: [weather], toolChoice: { type: "function", name: "__proto__" } }), compat, ctx),
+      () => planFor(req({ tools: [weather], toolChoice: { type: "function", name: "__proto__" } }), compat, ctx),
       isBadRequest("tool_choice"),
     );
-    const plain = planBridgeRequest(req(), compat, ctx);
+    const plain = planFor(req(), compat, ctx);
     assert.deepEqual(JSON.parse(JSON.stringify(promptToolsMap(plain, ["toString", "constructor"]))), {
       toString: false,
       constructor: false,
@@ -348,7 +344,7 @@ describe("client-controlled names and values", () => {
   test("10,000-level tool schemas are a 400 naming `tools`, not a stack overflow", () => {
     const deep = [{ name: "deep", description: "", parameters: { type: "object", properties: { x: nested(10_000) } } }];
     assert.throws(() => toolsetHash(deep), isBadRequest("tools"));
-    assert.throws(() => planBridgeRequest(req({ tools: deep }), compat, ctx), isBadRequest("tools"));
+    assert.throws(() => planFor(req({ tools: deep }), compat, ctx), isBadRequest("tools"));
     const fine = [{ name: "ok", description: "", parameters: nested(200) }];
     assert.match(toolsetHash(fine), /^[0-9a-f]{16}$/);
   });
@@ -362,19 +358,16 @@ describe("client-controlled names and values", () => {
         { role: "tool", toolCallId: "c1", content: "ok" },
       ],
     });
-    assert.throws(() => planBridgeRequest(history, compat, ctx), isBadRequest("messages"));
+    assert.throws(() => planFor(history, compat, ctx), isBadRequest("messages"));
     const rf = { type: "json_schema" as const, name: "deep", schema: nested(10_000) };
-    assert.throws(() => planBridgeRequest(req({ responseFormat: rf }), compat, ctx), isBadRequest("response_format"));
-    assert.throws(
-      () => planBridgeRequest(req({ responseFormat: rf }), anthropic, ctx),
-      isBadRequest("response_format"),
-    );
+    assert.throws(() => planFor(req({ responseFormat: rf }), compat, ctx), isBadRequest("response_format"));
+    assert.throws(() => planFor(req({ responseFormat: rf }), anthropic, ctx), isBadRequest("response_format"));
   });
 });
 
 describe("promptToolsMap", () => {
   test("built-ins off, client tools per plan, a client tool overriding a built-in stays on, and never a wildcard", () => {
-    const plan = planBridgeRequest(
+    const plan = planFor(
       req({ tools: [{ name: "bash", parameters: {} }, weather], toolChoice: { type: "function", name: "bash" } }),
       compat,
       ctx,

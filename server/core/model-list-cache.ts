@@ -1,8 +1,9 @@
-// Caches the backend's model list briefly so each request does not ask OpenCode again; concurrent callers share one fetch.
+// The one cache of the connected models: each request resolves its model from it once (the backend keeps no copy);
+// briefly cached so requests do not ask OpenCode each time; concurrent callers share one fetch.
 import type { ModelBackend, ModelInfo } from "./contract";
 
 /** Model list cache. `ttlMs` defaults to 10 s; errors are not cached. */
-export class ModelCatalog {
+export class ModelListCache {
   private cached: { at: number; models: ModelInfo[] } | null = null;
   private inflight: Promise<ModelInfo[]> | null = null;
 

@@ -1,0 +1,70 @@
+// The request-log entry of one model request: created before anything can fail, filled in as the run goes, finished
+// and appended exactly once.
+import type { Request } from "express";
+import { randomUUID } from "node:crypto";
+import type { RequestLogEntry } from "../../../shared/log-entry";
+import type { Usage } from "../../core/contract";
+import type { PatchbayError } from "../../core/errors";
+import type { RequestLog } from "../../stores/types";
+import { CLIENT_CLOSED } from "./abort";
+
+/** The entry of a request that just arrived (status 0 until finished). */
+export function startLogEntry(
+  req: Request,
+  who: { app: string; keyPrefix: string | null },
+  now: number,
+  logBodies: boolean,
+): RequestLogEntry {
+  const body = req.body as { model?: unknown; stream?: unknown } | undefined;
+  const entry: RequestLogEntry = {
+    id: randomUUID(),
+    time: now,
+    app: who.app,
+    keyPrefix: who.keyPrefix,
+    method: req.method,
+    endpoint: req.path,
+    modelAsked: typeof body?.model === "string" ? body.model : null,
+    modelResolved: null,
+    stream: body?.stream === true,
+    status: 0,
+    errorCode: null,
+    errorMessage: null,
+    ttftMs: null,
+    totalMs: 0,
+    usage: null,
+    sessionId: null,
+    warnings: [],
+  };
+  if (logBodies) entry.requestBody = req.body;
+  return entry;
+}
+
+/** Records the outcome: `status` and, when the run failed, the error's code and message. */
+export function setOutcome(entry: RequestLogEntry, status: number, error: PatchbayError | null): void {
+  entry.status = status;
+  entry.errorCode = error?.code ?? null;
+  entry.errorMessage = error?.message ?? null;
+}
+
+/** Records a client that left (status 499, recorded only: nobody reads the answer). */
+export function setClientClosed(entry: RequestLogEntry, message: string): void {
+  entry.status = CLIENT_CLOSED;
+  entry.errorCode = "client_closed";
+  entry.errorMessage = message;
+}
+
+/** Neutral usage in the log's terms. */
+export function toLogUsage(u: Usage): RequestLogEntry["usage"] {
+  return {
+    inputTokens: u.inputTokens,
+    outputTokens: u.outputTokens,
+    cachedTokens: u.cachedInputTokens,
+    reasoningTokens: u.reasoningTokens,
+  };
+}
+
+/** Stamps the total time and appends the entry (once: the runner calls this in its `finally`). */
+export function finishLogEntry(entry: RequestLogEntry, log: RequestLog, now: number): void {
+  entry.totalMs = now - entry.time;
+  log.append(entry);
+}

@@ -1,0 +1,105 @@
+// Relays the backend's events through the wire encoder to the client, and owns the one commit rule of a model
+// response: a failure before any byte was sent is a real HTTP error (thrown, so the listener's error middleware
+// answers in its wire's envelope); once a stream's headers are out, everything — output, errors, the end — is in-band.
+import type { Response } from "express";
+import type { RequestLogEntry } from "../../../shared/log-entry";
+import type { ModelEvent } from "../../core/contract";
+import { SseWriter } from "../sse-writer";
+import { CLIENT_CLOSED, type RunAbort } from "./abort";
+import { setClientClosed, setOutcome, toLogUsage } from "./log-entry";
+import type { WireEncoder } from "./types";
+import { formatWarningsHeader } from "./warnings";
+
+/** Everything one relay needs. `warnings` starts with the request's own and gains the backend's at `start`. */
+export interface RelayContext {
+  res: Response;
+  encoder: WireEncoder;
+  stream: boolean;
+  abort: RunAbort;
+  entry: RequestLogEntry;
+  warnings: string[];
+  now: () => number;
+  /** Called at the first output event (the first-token deadline stops here). */
+  onFirstOutput: () => void;
+  /** Hold before committing a stream's headers when no output came yet (ms). */
+  commitAfterMs: number;
+  /** Keepalive comment interval (ms). */
+  keepaliveMs: number;
+  /** Log the JSON body too. */
+  logBody: boolean;
+}
+
+/**
+ * Relays `events` until a terminal event, the end of the backend's stream, or an abort, then ends the response.
+ * Records session, time to first token, usage, warnings and status on `ctx.entry`.
+ * @throws PatchbayError for a failure before any byte was sent (a stream whose headers are not out yet, or any
+ *   non-stream failure).
+ */
+export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayContext): Promise<void> {
+  const { encoder, entry } = ctx;
+  const sse = new SseWriter(ctx.res, ctx.keepaliveMs);
+  const headers = () => responseHeaders(entry, ctx.warnings);
+  const send = (frames: ReturnType<WireEncoder["push"]>, isError: boolean) => {
+    // The commit rule: an error with nothing sent yet stays out of the stream (it becomes the HTTP error below).
+    if (!ctx.stream || (isError && !sse.isCommitted)) return;
+    sse.commit(headers());
+    sse.write(frames);
+  };
+  if (ctx.stream) ctx.abort.later(ctx.commitAfterMs, () => sse.commit(headers()));
+  try {
+    const aborted = ctx.abort.aborted();
+    for (;;) {
+      const step = await Promise.race([events.next(), aborted]);
+      if (step === "aborted") {
+        const why = ctx.abort.reason!;
+        if (why.status === CLIENT_CLOSED) {
+          sse.end();
+          return setClientClosed(entry, why.message);
+        }
+        send(encoder.push({ type: "error", error: why }), true);
+        break;
+      }
+      if (step.done) break;
+      const event = step.value;
+      if (event.type === "start") {
+        entry.sessionId = event.sessionId;
+        ctx.warnings.push(...event.warnings);
+        continue;
+      }
+      if (entry.ttftMs === null && event.type !== "finish" && event.type !== "error") {
+        entry.ttftMs = ctx.now() - entry.time;
+        ctx.onFirstOutput();
+      }
+      if (event.type === "finish") entry.usage = toLogUsage(event.usage);
+      send(encoder.push(event), event.type === "error");
+      if (event.type === "finish" || event.type === "error") break;
+    }
+    entry.warnings = ctx.warnings;
+    const closing = encoder.end();
+    const failure = encoder.failure;
+    if (ctx.stream && (sse.isCommitted || !failure)) {
+      sse.commit(headers());
+      sse.write(closing);
+      sse.end();
+      setOutcome(entry, 200, failure);
+      return;
+    }
+    if (failure) throw failure;
+    for (const [k, v] of Object.entries(headers())) ctx.res.setHeader(k, v);
+    const body = encoder.body();
+    if (ctx.logBody) entry.responseBody = body;
+    ctx.res.status(200).json(body);
+    setOutcome(entry, 200, null);
+  } finally {
+    sse.stop();
+  }
+}
+
+/** `x-patchbay-session` and `x-patchbay-warnings`, when there is something to say. */
+function responseHeaders(entry: RequestLogEntry, warnings: readonly string[]): Record<string, string> {
+  const h: Record<string, string> = {};
+  if (entry.sessionId) h["x-patchbay-session"] = entry.sessionId;
+  const w = formatWarningsHeader(warnings);
+  if (w) h["x-patchbay-warnings"] = w;
+  return h;
+}

@@ -1,0 +1,48 @@
+// The types every wire shares with the model-request runner: a decoded request, its encoder, and the runner's deps.
+import type { ModelBackend, ModelInfo, ModelEvent, NeutralRequest } from "../../core/contract";
+import type { ConcurrencyGate } from "../../core/concurrency";
+import type { PatchbayError } from "../../core/errors";
+import type { SseFrame } from "../../openai/sse-frame";
+import type { RequestLog } from "../../stores/types";
+
+/**
+ * A wire encoder: one state machine that yields stream frames and the final JSON body (they never disagree). It owns
+ * the run's terminal state: the runner keeps no copy of "finished" or "failed".
+ */
+export interface WireEncoder {
+  /** Feeds one neutral event; returns the frames to write now (none after the terminal event). */
+  push(event: ModelEvent): SseFrame[];
+  /** Closes the stream: nothing after a terminal event; a run that never finished becomes a failure (its frames). */
+  end(): SseFrame[];
+  /** The non-stream JSON body. @throws PatchbayError when the run failed or did not finish. */
+  body(): unknown;
+  /** The run's failure (an `error` event, or `end()` before `finish`), else null. */
+  readonly failure: PatchbayError | null;
+}
+
+/** A decoded request of some wire plus the factory of its encoder. */
+export interface DecodedWireRequest {
+  request: NeutralRequest;
+  /** `model` is the id echoed to the client (what it asked for). */
+  createEncoder(model: string): WireEncoder;
+}
+
+/** What the runner needs; built once in the composition root. */
+export interface ModelRequestDeps {
+  backend: ModelBackend;
+  /** The connected models (cached: the one model list of a request). */
+  catalog: () => Promise<ModelInfo[]>;
+  gate: ConcurrencyGate;
+  requestLog: RequestLog;
+  logBodies: () => boolean;
+  /** Inlines http(s) images (SSRF-guarded) or refuses them when the app does not allow remote images; `signal`
+   *  aborts pending fetches when the client leaves. */
+  inlineImages: (request: NeutralRequest, allowed: boolean, signal?: AbortSignal) => Promise<NeutralRequest>;
+  now: () => number;
+  /** After a request used a session of `app` (history sweeps hook in here). */
+  afterRequest?: (app: string) => void;
+  /** Hold before committing a stream's headers when no token came yet (ms); default 1000. */
+  commitAfterMs?: number;
+  /** Keepalive comment interval (ms); default 15 000. */
+  keepaliveMs?: number;
+}
