@@ -57,14 +57,12 @@ export function buildTrayMenu(status: PatchbayStatus, opts: TrayMenuOptions): Me
       enabled: running && status.api.baseUrl !== null,
     },
     { kind: "submenu", label: "Apps", items: appItems(status, snippetBase, opts) },
-    ...CONNECT_CLIENT_IDS.map(
-      (client): MenuItemModel => ({
-        kind: "action",
-        label: `Set up ${CONNECT_CLIENT_NAMES[client]}…`,
-        action: { type: "open-setup", client },
-        enabled: true,
-      }),
-    ),
+    ...CONNECT_CLIENT_IDS.map((client): MenuItemModel => ({
+      kind: "action",
+      label: `Set up ${CONNECT_CLIENT_NAMES[client]}…`,
+      action: { type: "open-setup", client },
+      enabled: true,
+    })),
     { kind: "separator" },
     {
       kind: "checkbox",

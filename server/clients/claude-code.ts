@@ -30,7 +30,12 @@ export const CLAUDE_CODE_ENV_NAMES: readonly string[] = Object.keys(
 );
 
 /** Inherited variables that would take precedence over Patchbay's settings for one launch. */
-const CONFLICTING_ENV = ["ANTHROPIC_API_KEY", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY"];
+const CONFLICTING_ENV = [
+  "ANTHROPIC_API_KEY",
+  "CLAUDE_CODE_USE_BEDROCK",
+  "CLAUDE_CODE_USE_VERTEX",
+  "CLAUDE_CODE_USE_FOUNDRY",
+];
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 

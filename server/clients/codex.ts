@@ -110,7 +110,9 @@ function providerOf(config: Toml): Toml | undefined {
   const p = (providers as Toml)[CODEX_PROVIDER];
   if (p === undefined) return undefined;
   if (typeof p !== "object" || p === null || Array.isArray(p))
-    throw new ConfigFileError(`config.toml's model_providers.${CODEX_PROVIDER} must be a table; Patchbay did not change it.`);
+    throw new ConfigFileError(
+      `config.toml's model_providers.${CODEX_PROVIDER} must be a table; Patchbay did not change it.`,
+    );
   return p as Toml;
 }
 
@@ -208,8 +210,7 @@ export const codex: ClientSpec = {
   wire: "openai-responses",
   launch: (s) => ({ env: { [CODEX_KEY_ENV]: s.key }, unsetEnv: [], args: codexLaunchArgs(s) }),
   config: {
-    path: (env, home) =>
-      path.join(env.CODEX_HOME?.trim() ? env.CODEX_HOME : path.join(home, ".codex"), "config.toml"),
+    path: (env, home) => path.join(env.CODEX_HOME?.trim() ? env.CODEX_HOME : path.join(home, ".codex"), "config.toml"),
     merge: mergeCodexConfig,
     unmerge: unmergeCodexConfig,
     read: readCodexConfig,

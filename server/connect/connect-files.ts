@@ -57,7 +57,10 @@ function sha256(data: Buffer | string): string {
 
 /** `20261201T193000Z`. */
 function stamp(ms: number): string {
-  return new Date(ms).toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
 }
 
 /** The file's bytes, or null when it does not exist. Throws ConfigFileError when it cannot be read. */
@@ -138,7 +141,15 @@ export async function applyConnect(
       backup = path.join(backupsDir(t.dataDir), `${t.client.id}-${stamp(now())}.orig`);
       await writeFileAtomic(backup, original, { mode: 0o600 });
     }
-    record = { version: 1, path: plan.path, existed: original !== null, backup, mode, createdAt: now(), writtenSha256: "" };
+    record = {
+      version: 1,
+      path: plan.path,
+      existed: original !== null,
+      backup,
+      mode,
+      createdAt: now(),
+      writtenSha256: "",
+    };
   }
   await mkdir(path.dirname(plan.path), { recursive: true });
   // A new file holds the key: readable by its owner only. An existing file keeps its mode.
@@ -190,4 +201,3 @@ export async function undoConnect(t: ConnectTarget, now: () => number = Date.now
   await rm(recordPath(t), { force: true });
   return { path: file, action, savedCurrent };
 }
-

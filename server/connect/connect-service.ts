@@ -47,7 +47,10 @@ async function previewSettings(access: PatchbayAccess, r: ConnectRequest): Promi
   const origin = apiOrigin(await access.status());
   const chosen = await chooseModels(access, app, r.model);
   const saved = (await readLaunchKeys(access.dataDir))[app];
-  const live = saved !== undefined && (await access.app(app)) !== null && (await access.keyPrefixes(app)).includes(keyPrefixOf(saved));
+  const live =
+    saved !== undefined &&
+    (await access.app(app)) !== null &&
+    (await access.keyPrefixes(app)).includes(keyPrefixOf(saved));
   return { origin, ...chosen, key: live ? saved : PENDING_KEY };
 }
 
@@ -110,6 +113,9 @@ export async function verifyClientConnect(
     .then(() => r.client.config.read(text))
     .catch(asPatchbayError);
   if (!settings)
-    throw new PatchbayError("not_found", `${file} has no Patchbay settings: ${r.client.name} is not set up. Run: ${command}`);
+    throw new PatchbayError(
+      "not_found",
+      `${file} has no Patchbay settings: ${r.client.name} is not set up. Run: ${command}`,
+    );
   return verifyClient(r.client, settings, command, fetchImpl);
 }

@@ -4,7 +4,11 @@ import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
 
 /** Absolute path of `name` on `env.PATH`, or null. */
-export function findOnPath(name: string, env: Record<string, string | undefined>, platform = process.platform): string | null {
+export function findOnPath(
+  name: string,
+  env: Record<string, string | undefined>,
+  platform = process.platform,
+): string | null {
   const dirs = (env.PATH ?? env.Path ?? "").split(path.delimiter).filter(Boolean);
   const exts = platform === "win32" ? ["", ...(env.PATHEXT ?? ".EXE;.CMD;.BAT").split(";")] : [""];
   for (const dir of dirs)

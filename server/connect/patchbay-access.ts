@@ -62,7 +62,9 @@ export function adminAccess(client: AdminClient, dataDir: string): PatchbayAcces
       for (;;) {
         try {
           const catalog = await client.getModels();
-          return catalog.providers.flatMap((p) => p.models.map((m) => ({ id: m.id, toolCall: m.capabilities.toolCall })));
+          return catalog.providers.flatMap((p) =>
+            p.models.map((m) => ({ id: m.id, toolCall: m.capabilities.toolCall })),
+          );
         } catch (err) {
           const starting = err instanceof AdminApiError && err.code === "backend_starting";
           if (!starting || Date.now() > deadline) throw err;

@@ -97,15 +97,39 @@ export async function verifyClient(
   if (res.ok) {
     const answer = answerText(client.wire, json);
     if (answer === null)
-      return result(false, res.status, `${request} answered ${res.status} but not in the ${client.name} wire format.`, "Update Patchbay.");
-    return result(true, res.status, `${client.name} settings work: ${settings.model} answered "${answer.trim().slice(0, 60)}".`, null);
+      return result(
+        false,
+        res.status,
+        `${request} answered ${res.status} but not in the ${client.name} wire format.`,
+        "Update Patchbay.",
+      );
+    return result(
+      true,
+      res.status,
+      `${client.name} settings work: ${settings.model} answered "${answer.trim().slice(0, 60)}".`,
+      null,
+    );
   }
   const { code, message } = errorOf(json);
   const said = message ? `: ${message}` : "";
   if (res.status === 401)
-    return result(false, 401, `Patchbay refused the key${said}.`, `The key may have been revoked; run \`${connectCommand}\` to write a new one.`);
-  if (res.status === 404 && (code === "model_not_found" || code === "not_found_error") && message?.includes(settings.model))
-    return result(false, 404, `Model "${settings.model}" is not available${said}.`, `Pick another model: \`${connectCommand} --model MODEL\`.`);
+    return result(
+      false,
+      401,
+      `Patchbay refused the key${said}.`,
+      `The key may have been revoked; run \`${connectCommand}\` to write a new one.`,
+    );
+  if (
+    res.status === 404 &&
+    (code === "model_not_found" || code === "not_found_error") &&
+    message?.includes(settings.model)
+  )
+    return result(
+      false,
+      404,
+      `Model "${settings.model}" is not available${said}.`,
+      `Pick another model: \`${connectCommand} --model MODEL\`.`,
+    );
   if (res.status === 404)
     return result(
       false,
@@ -114,8 +138,23 @@ export async function verifyClient(
       `Update Patchbay to a version that supports ${client.name}.`,
     );
   if (res.status === 403)
-    return result(false, 403, `The app may not use "${settings.model}"${said}.`, `Allow it in the dashboard, or pick another: \`${connectCommand} --model MODEL\`.`);
+    return result(
+      false,
+      403,
+      `The app may not use "${settings.model}"${said}.`,
+      `Allow it in the dashboard, or pick another: \`${connectCommand} --model MODEL\`.`,
+    );
   if (res.status === 503)
-    return result(false, 503, `Patchbay cannot answer yet${said}.`, "Wait until OpenCode is ready (see the dashboard), then verify again.");
-  return result(false, res.status, `${request} failed with HTTP ${res.status}${said}.`, "See the request log in the dashboard for details.");
+    return result(
+      false,
+      503,
+      `Patchbay cannot answer yet${said}.`,
+      "Wait until OpenCode is ready (see the dashboard), then verify again.",
+    );
+  return result(
+    false,
+    res.status,
+    `${request} failed with HTTP ${res.status}${said}.`,
+    "See the request log in the dashboard for details.",
+  );
 }

@@ -77,7 +77,10 @@ describe("Set up a coding agent from the dashboard", { timeout: 300_000 }, () =>
     fs.writeFileSync(file(), "[broken\n");
     await d.page.goto(`${d.fx.urls.adminUrl}/connect?setup=codex`);
     const dialog = new SetupAgentDialog(d.page, "Codex");
-    await dialog.dialog().getByText(/not valid TOML \(line 1/).waitFor();
+    await dialog
+      .dialog()
+      .getByText(/not valid TOML \(line 1/)
+      .waitFor();
     assert.equal(await dialog.dialog().getByRole("button", { name: "Write settings" }).isDisabled(), true);
     assert.equal(fs.readFileSync(file(), "utf8"), "[broken\n");
     assert.deepEqual(d.pageErrors, []);

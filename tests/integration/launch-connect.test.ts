@@ -135,7 +135,9 @@ if (process.argv[2] === "wait") {
     assert.match(r.stdout, /Wrote Codex settings to .*config\.toml/);
     assert.match(r.stdout, /^OK: .*MOCK_DEFAULT_REPLY/m);
     const written = fs.readFileSync(file, "utf8");
-    assert.ok(written.startsWith('# mine\napproval_policy = "never"\nmodel_provider = "patchbay"\nmodel = "mock/mock-model"\n'));
+    assert.ok(
+      written.startsWith('# mine\napproval_policy = "never"\nmodel_provider = "patchbay"\nmodel = "mock/mock-model"\n'),
+    );
     assert.match(written, new RegExp(`base_url = "${origin()}/v1"`));
     assert.match(written, /experimental_bearer_token = "pb-[A-Za-z0-9_-]{43}"/);
 
@@ -208,7 +210,10 @@ if (process.argv[2] === "wait") {
   test("a stopped Patchbay: launch and connect say how to start it; nothing is written", async () => {
     const empty = path.join(tmp, "no-patchbay");
     fs.mkdirSync(empty);
-    for (const args of [["launch", "claude"], ["connect", "codex"]]) {
+    for (const args of [
+      ["launch", "claude"],
+      ["connect", "codex"],
+    ]) {
       const r = await cli(args, { PATCHBAY_CLAUDE_BIN: fakeBin }, { dataDir: empty });
       assert.equal(r.code, 1, r.stderr);
       assert.match(r.stderr, /Patchbay is not running .*Start it with `npx patchbay serve`/);
@@ -279,15 +284,19 @@ if (process.argv[2] === "wait") {
 
   test("launch forwards SIGTERM to the agent and passes its exit code on", async () => {
     let signalled = false;
-    const r = await cli(["launch", "claude", "--model", MODEL, "--", "wait"], { PATCHBAY_CLAUDE_BIN: fakeBin }, {
-      // Once the agent runs (it printed "waiting"), SIGTERM goes to Patchbay, not to the agent.
-      onStdout: (soFar, pid) => {
-        if (!signalled && soFar.includes("waiting")) {
-          signalled = true;
-          process.kill(pid, "SIGTERM");
-        }
+    const r = await cli(
+      ["launch", "claude", "--model", MODEL, "--", "wait"],
+      { PATCHBAY_CLAUDE_BIN: fakeBin },
+      {
+        // Once the agent runs (it printed "waiting"), SIGTERM goes to Patchbay, not to the agent.
+        onStdout: (soFar, pid) => {
+          if (!signalled && soFar.includes("waiting")) {
+            signalled = true;
+            process.kill(pid, "SIGTERM");
+          }
+        },
       },
-    });
+    );
     assert.match(r.stdout, /got SIGTERM/);
     assert.equal(r.code, 77);
   });
@@ -298,7 +307,10 @@ if (process.argv[2] === "wait") {
     assert.match(unknown.stderr, /Unknown client "vim"\. Supported: claude \(claude-code\), codex, opencode/);
     const missing = await cli(["launch", "codex"], { PATH: "/nonexistent" });
     assert.equal(missing.code, 1);
-    assert.match(missing.stderr, /Codex is not installed \(no `codex` on PATH\)\. Install it with: npm i -g @openai\/codex/);
+    assert.match(
+      missing.stderr,
+      /Codex is not installed \(no `codex` on PATH\)\. Install it with: npm i -g @openai\/codex/,
+    );
     const model = await cli(["launch", "claude", "--model", "nope/none"], { PATCHBAY_CLAUDE_BIN: fakeBin });
     assert.equal(model.code, 1);
     assert.match(model.stderr, /has no model "nope\/none"\. Available: mock\//);

@@ -111,7 +111,9 @@ Examples:
       else
         out(
           `Wrote ${client.name} settings to ${r.path} (model ${r.model}).\n` +
-            (r.backup ? `The original is kept in ${r.backup}; undo with: ${command} --undo\n` : `Undo with: ${command} --undo\n`),
+            (r.backup
+              ? `The original is kept in ${r.backup}; undo with: ${command} --undo\n`
+              : `Undo with: ${command} --undo\n`),
         );
       if (opts.verify) await verify(ctx, request);
     });

@@ -7,13 +7,17 @@ export class CodingAgentsCard {
 
   /** Clicks "Set up <agent>…" and returns the dialog once its preview is shown. */
   async setUp(agent: string): Promise<SetupAgentDialog> {
-    await this.card().getByRole("button", { name: `Set up ${agent}` }).click();
+    await this.card()
+      .getByRole("button", { name: `Set up ${agent}` })
+      .click();
     return new SetupAgentDialog(this.page, agent).ready();
   }
 
   /** Clicks "Verify" for `agent` and returns the result callout's text. */
   async verify(agent: string): Promise<string> {
-    await this.card().getByRole("button", { name: `Verify ${agent}` }).click();
+    await this.card()
+      .getByRole("button", { name: `Verify ${agent}` })
+      .click();
     const result = this.card().getByText(/^(OK|Check failed):/);
     await result.waitFor();
     return (await result.textContent()) ?? "";

@@ -78,7 +78,8 @@ describe("Claude Code settings.json", () => {
   test("a broken file is refused with its location; a wrong shape too", () => {
     assert.throws(
       () => mergeClaudeSettings('{\n  "theme": "dark"\n  "x": 1\n}\n', S),
-      (e: unknown) => e instanceof ConfigFileError && /line 3, column 3/.test(e.message) && /did not change/.test(e.message),
+      (e: unknown) =>
+        e instanceof ConfigFileError && /line 3, column 3/.test(e.message) && /did not change/.test(e.message),
     );
     assert.throws(() => mergeClaudeSettings("[1, 2]", S), /must hold a JSON object/);
     assert.throws(() => mergeClaudeSettings('{ "env": "x" }', S), /"env" entry .* must be an object/);

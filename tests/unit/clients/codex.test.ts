@@ -3,7 +3,13 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { parse } from "smol-toml";
-import { codex, codexLaunchArgs, mergeCodexConfig, readCodexConfig, unmergeCodexConfig } from "../../../server/clients/codex";
+import {
+  codex,
+  codexLaunchArgs,
+  mergeCodexConfig,
+  readCodexConfig,
+  unmergeCodexConfig,
+} from "../../../server/clients/codex";
 import { ConfigFileError } from "../../../server/clients/types";
 
 const S = { origin: "http://127.0.0.1:4747", key: "pb-KEY", model: "openai/gpt-5", smallModel: "openai/gpt-5" };
@@ -27,12 +33,15 @@ describe("Codex config.toml", () => {
     const t = parse(out) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     assert.equal(t.model, "openai/gpt-5");
     assert.equal(t.model_provider, "patchbay");
-    assert.deepEqual({ ...t.model_providers.patchbay }, {
-      name: "Patchbay",
-      base_url: "http://127.0.0.1:4747/v1",
-      wire_api: "responses",
-      experimental_bearer_token: "pb-KEY",
-    });
+    assert.deepEqual(
+      { ...t.model_providers.patchbay },
+      {
+        name: "Patchbay",
+        base_url: "http://127.0.0.1:4747/v1",
+        wire_api: "responses",
+        experimental_bearer_token: "pb-KEY",
+      },
+    );
     assert.equal(t.approval_policy, "on-request");
     assert.deepEqual(t.mcp_servers.docs.args, ["-y", "docs-mcp"]);
     assert.equal(t.model_providers.other.name, "Other");
@@ -42,14 +51,19 @@ describe("Codex config.toml", () => {
   test("merge is idempotent, and replaces an earlier Patchbay table and model in place", () => {
     const once = mergeCodexConfig(USER, S);
     assert.equal(mergeCodexConfig(once, S), once);
-    const again = mergeCodexConfig(once, { ...S, model: "anthropic/claude-sonnet-4-5", origin: "http://127.0.0.1:5000" });
+    const again = mergeCodexConfig(once, {
+      ...S,
+      model: "anthropic/claude-sonnet-4-5",
+      origin: "http://127.0.0.1:5000",
+    });
     assert.equal(again.match(/^model = /gm)?.length, 1);
     assert.equal(again.match(/\[model_providers\.patchbay\]/g)?.length, 1);
     assert.match(again, /base_url = "http:\/\/127\.0\.0\.1:5000\/v1"/);
   });
 
   test("an existing root model is replaced where it is; the user's own provider table is untouched", () => {
-    const src = 'model = "o3"\nmodel_provider = "openai"\n\n[model_providers.patchbay]\nname = "old"\nextra = 1\n\n[tui]\nx = 1\n';
+    const src =
+      'model = "o3"\nmodel_provider = "openai"\n\n[model_providers.patchbay]\nname = "old"\nextra = 1\n\n[tui]\nx = 1\n';
     const out = mergeCodexConfig(src, S);
     assert.ok(out.startsWith('model = "openai/gpt-5"\nmodel_provider = "patchbay"\n'));
     assert.ok(out.endsWith("\n[tui]\nx = 1\n"));
@@ -59,7 +73,11 @@ describe("Codex config.toml", () => {
   test("a missing file becomes a small valid config", () => {
     const out = mergeCodexConfig(null, S);
     assert.ok(out.startsWith('model_provider = "patchbay"\nmodel = "openai/gpt-5"\n\n[model_providers.patchbay]\n'));
-    assert.deepEqual(readCodexConfig(out), { url: "http://127.0.0.1:4747/v1/responses", key: "pb-KEY", model: S.model });
+    assert.deepEqual(readCodexConfig(out), {
+      url: "http://127.0.0.1:4747/v1/responses",
+      key: "pb-KEY",
+      model: S.model,
+    });
   });
 
   test("unmerge restores a file Patchbay merged into (here: byte for byte)", () => {
@@ -82,9 +100,14 @@ describe("Codex config.toml", () => {
 
   test("launch passes TOML -c overrides and the key in PATCHBAY_KEY", () => {
     const args = codexLaunchArgs(S);
-    assert.deepEqual(args.filter((_, i) => i % 2 === 0), Array(6).fill("-c"));
+    assert.deepEqual(
+      args.filter((_, i) => i % 2 === 0),
+      Array(6).fill("-c"),
+    );
     const values = Object.fromEntries(
-      args.filter((_, i) => i % 2 === 1).map((kv) => [kv.slice(0, kv.indexOf("=")), parse(`v = ${kv.slice(kv.indexOf("=") + 1)}`).v]),
+      args
+        .filter((_, i) => i % 2 === 1)
+        .map((kv) => [kv.slice(0, kv.indexOf("=")), parse(`v = ${kv.slice(kv.indexOf("=") + 1)}`).v]),
     );
     assert.deepEqual(values, {
       model_provider: "patchbay",

@@ -9,7 +9,12 @@ import { findConnectable } from "../../../server/clients/registry";
 import { ConfigFileError } from "../../../server/clients/types";
 import { applyConnect, backupsDir, planConnect, planDiff, undoConnect } from "../../../server/connect/connect-files";
 
-const S = { origin: "http://127.0.0.1:4747", key: "pb-SECRETSECRETSECRET", model: "demo/echo", smallModel: "demo/echo" };
+const S = {
+  origin: "http://127.0.0.1:4747",
+  key: "pb-SECRETSECRETSECRET",
+  model: "demo/echo",
+  smallModel: "demo/echo",
+};
 const codex = findConnectable("codex")!;
 const claude = findConnectable("claude")!;
 
@@ -54,7 +59,10 @@ describe("connect files", () => {
     assert.ok(plan.backup && fs.readFileSync(plan.backup).equals(original));
     assert.match(path.basename(plan.backup), /^codex-20260101T000001Z\.orig$/);
     assert.equal(fs.statSync(plan.backup).mode & 0o777, 0o600);
-    assert.match(fs.readFileSync(file, "utf8"), /\r\n\[model_providers\.patchbay\]\r\n[^]*experimental_bearer_token = "pb-SECRETSECRETSECRET"$/);
+    assert.match(
+      fs.readFileSync(file, "utf8"),
+      /\r\n\[model_providers\.patchbay\]\r\n[^]*experimental_bearer_token = "pb-SECRETSECRETSECRET"$/,
+    );
     assert.equal(fs.statSync(file).mode & 0o777, 0o640, "the file keeps its mode");
 
     const undone = await undoConnect(t, now);
@@ -126,7 +134,10 @@ describe("connect files", () => {
     fs.writeFileSync(file, '{ "theme": "dark", }}');
     const before = snapshot(tmp);
     const t = { client: claude, dataDir, env };
-    await assert.rejects(applyConnect(t, S, now), (e: unknown) => e instanceof ConfigFileError && /line 1/.test(e.message));
+    await assert.rejects(
+      applyConnect(t, S, now),
+      (e: unknown) => e instanceof ConfigFileError && /line 1/.test(e.message),
+    );
     await assert.rejects(planConnect(t, S), ConfigFileError);
     assert.deepEqual(snapshot(tmp), before);
   });

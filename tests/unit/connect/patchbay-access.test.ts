@@ -75,8 +75,14 @@ describe("launch/connect policy", () => {
     ];
     const { access, apps } = fakeAccess(dataDir, catalog);
     assert.deepEqual(await chooseModels(access, "x", undefined), { model: "b/tools", smallModel: "b/tools" });
-    assert.deepEqual(await chooseModels(access, "x", "c/other#high"), { model: "c/other#high", smallModel: "c/other#high" });
-    await assert.rejects(chooseModels(access, "x", "nope/model"), /has no model "nope\/model".*Available: a\/no-tools, b\/tools/);
+    assert.deepEqual(await chooseModels(access, "x", "c/other#high"), {
+      model: "c/other#high",
+      smallModel: "c/other#high",
+    });
+    await assert.rejects(
+      chooseModels(access, "x", "nope/model"),
+      /has no model "nope\/model".*Available: a\/no-tools, b\/tools/,
+    );
     apps.set("x", { models: ["c/*"], aliases: { default: "c/other", haiku: "c/other" } });
     assert.deepEqual(await chooseModels(access, "x", undefined), { model: "default", smallModel: "haiku" });
     apps.set("y", { models: ["z/*"], aliases: {} });
@@ -89,9 +95,13 @@ describe("launch/connect policy", () => {
   });
 
   test("API origin: no /v1, loopback for a LAN-exposed listener, an error when stopped", () => {
-    const st = (api: Partial<PatchbayStatus["api"]>) => ({ api: { running: true, baseUrl: null, error: null, ...api } }) as PatchbayStatus;
+    const st = (api: Partial<PatchbayStatus["api"]>) =>
+      ({ api: { running: true, baseUrl: null, error: null, ...api } }) as PatchbayStatus;
     assert.equal(apiOrigin(st({ baseUrl: "http://127.0.0.1:4747/v1" })), "http://127.0.0.1:4747");
     assert.equal(apiOrigin(st({ baseUrl: "http://0.0.0.0:4747/v1" })), "http://127.0.0.1:4747");
-    assert.throws(() => apiOrigin(st({ running: false, error: "port 4747 is in use" })), /API is stopped \(port 4747 is in use\)/);
+    assert.throws(
+      () => apiOrigin(st({ running: false, error: "port 4747 is in use" })),
+      /API is stopped \(port 4747 is in use\)/,
+    );
   });
 });

@@ -24,7 +24,11 @@ describe("verifyClient", () => {
       let data = "";
       req.on("data", (c: Buffer) => (data += c.toString()));
       req.on("end", () => {
-        const s = { path: req.url ?? "", headers: req.headers, body: JSON.parse(data || "{}") as Record<string, unknown> };
+        const s = {
+          path: req.url ?? "",
+          headers: req.headers,
+          body: JSON.parse(data || "{}") as Record<string, unknown>,
+        };
         seen.push(s);
         const [status, body] = reply(s);
         res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
@@ -40,7 +44,11 @@ describe("verifyClient", () => {
 
   test("Claude Code: POST /v1/messages per the Messages spec; OK with the answer's text", async () => {
     reply = () => [200, { type: "message", role: "assistant", content: [{ type: "text", text: "pong" }] }];
-    const r = await verifyClient(claude, { url: `${base}/v1/messages`, key: "pb-K", model: "m/x" }, "patchbay connect claude");
+    const r = await verifyClient(
+      claude,
+      { url: `${base}/v1/messages`, key: "pb-K", model: "m/x" },
+      "patchbay connect claude",
+    );
     assert.equal(r.ok, true, r.message);
     assert.match(r.message, /answered "pong"/);
     const s = seen.at(-1)!;
@@ -50,12 +58,22 @@ describe("verifyClient", () => {
     assert.equal(s.headers["anthropic-version"], "2023-06-01");
     assert.equal(s.body.model, "m/x");
     assert.equal(typeof s.body.max_tokens, "number");
-    assert.deepEqual((s.body.messages as { role: string }[]).map((m) => m.role), ["user"]);
+    assert.deepEqual(
+      (s.body.messages as { role: string }[]).map((m) => m.role),
+      ["user"],
+    );
   });
 
   test("Codex: POST /v1/responses with Bearer; OK with the output text", async () => {
-    reply = () => [200, { object: "response", output: [{ type: "message", content: [{ type: "output_text", text: "pong" }] }] }];
-    const r = await verifyClient(codex, { url: `${base}/v1/responses`, key: "pb-K", model: "m/x" }, "patchbay connect codex");
+    reply = () => [
+      200,
+      { object: "response", output: [{ type: "message", content: [{ type: "output_text", text: "pong" }] }] },
+    ];
+    const r = await verifyClient(
+      codex,
+      { url: `${base}/v1/responses`, key: "pb-K", model: "m/x" },
+      "patchbay connect codex",
+    );
     assert.equal(r.ok, true, r.message);
     assert.equal(seen.at(-1)!.path, "/v1/responses");
     assert.equal(seen.at(-1)!.headers.authorization, "Bearer pb-K");
