@@ -37,6 +37,15 @@ function asPatchbayError(err: unknown): never {
   throw err;
 }
 
+/** `fn()`, with a ConfigFileError turned into PatchbayError (see {@link asPatchbayError}). */
+function configStep<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    return asPatchbayError(err);
+  }
+}
+
 function appOf(r: ConnectRequest): string {
   return r.app ?? r.client.id;
 }
@@ -94,9 +103,7 @@ export async function verifyClientConnect(
   fetchImpl: typeof fetch = fetch,
 ): Promise<ConnectVerifyResult> {
   const command = r.command ?? `patchbay connect ${r.client.aliases[0] ?? r.client.id}`;
-  const file = await Promise.resolve()
-    .then(() => configPath({ client: r.client, dataDir: "", env: r.env }))
-    .catch(asPatchbayError);
+  const file = configStep(() => configPath({ client: r.client, dataDir: "", env: r.env }));
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -109,9 +116,7 @@ export async function verifyClientConnect(
         : `Cannot read ${file} (${code ?? (err as Error).message}).`,
     );
   }
-  const settings = await Promise.resolve()
-    .then(() => r.client.config.read(text))
-    .catch(asPatchbayError);
+  const settings = configStep(() => r.client.config.read(text));
   if (!settings)
     throw new PatchbayError(
       "not_found",
