@@ -18,7 +18,8 @@ export class CodingAgentsCard {
     await this.card()
       .getByRole("button", { name: `Verify ${agent}` })
       .click();
-    const result = this.card().getByText(/^(OK|Check failed):/);
+    // The bold "OK:" / "Check failed:" opens the result; its parent holds the whole sentence.
+    const result = this.card().getByText(/^(OK|Check failed):/).locator("xpath=..");
     await result.waitFor();
     return (await result.textContent()) ?? "";
   }
@@ -45,7 +46,7 @@ export class SetupAgentDialog {
   /** Writes the settings and returns the verify result's text. */
   async write(): Promise<string> {
     await this.dialog().getByRole("button", { name: "Write settings" }).click();
-    const result = this.dialog().getByText(/^(OK|Check failed):/);
+    const result = this.dialog().getByText(/^(OK|Check failed):/).locator("xpath=..");
     await result.waitFor({ timeout: 90_000 });
     return (await result.textContent()) ?? "";
   }
