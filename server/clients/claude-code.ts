@@ -21,12 +21,14 @@ export function claudeCodeEnv(s: ClientSettings): Record<string, string> {
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     // No per-conversation billing line at the start of the system prompt (it defeats prompt caching upstream).
     CLAUDE_CODE_ATTRIBUTION_HEADER: "0",
+    // Claude Code knows only Anthropic's model names; for others it guesses the window (and warns) unless told.
+    ...(s.contextWindow ? { CLAUDE_CODE_MAX_CONTEXT_TOKENS: String(s.contextWindow) } : {}),
   };
 }
 
 /** Variables Patchbay owns in settings.json's `env` (removed again by undo without a backup). */
 export const CLAUDE_CODE_ENV_NAMES: readonly string[] = Object.keys(
-  claudeCodeEnv({ origin: "", key: "", model: "", smallModel: "" }),
+  claudeCodeEnv({ origin: "", key: "", model: "", smallModel: "", contextWindow: 1 }),
 );
 
 /** Inherited variables that would take precedence over Patchbay's settings for one launch. */

@@ -12,6 +12,8 @@ export interface ClientSettings {
   model: string;
   /** Model id or alias for small, fast tasks (titles, summaries); often the same as `model`. */
   smallModel: string;
+  /** The main model's context window in tokens, when the catalog knows it. */
+  contextWindow?: number | null;
 }
 
 /** How to start a client on Patchbay without touching its files. */

@@ -16,6 +16,8 @@ import { readLaunchKeys, saveLaunchKey } from "./launch-keys";
 export interface AccessModel {
   id: string;
   toolCall: boolean;
+  /** Context window in tokens (0 when unknown). */
+  context: number;
 }
 
 /** Patchbay, seen by launch/connect. Methods throw PatchbayError or AdminApiError. */
@@ -63,7 +65,7 @@ export function adminAccess(client: AdminClient, dataDir: string): PatchbayAcces
         try {
           const catalog = await client.getModels();
           return catalog.providers.flatMap((p) =>
-            p.models.map((m) => ({ id: m.id, toolCall: m.capabilities.toolCall })),
+            p.models.map((m) => ({ id: m.id, toolCall: m.capabilities.toolCall, context: m.limit.context })),
           );
         } catch (err) {
           const starting = err instanceof AdminApiError && err.code === "backend_starting";
@@ -97,7 +99,8 @@ export function storeAccess(s: StoreAccessDeps): PatchbayAccess {
     },
     keyPrefixes: async (app) => s.keys.list(app).map((k) => k.prefix),
     createKey: async (app, label) => (await s.keys.create(app, label)).key,
-    models: async () => (await s.listModels()).map((m) => ({ id: m.id, toolCall: m.capabilities.toolCall })),
+    models: async () =>
+      (await s.listModels()).map((m) => ({ id: m.id, toolCall: m.capabilities.toolCall, context: m.limit.context })),
   };
 }
 
@@ -133,17 +136,24 @@ const SMALL_ALIASES = ["small", "haiku", "fast"];
 /**
  * The model and the small model for `app`: `asked` if given (it must be an allowed catalog model or an alias of the
  * app), else the app's `default` alias, else the first allowed model that can call tools (else the first allowed).
- * The small model is the app's `small`/`haiku`/`fast` alias if any, else the same model.
+ * The small model is the app's `small`/`haiku`/`fast` alias if any, else the same model. `contextWindow` is the
+ * model's (or its alias target's) context window from the catalog, null when unknown.
  * Throws PatchbayError `model_not_found` with what to do when there is none.
  */
 export async function chooseModels(
   access: PatchbayAccess,
   app: string,
   asked: string | undefined,
-): Promise<{ model: string; smallModel: string }> {
+): Promise<{ model: string; smallModel: string; contextWindow: number | null }> {
   const info = (await access.app(app)) ?? { models: [], aliases: {} };
-  const allowed = (await access.models()).filter((m) => isModelAllowed(info.models, m.id));
+  const catalog = await access.models();
+  const allowed = catalog.filter((m) => isModelAllowed(info.models, m.id));
   const small = SMALL_ALIASES.find((a) => Object.hasOwn(info.aliases, a));
+  const pick = (model: string) => {
+    const target = (Object.hasOwn(info.aliases, model) ? info.aliases[model] : undefined) ?? model;
+    const context = catalog.find((m) => m.id === target.split("#")[0])?.context ?? 0;
+    return { model, smallModel: small ?? model, contextWindow: context > 0 ? context : null };
+  };
   if (asked !== undefined) {
     const base = asked.split("#")[0] ?? asked;
     if (!Object.hasOwn(info.aliases, asked) && !allowed.some((m) => m.id === base)) {
@@ -156,9 +166,9 @@ export async function chooseModels(
             : "No models are available: log in to a provider with `npx opencode auth login`, then try again."),
       );
     }
-    return { model: asked, smallModel: small ?? asked };
+    return pick(asked);
   }
-  if (Object.hasOwn(info.aliases, DEFAULT_ALIAS)) return { model: DEFAULT_ALIAS, smallModel: small ?? DEFAULT_ALIAS };
+  if (Object.hasOwn(info.aliases, DEFAULT_ALIAS)) return pick(DEFAULT_ALIAS);
   const first = allowed.find((m) => m.toolCall) ?? allowed[0];
   if (!first)
     throw new PatchbayError(
@@ -168,7 +178,7 @@ export async function chooseModels(
             `Allow more with: patchbay app models ${app} all`
         : "No models are available: log in to a provider with `npx opencode auth login`, then try again.",
     );
-  return { model: first.id, smallModel: small ?? first.id };
+  return pick(first.id);
 }
 
 /** Everything a client needs to talk to Patchbay as `app`. */

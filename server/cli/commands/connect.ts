@@ -57,7 +57,8 @@ export function registerConnectCommand(program: Command, ctx: CliContext): void 
       `
 Writes:
   claude  ~/.claude/settings.json ($CLAUDE_CONFIG_DIR): the "env" block (ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN,
-          ANTHROPIC_MODEL and the other model tiers, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, CLAUDE_CODE_ATTRIBUTION_HEADER)
+          ANTHROPIC_MODEL and the other model tiers, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, CLAUDE_CODE_ATTRIBUTION_HEADER,
+          CLAUDE_CODE_MAX_CONTEXT_TOKENS)
   codex   ~/.codex/config.toml ($CODEX_HOME): model, model_provider = "patchbay" and [model_providers.patchbay]
           (base_url, wire_api = "responses", the key as experimental_bearer_token)
 The original is copied once to <data folder>/connect-backups/ (kept until --undo).

@@ -93,6 +93,8 @@ describe("Claude Code settings.json", () => {
     assert.equal(plan.env.ANTHROPIC_BASE_URL, "http://127.0.0.1:4747");
     assert.equal(plan.env.ANTHROPIC_AUTH_TOKEN, "pb-KEY");
     assert.ok(plan.unsetEnv.includes("ANTHROPIC_API_KEY"));
+    assert.equal(plan.env.CLAUDE_CODE_MAX_CONTEXT_TOKENS, undefined, "no window known: not set");
+    assert.equal(claudeCode.launch({ ...S, contextWindow: 200_000 }).env.CLAUDE_CODE_MAX_CONTEXT_TOKENS, "200000");
     assert.deepEqual(plan.args, []);
   });
 });

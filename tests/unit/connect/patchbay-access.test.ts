@@ -69,22 +69,32 @@ describe("launch/connect policy", () => {
 
   test("model: --model (checked), else the default alias, else the first tool-capable allowed model", async () => {
     const catalog = [
-      { id: "a/no-tools", toolCall: false },
-      { id: "b/tools", toolCall: true },
-      { id: "c/other", toolCall: true },
+      { id: "a/no-tools", toolCall: false, context: 0 },
+      { id: "b/tools", toolCall: true, context: 128_000 },
+      { id: "c/other", toolCall: true, context: 200_000 },
     ];
     const { access, apps } = fakeAccess(dataDir, catalog);
-    assert.deepEqual(await chooseModels(access, "x", undefined), { model: "b/tools", smallModel: "b/tools" });
+    assert.deepEqual(await chooseModels(access, "x", undefined), {
+      model: "b/tools",
+      smallModel: "b/tools",
+      contextWindow: 128_000,
+    });
     assert.deepEqual(await chooseModels(access, "x", "c/other#high"), {
       model: "c/other#high",
       smallModel: "c/other#high",
+      contextWindow: 200_000,
     });
+    assert.equal((await chooseModels(access, "x", "a/no-tools")).contextWindow, null, "unknown window");
     await assert.rejects(
       chooseModels(access, "x", "nope/model"),
       /has no model "nope\/model".*Available: a\/no-tools, b\/tools/,
     );
     apps.set("x", { models: ["c/*"], aliases: { default: "c/other", haiku: "c/other" } });
-    assert.deepEqual(await chooseModels(access, "x", undefined), { model: "default", smallModel: "haiku" });
+    assert.deepEqual(await chooseModels(access, "x", undefined), {
+      model: "default",
+      smallModel: "haiku",
+      contextWindow: 200_000,
+    });
     apps.set("y", { models: ["z/*"], aliases: {} });
     await assert.rejects(chooseModels(access, "y", undefined), /allows z\/\*, but no connected provider/);
   });
