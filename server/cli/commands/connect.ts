@@ -116,6 +116,11 @@ Examples:
               ? `The original is kept in ${r.backup}; undo with: ${command} --undo\n`
               : `Undo with: ${command} --undo\n`),
         );
+      if (client.id === "claude-code" && ctx.io.env.ANTHROPIC_API_KEY)
+        ctx.io.err(
+          "Note: ANTHROPIC_API_KEY is set in this shell; Claude Code uses the token from settings.json but warns " +
+            "about the conflict. Unset it where you start Claude Code.\n",
+        );
       if (opts.verify) await verify(ctx, request);
     });
 }
