@@ -19,7 +19,9 @@ export class CodingAgentsCard {
       .getByRole("button", { name: `Verify ${agent}` })
       .click();
     // The bold "OK:" / "Check failed:" opens the result; its parent holds the whole sentence.
-    const result = this.card().getByText(/^(OK|Check failed):/).locator("xpath=..");
+    const result = this.card()
+      .getByText(/^(OK|Check failed):/)
+      .locator("xpath=..");
     await result.waitFor();
     return (await result.textContent()) ?? "";
   }
@@ -46,7 +48,9 @@ export class SetupAgentDialog {
   /** Writes the settings and returns the verify result's text. */
   async write(): Promise<string> {
     await this.dialog().getByRole("button", { name: "Write settings" }).click();
-    const result = this.dialog().getByText(/^(OK|Check failed):/).locator("xpath=..");
+    const result = this.dialog()
+      .getByText(/^(OK|Check failed):/)
+      .locator("xpath=..");
     await result.waitFor({ timeout: 90_000 });
     return (await result.textContent()) ?? "";
   }
