@@ -116,6 +116,11 @@ export function runShell(deps: ShellDeps): Shell | null {
       case "open-dashboard":
         showDashboard();
         return;
+      case "open-setup":
+        void window
+          .show(`/connect?setup=${encodeURIComponent(action.client)}`)
+          .catch((err: Error) => log(`dashboard: ${err.message}`));
+        return;
       case "quit":
         app.quit();
         return;

@@ -1,5 +1,6 @@
 // The tray menu as plain data: a pure function of Patchbay's status. It knows nothing of Electron; tray.ts renders
 // the model and routes the action ids.
+import { CONNECT_CLIENT_IDS, CONNECT_CLIENT_NAMES, type ConnectClientId } from "../shared/admin/connect";
 import type { PatchbayStatus } from "../shared/status";
 
 /** What a menu item does when clicked. */
@@ -9,6 +10,8 @@ export type TrayAction =
   | { type: "open-dashboard" }
   | { type: "copy-base-url" }
   | { type: "copy-app-snippet"; app: string }
+  /** Opens the dashboard's Set up dialog for a coding agent (`/connect?setup=<client>`). */
+  | { type: "open-setup"; client: ConnectClientId }
   | { type: "toggle-launch-at-login" }
   | { type: "quit" };
 
@@ -33,7 +36,8 @@ const DEFAULT_MAX_APPS = 20;
 
 /**
  * Builds the tray menu: status lines, Start/Stop API, Open Dashboard, Copy Base URL (disabled when the API is
- * stopped), an Apps submenu copying a ready-to-paste snippet per app, Launch at Login, Quit.
+ * stopped), an Apps submenu copying a ready-to-paste snippet per app, "Set up <agent>…" per coding agent (opens the
+ * dashboard's Set up dialog), Launch at Login, Quit.
  */
 export function buildTrayMenu(status: PatchbayStatus, opts: TrayMenuOptions): MenuItemModel[] {
   const running = status.api.running;
@@ -53,6 +57,12 @@ export function buildTrayMenu(status: PatchbayStatus, opts: TrayMenuOptions): Me
       enabled: running && status.api.baseUrl !== null,
     },
     { kind: "submenu", label: "Apps", items: appItems(status, snippetBase, opts) },
+    ...CONNECT_CLIENT_IDS.map((client): MenuItemModel => ({
+      kind: "action",
+      label: `Set up ${CONNECT_CLIENT_NAMES[client]}…`,
+      action: { type: "open-setup", client },
+      enabled: true,
+    })),
     { kind: "separator" },
     {
       kind: "checkbox",

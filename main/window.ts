@@ -118,9 +118,15 @@ export class DashboardWindow {
     this.target = target;
   }
 
-  /** Shows the dashboard, creating and loading the window first if needed. Requires a target. */
-  async show(): Promise<void> {
-    const win = this.window && !this.window.isDestroyed() ? this.window : await this.create();
+  /** Shows the dashboard, creating and loading the window first if needed; `route` (e.g. `/connect?setup=codex`)
+   *  opens that page. Requires a target. */
+  async show(route?: string): Promise<void> {
+    const existing = this.window && !this.window.isDestroyed() ? this.window : null;
+    const win = existing ?? (await this.create(route));
+    if (existing && route && this.target)
+      existing
+        .loadURL(new URL(route, this.target.adminUrl).href)
+        .catch((err: Error) => this.deps.log(`dashboard failed to load: ${err.message}`));
     if (win.isMinimized()) win.restore();
     win.show();
     win.focus();
@@ -157,7 +163,7 @@ export class DashboardWindow {
     this.window = null;
   }
 
-  private async create(): Promise<WindowPort> {
+  private async create(route?: string): Promise<WindowPort> {
     const target = this.target;
     if (!target) throw new Error("The dashboard is not available yet: Patchbay has not started.");
     this.state ??= await this.deps.stateFile.load();
@@ -172,7 +178,8 @@ export class DashboardWindow {
     this.wire(win, target.adminUrl);
     // The cookie must exist before the first request, or the dashboard's first API calls get 401.
     await this.deps.ports.setCookie(adminCookie(target));
-    win.loadURL(target.dashboardUrl).catch((err: Error) => this.deps.log(`dashboard failed to load: ${err.message}`));
+    const url = route ? new URL(route, target.adminUrl).href : target.dashboardUrl;
+    win.loadURL(url).catch((err: Error) => this.deps.log(`dashboard failed to load: ${err.message}`));
     return win;
   }
 

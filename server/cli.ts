@@ -72,6 +72,8 @@ Quick start:
   $ patchbay serve --demo                  # run the API and dashboard (with a demo model)
   $ patchbay app create my-app             # one app per client program
   $ patchbay key create my-app             # prints a key for Authorization: Bearer <key>
+  $ patchbay launch claude                 # start Claude Code (or codex, opencode) on the running Patchbay
+  $ patchbay connect codex                 # set Codex (or claude) up for good in its own config file
 
 Environment:
   PATCHBAY_DATA_DIR   data folder (settings, apps, keys, logs); --data-dir wins over it`,

@@ -181,6 +181,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     stopApi,
     ...(deps.desktop ? { desktop: deps.desktop } : {}),
     history: history.admin,
+    ...(deps.clientEnv ? { clientEnv: deps.clientEnv } : {}),
     adminToken,
     adminOrigin: () => adminOrigin,
     staticDir: deps.rendererDir ?? path.resolve(import.meta.dirname, "../dist/renderer"),

@@ -39,6 +39,8 @@ export interface PatchbayDeps {
   log?: (line: string) => void;
   /** Clock for tests (epoch ms). */
   now?: () => number;
+  /** Environment that locates coding agents' config files for the dashboard's Set up dialog (default: process.env). */
+  clientEnv?: Record<string, string | undefined>;
 }
 
 /** URLs printed by `serve` and used by the desktop shell. */

@@ -40,9 +40,18 @@ import {
   SessionParams,
   SweepResult,
 } from "./admin/history";
+import {
+  ConnectApplyResult,
+  ConnectBody,
+  ConnectParams,
+  ConnectPreview,
+  ConnectUndoResult,
+  ConnectVerifyResult,
+} from "./admin/connect";
 
 export * from "./admin/schemas";
 export * from "./admin/history";
+export * from "./admin/connect";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -196,6 +205,39 @@ export const adminApi = {
     params: AppParams,
     output: LastSweep,
     summary: "The app's last sweep result and whether one is running",
+  },
+
+  // Set up a coding agent (issue 17): the same operations as `patchbay connect`, on this machine's files.
+  // 400 for a config file Patchbay cannot edit (nothing written); 404 `not_found` for verify when it is not set up.
+  previewConnect: {
+    method: "POST",
+    path: "/admin/api/connect/:client/preview",
+    params: ConnectParams,
+    body: ConnectBody,
+    output: ConnectPreview,
+    summary: "What setting the client up would change in its config file (a diff; writes nothing)",
+  },
+  applyConnect: {
+    method: "POST",
+    path: "/admin/api/connect/:client/apply",
+    params: ConnectParams,
+    body: ConnectBody,
+    output: ConnectApplyResult,
+    summary: "Write Patchbay's settings into the client's config file (original backed up once)",
+  },
+  undoConnect: {
+    method: "POST",
+    path: "/admin/api/connect/:client/undo",
+    params: ConnectParams,
+    output: ConnectUndoResult,
+    summary: "Restore the client's config file as it was before the first set-up",
+  },
+  verifyConnect: {
+    method: "POST",
+    path: "/admin/api/connect/:client/verify",
+    params: ConnectParams,
+    output: ConnectVerifyResult,
+    summary: "One real request in the client's wire with the settings in its config file",
   },
 
   getModels: { method: "GET", path: "/admin/api/models", output: ModelCatalog, summary: "Model catalog from OpenCode" },

@@ -76,6 +76,8 @@ export async function buildMain(opts = {}) {
     // Electron 38 runs Node 22.
     target: "node22",
     external: ["electron"],
+    // jsonc-parser's default (UMD) build loads its parts with a require() esbuild cannot follow; its ESM build bundles.
+    alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
     sourcemap: "linked",
     logLevel: opts.quiet ? "error" : "warning",
     plugins: [importMetaShimPlugin(ROOT)],

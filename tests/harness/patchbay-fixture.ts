@@ -19,6 +19,8 @@ export interface FixtureOptions {
   extraUserConfig?: Record<string, unknown>;
   /** Seconds to wait for OpenCode to be ready (default 60). */
   readyTimeoutS?: number;
+  /** Environment locating coding agents' config files for the admin connect rows (tests pass a temp HOME). */
+  clientEnv?: Record<string, string | undefined>;
 }
 
 /** A running Patchbay under test. */
@@ -57,6 +59,7 @@ export async function startPatchbayFixture(opts: FixtureOptions = {}): Promise<P
     port: 0,
     host: "127.0.0.1",
     demo: opts.demo ?? false,
+    ...(opts.clientEnv ? { clientEnv: opts.clientEnv } : {}),
     userOpenCode: { authFile: fs.existsSync(user.authFile) ? user.authFile : null, configFile: user.configFile },
     log: (line) => {
       logLines.push(line);

@@ -2,6 +2,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { useApps } from "../api";
+import { CodingAgents } from "../components/CodingAgents";
 import { ConnectPanel } from "../components/ConnectPanel";
 import { SelectField } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
@@ -40,6 +41,7 @@ export function ConnectPage() {
         ) : null}
         <ConnectPanel key={appName} app={app} />
       </div>
+      <CodingAgents />
     </div>
   );
 }

@@ -2,7 +2,9 @@
 // add `commands/<group>.ts` exporting a CommandRegistrar and append it here (e.g. `sessions list|prune`).
 import type { CommandRegistrar } from "../context";
 import { registerAppCommands } from "./app";
+import { registerConnectCommand } from "./connect";
 import { registerKeyCommands } from "./key";
+import { registerLaunchCommand } from "./launch";
 import { registerServeCommand } from "./serve";
 import { registerSessionsCommands } from "./sessions";
 
@@ -12,4 +14,6 @@ export const COMMAND_GROUPS: readonly CommandRegistrar[] = [
   registerAppCommands,
   registerKeyCommands,
   registerSessionsCommands,
+  registerLaunchCommand,
+  registerConnectCommand,
 ];

@@ -36,6 +36,9 @@ export interface AdminServices {
   /** Per-app session history (list, read, delete, prune; server/opencode/history). Absent → the history endpoints
    *  answer 503 `backend_unavailable`. */
   history?: AdminHistory;
+  /** Environment that locates coding agents' config files for the connect rows (HOME, CLAUDE_CONFIG_DIR,
+   *  CODEX_HOME); default: this process's. */
+  clientEnv?: Record<string, string | undefined>;
 }
 
 /** Tunables, for tests. */

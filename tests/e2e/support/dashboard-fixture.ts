@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { startPatchbayFixture, type PatchbayFixture } from "../../harness/patchbay-fixture";
+import { startPatchbayFixture, type FixtureOptions, type PatchbayFixture } from "../../harness/patchbay-fixture";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 /** Where screenshots go (gitignored `test-artifacts/`). */
@@ -43,10 +43,10 @@ export interface DashboardFixture {
 }
 
 /**
- * Starts Patchbay and Chromium. Throws with the fix when the renderer is not built (`npm run build:renderer`) or
+ * Starts Patchbay (with `opts`, e.g. a temp HOME for the connect rows) and Chromium. Throws with the fix when the renderer is not built (`npm run build:renderer`) or
  * Chromium is missing (`apt-get install chromium`; override the path with PATCHBAY_CHROMIUM).
  */
-export async function startDashboardFixture(): Promise<DashboardFixture> {
+export async function startDashboardFixture(opts: FixtureOptions = {}): Promise<DashboardFixture> {
   if (!fs.existsSync(RENDERER_INDEX))
     throw new Error(`The dashboard is not built (${RENDERER_INDEX} is missing): run npm run build:renderer`);
   const executablePath = process.env.PATCHBAY_CHROMIUM ?? "/usr/bin/chromium";
@@ -55,7 +55,7 @@ export async function startDashboardFixture(): Promise<DashboardFixture> {
       `Chromium not found at ${executablePath}: run the tests through npm test (it finds or installs one), or set PATCHBAY_CHROMIUM`,
     );
 
-  const fx = await startPatchbayFixture();
+  const fx = await startPatchbayFixture(opts);
   let browser: Browser;
   try {
     browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, timeout: 60_000 });

@@ -159,6 +159,18 @@ const CASES: BadCase[] = [
     field: "dryRun",
   },
   { row: "getLastSweep", method: "GET", path: "/admin/api/apps/Bad/history/last-sweep", field: "name" },
+  { row: "previewConnect", method: "POST", path: "/admin/api/connect/vim/preview", body: {}, field: "client" },
+  {
+    row: "previewConnect",
+    method: "POST",
+    path: "/admin/api/connect/codex/preview",
+    body: { model: 5 },
+    field: "model",
+  },
+  { row: "applyConnect", method: "POST", path: "/admin/api/connect/codex/apply", body: { model: "" }, field: "model" },
+  { row: "applyConnect", method: "POST", path: "/admin/api/connect/codex/apply", body: { x: 1 }, field: "x" },
+  { row: "undoConnect", method: "POST", path: "/admin/api/connect/opencode/undo", body: {}, field: "client" },
+  { row: "verifyConnect", method: "POST", path: "/admin/api/connect/Codex/verify", body: {}, field: "client" },
 ];
 
 describe("admin input validation", () => {

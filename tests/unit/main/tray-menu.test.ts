@@ -32,6 +32,8 @@ describe("buildTrayMenu", () => {
       "Open Dashboard",
       "Copy Base URL",
       "Apps",
+      "Set up Claude Code…",
+      "Set up Codex…",
       "---",
       "Launch at Login",
       "---",
@@ -46,6 +48,10 @@ describe("buildTrayMenu", () => {
     });
     assert.equal((find(model, "Copy Base URL") as { enabled: boolean }).enabled, true);
     assert.deepEqual((find(model, "Quit Patchbay") as { action: TrayAction }).action, { type: "quit" });
+    assert.deepEqual((find(model, "Set up Codex…") as { action: TrayAction }).action, {
+      type: "open-setup",
+      client: "codex",
+    });
   });
 
   test("stopped: Start API, Copy Base URL disabled, app snippets still available from the configured port", () => {

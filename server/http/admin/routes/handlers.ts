@@ -6,6 +6,7 @@ import type { App } from "../../../../shared/apps";
 import { PatchbayError } from "../../../core/errors";
 import type { AdminServices } from "../services";
 import { groupCatalog } from "./catalog";
+import { connectHandlers } from "./connect-handlers";
 import { historyHandlers } from "./history-handlers";
 
 /** A row's handler: parsed input in, a value its output schema accepts out. */
@@ -82,6 +83,7 @@ export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
   },
 
   ...historyHandlers,
+  ...connectHandlers,
 
   getModels: async (_i, s) => groupCatalog(await s.listModels()),
 

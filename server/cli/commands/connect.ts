@@ -1,0 +1,136 @@
+// `patchbay connect <client> [--model M] [--app NAME] [--dry-run] [--undo] [--verify-only] [--no-verify]`: writes Patchbay's
+// settings into the agent's own config file for permanent use (merged, original backed up once), or restores it, then
+// checks them with one real request. Needs a running Patchbay, except for --undo.
+import type { Command } from "commander";
+import { PatchbayError } from "../../core/errors";
+import { clientNames, findClient, findConnectable, type ConnectableClient } from "../../clients/registry";
+import {
+  applyClientConnect,
+  previewConnect,
+  undoClientConnect,
+  verifyClientConnect,
+  type ConnectRequest,
+} from "../../connect/connect-service";
+import type { CliContext } from "../context";
+import { UsageError } from "../errors";
+import { requireRunningPatchbay } from "../patchbay-required";
+import { checkAppOption } from "./launch";
+
+/** Options of `connect`. */
+interface ConnectOptions {
+  model?: string;
+  app?: string;
+  dryRun?: boolean;
+  undo?: boolean;
+  verify: boolean;
+  verifyOnly?: boolean;
+}
+
+const connectable = (c: { config?: unknown }) => c.config !== undefined;
+
+/** The connectable client called `name`, or UsageError naming the supported ones. */
+function requireConnectable(name: string): ConnectableClient {
+  const client = findConnectable(name);
+  if (client) return client;
+  const known = findClient(name);
+  throw new UsageError(
+    known
+      ? `${known.name} has no config file Patchbay writes; use \`patchbay launch ${known.id}\` instead.`
+      : `Unknown client "${name}". Supported: ${clientNames(connectable)}.`,
+  );
+}
+
+/** Registers `connect`. */
+export function registerConnectCommand(program: Command, ctx: CliContext): void {
+  program
+    .command("connect")
+    .description("Set a coding agent up for Patchbay in its own config file (merged; the original is backed up)")
+    .argument("<client>", `the agent: ${clientNames(connectable)}`)
+    .option("--model <model>", "model id or alias (default: the app's `default` alias, else the first model)")
+    .option("--app <name>", "app whose key the agent uses (default: the agent's name; created on first use)")
+    .option("--dry-run", "print the change as a unified diff and write nothing")
+    .option("--undo", "restore the file as it was before the first connect (removed if there was none)")
+    .option("--verify-only", "only check the settings already in the file with one request (writes nothing)")
+    .option("--no-verify", "skip the check request after writing")
+    .addHelpText(
+      "after",
+      `
+Writes:
+  claude  ~/.claude/settings.json ($CLAUDE_CONFIG_DIR): the "env" block (ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN,
+          ANTHROPIC_MODEL and the other model tiers, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, CLAUDE_CODE_ATTRIBUTION_HEADER,
+          CLAUDE_CODE_MAX_CONTEXT_TOKENS)
+  codex   ~/.codex/config.toml ($CODEX_HOME): model, model_provider = "patchbay" and [model_providers.patchbay]
+          (base_url, wire_api = "responses", the key as experimental_bearer_token)
+The original is copied once to <data folder>/connect-backups/ (kept until --undo).
+
+Examples:
+  $ patchbay connect codex --dry-run
+  $ patchbay connect claude --model anthropic/claude-sonnet-4-5
+  $ patchbay connect codex --verify-only
+  $ patchbay connect claude --undo`,
+    )
+    .action(async (name: string, opts: ConnectOptions) => {
+      const client = requireConnectable(name);
+      const verifyOnly = opts.verifyOnly === true;
+      const modes = [opts.dryRun, opts.undo, verifyOnly].filter(Boolean).length;
+      if (modes > 1) throw new UsageError("Use only one of --dry-run, --undo and --verify-only.");
+      if (opts.undo && (opts.model !== undefined || opts.app !== undefined))
+        throw new UsageError("--undo restores the original file; it takes no --model or --app.");
+      const command = `patchbay connect ${client.aliases[0] ?? client.id}`;
+      const request: ConnectRequest = {
+        client,
+        env: ctx.io.env,
+        command,
+        ...(opts.model !== undefined ? { model: opts.model } : {}),
+        ...(opts.app !== undefined ? { app: checkAppOption(opts.app) } : {}),
+      };
+      const out = ctx.io.out;
+
+      if (opts.undo) {
+        const r = await undoClientConnect(ctx.dataDir(), request);
+        const what = {
+          restored: `Restored ${r.path} as it was before \`${command}\`.`,
+          removed: `Removed ${r.path} (it did not exist before \`${command}\`).`,
+          unmerged: `Removed Patchbay's settings from ${r.path} (no backup of the original was found).`,
+          nothing: `${r.path} has no Patchbay settings; nothing to undo.`,
+        }[r.action];
+        out(`${what}\n`);
+        if (r.savedCurrent) out(`It had been edited since; that version was saved to ${r.savedCurrent}\n`);
+        return;
+      }
+      if (verifyOnly) return verify(ctx, request);
+
+      const access = await requireRunningPatchbay(ctx);
+      if (opts.dryRun) {
+        const p = await previewConnect(access, request);
+        if (!p.changed) out(`${p.path} already has these settings (model ${p.model}); nothing would change.\n`);
+        else out(p.diff);
+        return;
+      }
+      const r = await applyClientConnect(access, request);
+      if (!r.changed) out(`${r.path} already has these settings (model ${r.model}).\n`);
+      else
+        out(
+          `Wrote ${client.name} settings to ${r.path} (model ${r.model}).\n` +
+            (r.backup
+              ? `The original is kept in ${r.backup}; undo with: ${command} --undo\n`
+              : `Undo with: ${command} --undo\n`),
+        );
+      if (client.id === "claude-code" && ctx.io.env.ANTHROPIC_API_KEY)
+        ctx.io.err(
+          "Note: ANTHROPIC_API_KEY is set in this shell; Claude Code uses the token from settings.json but warns " +
+            "about the conflict. Unset it where you start Claude Code.\n",
+        );
+      if (opts.verify) await verify(ctx, request);
+    });
+}
+
+/** Runs the check request and prints OK, or the failure and its fix (then exit code 1). */
+async function verify(ctx: CliContext, request: ConnectRequest): Promise<void> {
+  const v = await verifyClientConnect(request);
+  if (v.ok) {
+    ctx.io.out(`OK: ${v.message}\n`);
+    return;
+  }
+  throw new PatchbayError("upstream_error", `Check failed: ${v.message}${v.hint ? ` ${v.hint}` : ""}`);
+}

@@ -1,0 +1,82 @@
+// `patchbay launch <client> [--model M] [--app NAME] [-- client args]`: starts a coding agent on the running Patchbay
+// with everything in its environment and command line (nothing is written to the user's files; only Patchbay's own
+// data folder gets the app, its key and launch-keys.json). Passes the agent's exit code on.
+import type { Command } from "commander";
+import { AppName } from "../../../shared/apps";
+import { PatchbayError } from "../../core/errors";
+import { clientNames, findClient } from "../../clients/registry";
+import { resolveClientBinary } from "../../connect/find-binary";
+import { clientSettings } from "../../connect/patchbay-access";
+import { runClientProcess } from "../client-process";
+import type { CliContext } from "../context";
+import { UsageError } from "../errors";
+import { requireRunningPatchbay } from "../patchbay-required";
+
+/** Options of `launch`. */
+interface LaunchOptions {
+  model?: string;
+  app?: string;
+}
+
+/** Checks `--app`. Throws UsageError. */
+export function checkAppOption(app: string | undefined): string | undefined {
+  if (app === undefined) return undefined;
+  const r = AppName.safeParse(app);
+  if (!r.success) throw new UsageError(`Invalid app name "${app}": ${r.error.issues[0]?.message ?? "invalid"}.`);
+  return r.data;
+}
+
+/** Registers `launch`. */
+export function registerLaunchCommand(program: Command, ctx: CliContext): void {
+  program
+    .command("launch")
+    .description("Start a coding agent on Patchbay (settings in its environment only; your files are not changed)")
+    .argument("<client>", `the agent: ${clientNames()}`)
+    .argument("[args...]", "arguments for the agent, after --")
+    .option("--model <model>", "model id or alias (default: the app's `default` alias, else the first model)")
+    .option("--app <name>", "app whose key the agent uses (default: the agent's name; created on first use)")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ patchbay launch claude
+  $ patchbay launch codex --model openai/gpt-5
+  $ patchbay launch claude -- -p "Explain this repository"
+  $ patchbay launch codex -- exec "Add a test"
+
+Needs a running Patchbay (patchbay serve, or the desktop app). The key is kept in the data folder's launch-keys.json
+and reused; a revoked key is replaced.`,
+    )
+    .action(async (name: string, args: string[], opts: LaunchOptions) => {
+      const client = findClient(name);
+      if (!client) throw new UsageError(`Unknown client "${name}". Supported: ${clientNames()}.`);
+      const app = checkAppOption(opts.app) ?? client.id;
+      const bin = resolveClientBinary(client.bin, client.binEnv, ctx.io.env);
+      if (!bin)
+        throw new PatchbayError(
+          "not_found",
+          `${client.name} is not installed (no \`${client.bin}\` on PATH). Install it with: ${client.install}`,
+        );
+      const access = await requireRunningPatchbay(ctx);
+      const settings = await clientSettings(access, app, opts.model);
+      const plan = client.launch(settings);
+      const env: Record<string, string | undefined> = { ...ctx.io.env };
+      for (const k of plan.unsetEnv) delete env[k];
+      Object.assign(env, plan.env);
+      ctx.io.err(
+        `patchbay: starting ${client.name} on ${settings.origin} (app "${app}", model ${settings.model}` +
+          `${settings.keyCreated ? ", new key" : ""})\n`,
+      );
+      let code: number;
+      try {
+        code = await runClientProcess({ command: bin, args: [...plan.args, ...args], env });
+      } catch (err) {
+        throw new PatchbayError(
+          "not_found",
+          `Cannot start ${client.name} (${bin}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}. ` +
+            `Install it with: ${client.install}`,
+        );
+      }
+      ctx.io.exit(code);
+    });
+}

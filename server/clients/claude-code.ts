@@ -1,0 +1,129 @@
+// Claude Code on Patchbay: the Anthropic Messages wire at Patchbay's origin (ANTHROPIC_BASE_URL has no `/v1`), the
+// app key as ANTHROPIC_AUTH_TOKEN, and every model tier mapped to Patchbay models. `connect` writes the same variables
+// into the `env` block of `~/.claude/settings.json` (or `$CLAUDE_CONFIG_DIR/settings.json`), keeping comments,
+// formatting and every other setting. Pure.
+import path from "node:path";
+import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { ConfigFileError, lineColumn, type ClientSettings, type ClientSpec, type WrittenSettings } from "./types";
+
+/** The variables Patchbay sets for Claude Code, in the order they are written. */
+export function claudeCodeEnv(s: ClientSettings): Record<string, string> {
+  return {
+    ANTHROPIC_BASE_URL: s.origin,
+    ANTHROPIC_AUTH_TOKEN: s.key,
+    ANTHROPIC_MODEL: s.model,
+    // Every tier: Claude Code's subagents and `/model` ask for "sonnet", "opus" or "haiku" by name.
+    ANTHROPIC_DEFAULT_OPUS_MODEL: s.model,
+    ANTHROPIC_DEFAULT_SONNET_MODEL: s.model,
+    ANTHROPIC_DEFAULT_HAIKU_MODEL: s.smallModel,
+    ANTHROPIC_SMALL_FAST_MODEL: s.smallModel,
+    // No telemetry, error reporting or update checks to Anthropic: Patchbay is the only endpoint.
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    // No per-conversation billing line at the start of the system prompt (it defeats prompt caching upstream).
+    CLAUDE_CODE_ATTRIBUTION_HEADER: "0",
+    // Claude Code knows only Anthropic's model names; for others it guesses the window (and warns) unless told.
+    ...(s.contextWindow ? { CLAUDE_CODE_MAX_CONTEXT_TOKENS: String(s.contextWindow) } : {}),
+  };
+}
+
+/** Variables Patchbay owns in settings.json's `env` (removed again by undo without a backup). */
+export const CLAUDE_CODE_ENV_NAMES: readonly string[] = Object.keys(
+  claudeCodeEnv({ origin: "", key: "", model: "", smallModel: "", contextWindow: 1 }),
+);
+
+/** Inherited variables that would take precedence over Patchbay's settings for one launch. */
+const CONFLICTING_ENV = [
+  "ANTHROPIC_API_KEY",
+  "CLAUDE_CODE_USE_BEDROCK",
+  "CLAUDE_CODE_USE_VERTEX",
+  "CLAUDE_CODE_USE_FOUNDRY",
+];
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/** Parses settings.json (comments and trailing commas tolerated). Throws ConfigFileError with the location. */
+function parseSettings(text: string, file = "settings.json"): { [k: string]: Json } {
+  if (text.trim() === "") return {};
+  const errors: ParseError[] = [];
+  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as Json;
+  const first = errors[0];
+  if (first)
+    throw new ConfigFileError(
+      `${file} is not valid JSON (${printParseErrorCode(first.error)} at ${lineColumn(text, first.offset)}). ` +
+        "Fix it by hand; Patchbay did not change it.",
+    );
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new ConfigFileError(`${file} must hold a JSON object ({ … }); Patchbay did not change it.`);
+  const env = value.env;
+  if (env !== undefined && (env === null || typeof env !== "object" || Array.isArray(env)))
+    throw new ConfigFileError(`The "env" entry of ${file} must be an object; Patchbay did not change it.`);
+  return value;
+}
+
+/** Indentation the file already uses (default two spaces). */
+function detectIndent(text: string): { insertSpaces: boolean; tabSize: number } {
+  const m = /\n([ \t]+)"/.exec(text);
+  if (m?.[1]?.startsWith("\t")) return { insertSpaces: false, tabSize: 1 };
+  return { insertSpaces: true, tabSize: m?.[1]?.length ?? 2 };
+}
+
+/** Sets or removes `env.<name>` entries with minimal text edits. */
+function editEnv(text: string, changes: Record<string, string | undefined>): string {
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const formattingOptions = { ...detectIndent(text), eol };
+  let out = text;
+  for (const [name, value] of Object.entries(changes))
+    out = applyEdits(out, modify(out, ["env", name], value, { formattingOptions }));
+  return out;
+}
+
+/** Merges Patchbay's variables into settings.json text (null: no file yet). Throws ConfigFileError. */
+export function mergeClaudeSettings(current: string | null, s: ClientSettings): string {
+  const base = current === null || current.trim() === "" ? "{}\n" : current;
+  parseSettings(base);
+  const merged = editEnv(base, claudeCodeEnv(s));
+  return current === null && !merged.endsWith("\n") ? `${merged}\n` : merged;
+}
+
+/** Removes Patchbay's variables (and an `env` block left empty) from settings.json text. Throws ConfigFileError. */
+export function unmergeClaudeSettings(current: string): string {
+  const parsed = parseSettings(current);
+  const env = (parsed.env ?? {}) as Record<string, Json>;
+  const owned = CLAUDE_CODE_ENV_NAMES.filter((n) => Object.hasOwn(env, n));
+  if (owned.length === 0) return current;
+  let out = editEnv(current, Object.fromEntries(owned.map((n) => [n, undefined])));
+  if (Object.keys(env).length === owned.length) {
+    const eol = out.includes("\r\n") ? "\r\n" : "\n";
+    out = applyEdits(out, modify(out, ["env"], undefined, { formattingOptions: { ...detectIndent(out), eol } }));
+  }
+  return out;
+}
+
+/** Base URL, key and model a merged settings.json holds, or null. Throws ConfigFileError. */
+export function readClaudeSettings(current: string): WrittenSettings | null {
+  const env = (parseSettings(current).env ?? {}) as Record<string, Json>;
+  const origin = env.ANTHROPIC_BASE_URL;
+  const key = env.ANTHROPIC_AUTH_TOKEN;
+  const model = env.ANTHROPIC_MODEL;
+  if (typeof origin !== "string" || typeof key !== "string" || typeof model !== "string") return null;
+  return { url: `${origin.replace(/\/+$/, "")}/v1/messages`, key, model };
+}
+
+/** Claude Code (`claude`, npm `@anthropic-ai/claude-code`). */
+export const claudeCode: ClientSpec = {
+  id: "claude-code",
+  aliases: ["claude"],
+  name: "Claude Code",
+  bin: "claude",
+  binEnv: "PATCHBAY_CLAUDE_BIN",
+  install: "npm i -g @anthropic-ai/claude-code",
+  wire: "anthropic-messages",
+  launch: (s) => ({ env: claudeCodeEnv(s), unsetEnv: CONFLICTING_ENV, args: [] }),
+  config: {
+    path: (env, home) =>
+      path.join(env.CLAUDE_CONFIG_DIR?.trim() ? env.CLAUDE_CONFIG_DIR : path.join(home, ".claude"), "settings.json"),
+    merge: mergeClaudeSettings,
+    unmerge: unmergeClaudeSettings,
+    read: readClaudeSettings,
+  },
+};

@@ -1,0 +1,218 @@
+// Codex on Patchbay: a `patchbay` model provider speaking the Responses wire at `<origin>/v1`. `launch` passes it as
+// `-c` overrides with the key in PATCHBAY_KEY (`env_key`); `connect` writes `model`, `model_provider` and a
+// `[model_providers.patchbay]` table into `~/.codex/config.toml` (or `$CODEX_HOME/config.toml`) with the key as the
+// provider's `experimental_bearer_token`, so Codex works without any variable exported. Edits are made on the text
+// (comments and layout survive) and checked by parsing the result. Pure.
+import path from "node:path";
+import { parse, TomlError } from "smol-toml";
+import { ConfigFileError, type ClientSettings, type ClientSpec, type WrittenSettings } from "./types";
+
+/** Name of the model provider Patchbay adds. */
+export const CODEX_PROVIDER = "patchbay";
+/** Variable `launch` passes the key in (the provider's `env_key`). */
+export const CODEX_KEY_ENV = "PATCHBAY_KEY";
+
+/** A TOML basic string. JSON string escapes are valid TOML for the ids, URLs and keys written here. */
+function str(value: string): string {
+  return JSON.stringify(value);
+}
+
+/** `-c` overrides for one run (values are TOML, as `codex --help` documents). */
+export function codexLaunchArgs(s: ClientSettings): string[] {
+  const p = `model_providers.${CODEX_PROVIDER}`;
+  return [
+    ["model_provider", str(CODEX_PROVIDER)],
+    [`${p}.name`, str("Patchbay")],
+    [`${p}.base_url`, str(`${s.origin}/v1`)],
+    [`${p}.env_key`, str(CODEX_KEY_ENV)],
+    [`${p}.wire_api`, str("responses")],
+    ["model", str(s.model)],
+  ].flatMap(([k, v]) => ["-c", `${k}=${v}`]);
+}
+
+type Toml = Record<string, unknown>;
+
+/** Parses config.toml. Throws ConfigFileError with the parse error's location. */
+function parseConfig(text: string): Toml {
+  try {
+    return parse(text) as Toml;
+  } catch (err) {
+    if (err instanceof TomlError)
+      throw new ConfigFileError(
+        `config.toml is not valid TOML (line ${err.line}, column ${err.column}: ${err.message.split("\n")[0]}). ` +
+          "Fix it by hand; Patchbay did not change it.",
+      );
+    throw err;
+  }
+}
+
+const HEADER = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/;
+const PROVIDER_HEADER = new Set([
+  `model_providers.${CODEX_PROVIDER}`,
+  `"model_providers".${CODEX_PROVIDER}`,
+  `model_providers."${CODEX_PROVIDER}"`,
+]);
+
+/** Index of the first table header line (end of the root table), or lines.length. */
+function rootEnd(lines: readonly string[]): number {
+  const i = lines.findIndex((l) => HEADER.test(l));
+  return i < 0 ? lines.length : i;
+}
+
+/** Index of the root-table line assigning `key` (bare or quoted), or -1. */
+function rootKeyLine(lines: readonly string[], key: string): number {
+  const re = new RegExp(`^\\s*("?)${key}\\1\\s*=`);
+  const end = rootEnd(lines);
+  for (let i = 0; i < end; i++) if (re.test(lines[i] ?? "")) return i;
+  return -1;
+}
+
+/** [start, end) of the `[model_providers.patchbay]` table (header line to the next header), or null. */
+function providerTable(lines: readonly string[]): [number, number] | null {
+  const start = lines.findIndex((l) => PROVIDER_HEADER.has(HEADER.exec(l)?.[1]?.replace(/\s+/g, "") ?? ""));
+  if (start < 0) return null;
+  let end = start + 1;
+  while (end < lines.length && !HEADER.test(lines[end] ?? "")) end++;
+  // Keep blank lines and comments that introduce the next table with that table.
+  while (end > start + 1 && /^\s*(#.*)?$/.test(lines[end - 1] ?? "")) end--;
+  return [start, end];
+}
+
+/** The provider table Patchbay writes. */
+function providerLines(s: ClientSettings): string[] {
+  return [
+    `[model_providers.${CODEX_PROVIDER}]`,
+    `name = ${str("Patchbay")}`,
+    `base_url = ${str(`${s.origin}/v1`)}`,
+    `wire_api = ${str("responses")}`,
+    `experimental_bearer_token = ${str(s.key)}`,
+  ];
+}
+
+/** Splits text into lines, remembering the line ending and whether it ended with one. */
+function splitLines(text: string): { lines: string[]; eol: string; finalEol: boolean } {
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const finalEol = text === "" || text.endsWith("\n");
+  const body = finalEol ? text.replace(/\r?\n$/, "") : text;
+  return { lines: body === "" ? [] : body.split(/\r?\n/), eol, finalEol };
+}
+
+function joinLines(lines: readonly string[], eol: string, finalEol: boolean): string {
+  return lines.join(eol) + (finalEol ? eol : "");
+}
+
+/** The provider entry, however the file spells it (table, dotted keys, inline table). */
+function providerOf(config: Toml): Toml | undefined {
+  const providers = config.model_providers;
+  if (providers === undefined) return undefined;
+  if (typeof providers !== "object" || providers === null || Array.isArray(providers))
+    throw new ConfigFileError("config.toml's model_providers must be a table; Patchbay did not change it.");
+  const p = (providers as Toml)[CODEX_PROVIDER];
+  if (p === undefined) return undefined;
+  if (typeof p !== "object" || p === null || Array.isArray(p))
+    throw new ConfigFileError(
+      `config.toml's model_providers.${CODEX_PROVIDER} must be a table; Patchbay did not change it.`,
+    );
+  return p as Toml;
+}
+
+/** Merges Patchbay's provider and model into config.toml text (null: no file yet). Throws ConfigFileError. */
+export function mergeCodexConfig(current: string | null, s: ClientSettings): string {
+  const text = current ?? "";
+  const before = parseConfig(text);
+  const { lines, eol, finalEol } = splitLines(text);
+  const table = providerTable(lines);
+  if (!table && providerOf(before) !== undefined)
+    throw new ConfigFileError(
+      `config.toml defines model_providers.${CODEX_PROVIDER} in a form Patchbay does not edit (not a ` +
+        `[model_providers.${CODEX_PROVIDER}] table). Remove it or turn it into that table; Patchbay did not change it.`,
+    );
+  // The provider table: replaced in place, else appended.
+  if (table) lines.splice(table[0], table[1] - table[0], ...providerLines(s));
+  else lines.push(...(lines.length > 0 && (lines.at(-1) ?? "").trim() !== "" ? [""] : []), ...providerLines(s));
+  // Root keys: replaced in place, else inserted before the first table.
+  for (const [key, value] of [
+    ["model_provider", CODEX_PROVIDER],
+    ["model", s.model],
+  ] as const) {
+    const line = `${key} = ${str(value)}`;
+    const at = rootKeyLine(lines, key);
+    if (at >= 0) lines[at] = line;
+    else {
+      // After the root table's last entry: above the blank lines and comments that introduce the first table.
+      let end = rootEnd(lines);
+      while (end > 0 && /^\s*#/.test(lines[end - 1] ?? "")) end--;
+      while (end > 0 && (lines[end - 1] ?? "").trim() === "") end--;
+      lines.splice(end, 0, ...(end === 0 && lines.length > 0 ? [line, ""] : [line]));
+    }
+  }
+  const merged = joinLines(lines, eol, current === null ? true : finalEol);
+  checkMerged(merged, s);
+  return merged;
+}
+
+/** Refuses a text edit that did not produce exactly the intended settings (e.g. an unusual multi-line value). */
+function checkMerged(merged: string, s: ClientSettings): void {
+  let after: Toml;
+  try {
+    after = parse(merged) as Toml;
+  } catch {
+    throw new ConfigFileError("config.toml has a layout Patchbay cannot edit safely; Patchbay did not change it.");
+  }
+  const p = providerOf(after);
+  if (
+    after.model !== s.model ||
+    after.model_provider !== CODEX_PROVIDER ||
+    p?.base_url !== `${s.origin}/v1` ||
+    p.experimental_bearer_token !== s.key
+  )
+    throw new ConfigFileError("config.toml has a layout Patchbay cannot edit safely; Patchbay did not change it.");
+}
+
+/** Removes Patchbay's provider table, and `model`/`model_provider` when they point at it. Throws ConfigFileError. */
+export function unmergeCodexConfig(current: string): string {
+  const config = parseConfig(current);
+  const { lines, eol, finalEol } = splitLines(current);
+  if (config.model_provider === CODEX_PROVIDER) {
+    for (const key of ["model_provider", "model"]) {
+      const at = rootKeyLine(lines, key);
+      if (at >= 0) lines.splice(at, 1);
+    }
+  }
+  const table = providerTable(lines);
+  if (table) {
+    let [start] = table;
+    if (start > 0 && (lines[start - 1] ?? "").trim() === "") start--;
+    lines.splice(start, table[1] - start);
+  }
+  while (lines.length > 0 && (lines[0] ?? "").trim() === "") lines.shift();
+  return joinLines(lines, eol, finalEol && lines.length > 0);
+}
+
+/** Base URL, key and model a merged config.toml holds, or null. Throws ConfigFileError. */
+export function readCodexConfig(current: string): WrittenSettings | null {
+  const config = parseConfig(current);
+  const p = providerOf(config);
+  if (config.model_provider !== CODEX_PROVIDER || !p) return null;
+  const { base_url: base, experimental_bearer_token: key } = p;
+  if (typeof base !== "string" || typeof key !== "string" || typeof config.model !== "string") return null;
+  return { url: `${base.replace(/\/+$/, "")}/responses`, key, model: config.model };
+}
+
+/** Codex (`codex`, npm `@openai/codex`). */
+export const codex: ClientSpec = {
+  id: "codex",
+  aliases: [],
+  name: "Codex",
+  bin: "codex",
+  binEnv: "PATCHBAY_CODEX_BIN",
+  install: "npm i -g @openai/codex",
+  wire: "openai-responses",
+  launch: (s) => ({ env: { [CODEX_KEY_ENV]: s.key }, unsetEnv: [], args: codexLaunchArgs(s) }),
+  config: {
+    path: (env, home) => path.join(env.CODEX_HOME?.trim() ? env.CODEX_HOME : path.join(home, ".codex"), "config.toml"),
+    merge: mergeCodexConfig,
+    unmerge: unmergeCodexConfig,
+    read: readCodexConfig,
+  },
+};

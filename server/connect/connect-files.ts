@@ -1,0 +1,203 @@
+// Writes and restores a client's own config file for `patchbay connect` (CLI and admin API): merge Patchbay's settings
+// in, keep one backup of the original per client in `<dataDir>/connect-backups/` (mode 0600: the files may hold
+// secrets), restore it byte for byte on undo. A file that cannot be read or parsed is refused and left untouched.
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import writeFileAtomic from "write-file-atomic";
+import { z } from "zod";
+import type { ConnectableClient } from "../clients/registry";
+import { ConfigFileError, type ClientSettings } from "../clients/types";
+import { unifiedDiff } from "../clients/unified-diff";
+
+/** Where connect keeps what it needs for undo. */
+export function backupsDir(dataDir: string): string {
+  return path.join(dataDir, "connect-backups");
+}
+
+/** What connect remembers about the original of one client's file. */
+const BackupRecord = z.object({
+  version: z.literal(1),
+  /** The config file it belongs to. */
+  path: z.string(),
+  /** The file existed before the first connect (else undo removes it). */
+  existed: z.boolean(),
+  /** Copy of the original bytes (null when it did not exist). */
+  backup: z.string().nullable(),
+  /** Permission bits of the original. */
+  mode: z.number().int().nullable(),
+  createdAt: z.number().int(),
+  /** sha256 of what connect last wrote (undo notices later hand edits and keeps them aside). */
+  writtenSha256: z.string(),
+});
+type BackupRecord = z.infer<typeof BackupRecord>;
+
+/** Where to find the client's file, and the data folder. */
+export interface ConnectTarget {
+  client: ConnectableClient;
+  dataDir: string;
+  /** Environment for the config file's location (HOME, CLAUDE_CONFIG_DIR, CODEX_HOME). */
+  env: Record<string, string | undefined>;
+}
+
+/** The client's config file path; PatchbayError-free: throws ConfigFileError when HOME is unknown. */
+export function configPath(t: ConnectTarget): string {
+  const home = t.env.HOME?.trim() || t.env.USERPROFILE?.trim();
+  if (!home) throw new ConfigFileError("HOME is not set, so the client's config folder is unknown.");
+  return t.client.config.path(t.env, home);
+}
+
+function recordPath(t: ConnectTarget): string {
+  return path.join(backupsDir(t.dataDir), `${t.client.id}.json`);
+}
+
+function sha256(data: Buffer | string): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/** `20261201T193000Z`. */
+function stamp(ms: number): string {
+  return new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
+}
+
+/** The file's bytes, or null when it does not exist. Throws ConfigFileError when it cannot be read. */
+async function readBytes(file: string): Promise<Buffer | null> {
+  try {
+    return await readFile(file);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === "ENOENT") return null;
+    throw new ConfigFileError(`Cannot read ${file} (${e.code ?? e.message}); Patchbay did not change it.`);
+  }
+}
+
+/** The file's text; refuses bytes that are not UTF-8 (a round trip would change them). */
+function decode(bytes: Buffer, file: string): string {
+  const text = bytes.toString("utf8");
+  if (!Buffer.from(text, "utf8").equals(bytes))
+    throw new ConfigFileError(`${file} is not UTF-8 text; Patchbay did not change it.`);
+  return text;
+}
+
+async function readRecord(t: ConnectTarget): Promise<BackupRecord | null> {
+  try {
+    const parsed = BackupRecord.safeParse(JSON.parse(await readFile(recordPath(t), "utf8")));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The merge connect would do now. */
+export interface ConnectPlan {
+  path: string;
+  before: string | null;
+  after: string;
+  changed: boolean;
+  /** The original's backup from an earlier connect of this file, if any. */
+  backup: string | null;
+}
+
+/** Reads the file and merges `settings` in, writing nothing. Throws ConfigFileError. */
+export async function planConnect(t: ConnectTarget, settings: ClientSettings): Promise<ConnectPlan> {
+  const file = configPath(t);
+  const bytes = await readBytes(file);
+  const before = bytes === null ? null : decode(bytes, file);
+  const after = t.client.config.merge(before, settings);
+  const record = await readRecord(t);
+  return {
+    path: file,
+    before,
+    after,
+    changed: after !== before,
+    backup: record?.path === file ? record.backup : null,
+  };
+}
+
+/** The plan as a unified diff with `key` (when given) shortened to its first characters. */
+export function planDiff(plan: ConnectPlan, key: string | null): string {
+  const hide = (text: string) => (key ? text.split(key).join(`${key.slice(0, 7)}…`) : text);
+  return unifiedDiff(plan.before === null ? null : hide(plan.before), hide(plan.after), path.basename(plan.path));
+}
+
+/** Applies {@link planConnect}: backup of the original on the first connect, then an atomic write. */
+export async function applyConnect(
+  t: ConnectTarget,
+  settings: ClientSettings,
+  now: () => number = Date.now,
+): Promise<ConnectPlan> {
+  const plan = await planConnect(t, settings);
+  if (!plan.changed) return plan;
+  let record = await readRecord(t);
+  await mkdir(backupsDir(t.dataDir), { recursive: true, mode: 0o700 });
+  if (!record || record.path !== plan.path) {
+    const original = await readBytes(plan.path);
+    const mode = original === null ? null : (await stat(plan.path)).mode & 0o7777;
+    let backup: string | null = null;
+    if (original !== null) {
+      backup = path.join(backupsDir(t.dataDir), `${t.client.id}-${stamp(now())}.orig`);
+      await writeFileAtomic(backup, original, { mode: 0o600 });
+    }
+    record = {
+      version: 1,
+      path: plan.path,
+      existed: original !== null,
+      backup,
+      mode,
+      createdAt: now(),
+      writtenSha256: "",
+    };
+  }
+  await mkdir(path.dirname(plan.path), { recursive: true });
+  // A new file holds the key: readable by its owner only. An existing file keeps its mode.
+  await writeFileAtomic(plan.path, plan.after, plan.before === null ? { mode: 0o600 } : {});
+  record.writtenSha256 = sha256(plan.after);
+  await writeFileAtomic(recordPath(t), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+  return { ...plan, backup: record.backup };
+}
+
+/** What undo did (see ConnectUndoResult). */
+export interface UndoOutcome {
+  path: string;
+  action: "restored" | "removed" | "unmerged" | "nothing";
+  savedCurrent: string | null;
+}
+
+/**
+ * Puts the file back as it was before the first connect (byte for byte; removed if it did not exist). Without a
+ * backup (e.g. a new data folder), takes Patchbay's settings out of the file instead. A version edited since connect
+ * is kept aside first. Throws ConfigFileError.
+ */
+export async function undoConnect(t: ConnectTarget, now: () => number = Date.now): Promise<UndoOutcome> {
+  const file = configPath(t);
+  const record = await readRecord(t);
+  const current = await readBytes(file);
+  if (!record || record.path !== file) {
+    if (current === null) return { path: file, action: "nothing", savedCurrent: null };
+    const text = decode(current, file);
+    const without = t.client.config.unmerge(text);
+    if (without === text) return { path: file, action: "nothing", savedCurrent: null };
+    await writeFileAtomic(file, without);
+    return { path: file, action: "unmerged", savedCurrent: null };
+  }
+  let savedCurrent: string | null = null;
+  if (current !== null && sha256(current) !== record.writtenSha256) {
+    savedCurrent = path.join(backupsDir(t.dataDir), `${t.client.id}-${stamp(now())}.replaced`);
+    await writeFileAtomic(savedCurrent, current, { mode: 0o600 });
+  }
+  let action: UndoOutcome["action"];
+  if (record.existed && record.backup) {
+    const original = await readFile(record.backup);
+    await writeFileAtomic(file, original, record.mode === null ? {} : { mode: record.mode });
+    action = "restored";
+  } else {
+    await rm(file, { force: true });
+    action = "removed";
+  }
+  if (record.backup) await rm(record.backup, { force: true });
+  await rm(recordPath(t), { force: true });
+  return { path: file, action, savedCurrent };
+}

@@ -1,0 +1,126 @@
+// `connect` as four operations shared by the CLI and the admin API: preview (diff, writes nothing — not even a new
+// app or key), apply, undo and verify. Results use the admin API's schemas (shared/admin/connect.ts).
+import type {
+  ConnectApplyResult,
+  ConnectPreview,
+  ConnectUndoResult,
+  ConnectVerifyResult,
+} from "../../shared/admin/connect";
+import { readFile } from "node:fs/promises";
+import { PatchbayError } from "../core/errors";
+import { keyPrefixOf } from "../stores/keys-store";
+import type { ConnectableClient } from "../clients/registry";
+import { ConfigFileError, type ClientSettings } from "../clients/types";
+import { applyConnect, configPath, planConnect, planDiff, undoConnect } from "./connect-files";
+import { readLaunchKeys } from "./launch-keys";
+import { apiOrigin, chooseModels, clientSettings, type PatchbayAccess } from "./patchbay-access";
+import { verifyClient } from "./verify";
+
+/** Stands in for a key that apply would create (a preview must not create one). */
+export const PENDING_KEY = "pb-(a new key is created when you apply)";
+
+/** What every operation needs. */
+export interface ConnectRequest {
+  client: ConnectableClient;
+  /** Environment for the config file's location (HOME, CLAUDE_CONFIG_DIR, CODEX_HOME). */
+  env: Record<string, string | undefined>;
+  /** The app the key belongs to (default: the client's id). */
+  app?: string;
+  model?: string;
+  /** `patchbay connect codex`: how the user re-runs connect, for hints. */
+  command?: string;
+}
+
+/** A ConfigFileError becomes a 400 the admin API and the CLI show as is (nothing was written). */
+function asPatchbayError(err: unknown): never {
+  if (err instanceof ConfigFileError) throw new PatchbayError("invalid_request_error", err.message, { cause: err });
+  throw err;
+}
+
+/** `fn()`, with a ConfigFileError turned into PatchbayError (see {@link asPatchbayError}). */
+function configStep<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    return asPatchbayError(err);
+  }
+}
+
+function appOf(r: ConnectRequest): string {
+  return r.app ?? r.client.id;
+}
+
+/** Settings for a preview: the saved key when it is still live, else {@link PENDING_KEY}. Creates nothing. */
+async function previewSettings(access: PatchbayAccess, r: ConnectRequest): Promise<ClientSettings> {
+  const app = appOf(r);
+  const origin = apiOrigin(await access.status());
+  const chosen = await chooseModels(access, app, r.model);
+  const saved = (await readLaunchKeys(access.dataDir))[app];
+  const live =
+    saved !== undefined &&
+    (await access.app(app)) !== null &&
+    (await access.keyPrefixes(app)).includes(keyPrefixOf(saved));
+  return { origin, ...chosen, key: live ? saved : PENDING_KEY };
+}
+
+/** The diff connect would apply. Throws PatchbayError (400 for a file it cannot edit). */
+export async function previewConnect(access: PatchbayAccess, r: ConnectRequest): Promise<ConnectPreview> {
+  const settings = await previewSettings(access, r);
+  const target = { client: r.client, dataDir: access.dataDir, env: r.env };
+  const plan = await planConnect(target, settings).catch(asPatchbayError);
+  return {
+    client: r.client.id,
+    path: plan.path,
+    exists: plan.before !== null,
+    changed: plan.changed,
+    diff: planDiff(plan, settings.key === PENDING_KEY ? null : settings.key),
+    model: settings.model,
+    backup: plan.backup,
+  };
+}
+
+/** Writes the client's config file (app and key made on first use). Throws PatchbayError. */
+export async function applyClientConnect(access: PatchbayAccess, r: ConnectRequest): Promise<ConnectApplyResult> {
+  const target = { client: r.client, dataDir: access.dataDir, env: r.env };
+  // Refuse a broken file before making an app or a key.
+  await planConnect(target, { origin: "http://127.0.0.1", key: PENDING_KEY, model: "m", smallModel: "m" }).catch(
+    asPatchbayError,
+  );
+  const settings = await clientSettings(access, appOf(r), r.model);
+  const plan = await applyConnect(target, settings).catch(asPatchbayError);
+  return { client: r.client.id, path: plan.path, changed: plan.changed, model: settings.model, backup: plan.backup };
+}
+
+/** Restores the original file. Needs no running Patchbay. Throws PatchbayError. */
+export async function undoClientConnect(dataDir: string, r: ConnectRequest): Promise<ConnectUndoResult> {
+  const outcome = await undoConnect({ client: r.client, dataDir, env: r.env }).catch(asPatchbayError);
+  return { client: r.client.id, ...outcome };
+}
+
+/** One request with the settings in the client's config file. Throws PatchbayError when there are none. */
+export async function verifyClientConnect(
+  r: ConnectRequest,
+  fetchImpl: typeof fetch = fetch,
+): Promise<ConnectVerifyResult> {
+  const command = r.command ?? `patchbay connect ${r.client.aliases[0] ?? r.client.id}`;
+  const file = configStep(() => configPath({ client: r.client, dataDir: "", env: r.env }));
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new PatchbayError(
+      code === "ENOENT" ? "not_found" : "invalid_request_error",
+      code === "ENOENT"
+        ? `${file} does not exist: ${r.client.name} is not set up for Patchbay. Run: ${command}`
+        : `Cannot read ${file} (${code ?? (err as Error).message}).`,
+    );
+  }
+  const settings = configStep(() => r.client.config.read(text));
+  if (!settings)
+    throw new PatchbayError(
+      "not_found",
+      `${file} has no Patchbay settings: ${r.client.name} is not set up. Run: ${command}`,
+    );
+  return verifyClient(r.client, settings, command, fetchImpl);
+}

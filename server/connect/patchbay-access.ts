@@ -1,0 +1,194 @@
+// What launch/connect need from Patchbay (API origin, the client's app and key, the model catalog), and the two ways
+// to get it: the CLI asks the running Patchbay's admin API; the admin server itself uses its stores. Also the shared
+// policy built on it: make the app and a key on first use (a revoked key is replaced), and pick the model.
+import type { AdminClient } from "../../shared/admin/client";
+import { AdminApiError } from "../../shared/admin/client";
+import type { PatchbayStatus } from "../../shared/status";
+import { isModelAllowed } from "../../shared/apps";
+import { PatchbayError } from "../core/errors";
+import { keyPrefixOf } from "../stores/keys-store";
+import type { AppsStore, KeysStore } from "../stores/types";
+import type { ModelInfo } from "../core/contract";
+import type { ClientSettings } from "../clients/types";
+import { readLaunchKeys, saveLaunchKey } from "./launch-keys";
+
+/** One catalog model, as far as choosing a default goes. */
+export interface AccessModel {
+  id: string;
+  toolCall: boolean;
+  /** Context window in tokens (0 when unknown). */
+  context: number;
+}
+
+/** Patchbay, seen by launch/connect. Methods throw PatchbayError or AdminApiError. */
+export interface PatchbayAccess {
+  /** The data folder (where launch-keys.json lives). */
+  dataDir: string;
+  /** Patchbay's API status (listener running, base URL). */
+  status(): Promise<PatchbayStatus>;
+  /** The app's allowlist and aliases, or null when there is no such app. */
+  app(name: string): Promise<{ models: string[]; aliases: Record<string, string> } | null>;
+  createApp(name: string): Promise<void>;
+  /** Visible prefixes of the app's live keys. */
+  keyPrefixes(app: string): Promise<string[]>;
+  /** A new key of `app` (the full key). */
+  createKey(app: string, label: string): Promise<string>;
+  /** Models of connected providers (waits while OpenCode starts). */
+  models(): Promise<AccessModel[]>;
+}
+
+/** How long to wait for OpenCode to finish starting before giving up on the catalog (ms). */
+const CATALOG_WAIT_MS = 30_000;
+
+/** Access through a running Patchbay's admin API (the CLI). */
+export function adminAccess(client: AdminClient, dataDir: string): PatchbayAccess {
+  return {
+    dataDir,
+    status: () => client.getStatus(),
+    async app(name) {
+      try {
+        const a = await client.getApp({ params: { name } });
+        return { models: a.models, aliases: a.aliases };
+      } catch (err) {
+        if (err instanceof AdminApiError && err.status === 404) return null;
+        throw err;
+      }
+    },
+    async createApp(name) {
+      await client.createApp({ body: { name } });
+    },
+    keyPrefixes: async (app) => (await client.listKeys({ params: { name: app } })).keys.map((k) => k.prefix),
+    createKey: async (app, label) => (await client.createKey({ params: { name: app }, body: { label } })).key,
+    async models() {
+      const deadline = Date.now() + CATALOG_WAIT_MS;
+      for (;;) {
+        try {
+          const catalog = await client.getModels();
+          return catalog.providers.flatMap((p) =>
+            p.models.map((m) => ({ id: m.id, toolCall: m.capabilities.toolCall, context: m.limit.context })),
+          );
+        } catch (err) {
+          const starting = err instanceof AdminApiError && err.code === "backend_starting";
+          if (!starting || Date.now() > deadline) throw err;
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      }
+    },
+  };
+}
+
+/** What the admin server passes to {@link storeAccess}. */
+export interface StoreAccessDeps {
+  apps: AppsStore;
+  keys: KeysStore;
+  listModels(): Promise<ModelInfo[]>;
+  status(): PatchbayStatus;
+}
+
+/** Access from inside the admin server (its own stores). */
+export function storeAccess(s: StoreAccessDeps): PatchbayAccess {
+  return {
+    dataDir: s.status().dataDir,
+    status: async () => s.status(),
+    app: async (name) => {
+      const a = s.apps.get(name);
+      return a ? { models: a.models, aliases: a.aliases } : null;
+    },
+    async createApp(name) {
+      await s.apps.create(name, {});
+    },
+    keyPrefixes: async (app) => s.keys.list(app).map((k) => k.prefix),
+    createKey: async (app, label) => (await s.keys.create(app, label)).key,
+    models: async () =>
+      (await s.listModels()).map((m) => ({ id: m.id, toolCall: m.capabilities.toolCall, context: m.limit.context })),
+  };
+}
+
+/** Patchbay's API origin (no `/v1`), or PatchbayError when its API listener is stopped. */
+export function apiOrigin(status: PatchbayStatus): string {
+  if (!status.api.running || !status.api.baseUrl)
+    throw new PatchbayError(
+      "api_stopped",
+      `Patchbay is running but its API is stopped${status.api.error ? ` (${status.api.error})` : ""}. ` +
+        "Start it from the tray or the dashboard's Overview page.",
+    );
+  const url = new URL(status.api.baseUrl);
+  // A LAN-exposed listener binds 0.0.0.0 / ::; this machine reaches it on loopback.
+  if (url.hostname === "0.0.0.0") url.hostname = "127.0.0.1";
+  if (url.hostname === "[::]") url.hostname = "[::1]";
+  return url.origin;
+}
+
+/** The app named `app` (created on first use) and a live key of it: the saved one unless it was revoked since. */
+export async function ensureAppKey(access: PatchbayAccess, app: string): Promise<{ key: string; created: boolean }> {
+  if (!(await access.app(app))) await access.createApp(app);
+  const saved = (await readLaunchKeys(access.dataDir))[app];
+  if (saved && (await access.keyPrefixes(app)).includes(keyPrefixOf(saved))) return { key: saved, created: false };
+  const key = await access.createKey(app, "patchbay launch");
+  await saveLaunchKey(access.dataDir, app, key);
+  return { key, created: true };
+}
+
+/** Alias names used as defaults when the app defines them. */
+const DEFAULT_ALIAS = "default";
+const SMALL_ALIASES = ["small", "haiku", "fast"];
+
+/**
+ * The model and the small model for `app`: `asked` if given (it must be an allowed catalog model or an alias of the
+ * app), else the app's `default` alias, else the first allowed model that can call tools (else the first allowed).
+ * The small model is the app's `small`/`haiku`/`fast` alias if any, else the same model. `contextWindow` is the
+ * model's (or its alias target's) context window from the catalog, null when unknown.
+ * Throws PatchbayError `model_not_found` with what to do when there is none.
+ */
+export async function chooseModels(
+  access: PatchbayAccess,
+  app: string,
+  asked: string | undefined,
+): Promise<{ model: string; smallModel: string; contextWindow: number | null }> {
+  const info = (await access.app(app)) ?? { models: [], aliases: {} };
+  const catalog = await access.models();
+  const allowed = catalog.filter((m) => isModelAllowed(info.models, m.id));
+  const small = SMALL_ALIASES.find((a) => Object.hasOwn(info.aliases, a));
+  const pick = (model: string) => {
+    const target = (Object.hasOwn(info.aliases, model) ? info.aliases[model] : undefined) ?? model;
+    const context = catalog.find((m) => m.id === target.split("#")[0])?.context ?? 0;
+    return { model, smallModel: small ?? model, contextWindow: context > 0 ? context : null };
+  };
+  if (asked !== undefined) {
+    const base = asked.split("#")[0] ?? asked;
+    if (!Object.hasOwn(info.aliases, asked) && !allowed.some((m) => m.id === base)) {
+      const some = allowed.slice(0, 5).map((m) => m.id);
+      throw new PatchbayError(
+        "model_not_found",
+        `App "${app}" has no model "${asked}". ` +
+          (some.length
+            ? `Available: ${some.join(", ")}${allowed.length > some.length ? ", …" : ""} (see the dashboard's Models).`
+            : "No models are available: log in to a provider with `npx opencode auth login`, then try again."),
+      );
+    }
+    return pick(asked);
+  }
+  if (Object.hasOwn(info.aliases, DEFAULT_ALIAS)) return pick(DEFAULT_ALIAS);
+  const first = allowed.find((m) => m.toolCall) ?? allowed[0];
+  if (!first)
+    throw new PatchbayError(
+      "model_not_found",
+      info.models.length > 0
+        ? `App "${app}" allows ${info.models.join(", ")}, but no connected provider has such a model. ` +
+            `Allow more with: patchbay app models ${app} all`
+        : "No models are available: log in to a provider with `npx opencode auth login`, then try again.",
+    );
+  return pick(first.id);
+}
+
+/** Everything a client needs to talk to Patchbay as `app`. */
+export async function clientSettings(
+  access: PatchbayAccess,
+  app: string,
+  model: string | undefined,
+): Promise<ClientSettings & { keyCreated: boolean }> {
+  const origin = apiOrigin(await access.status());
+  const chosen = await chooseModels(access, app, model);
+  const { key, created } = await ensureAppKey(access, app);
+  return { origin, key, ...chosen, keyCreated: created };
+}

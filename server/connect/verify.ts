@@ -1,0 +1,160 @@
+// `connect`'s check: one real request in the client's own wire (Anthropic Messages for Claude Code, Responses for
+// Codex) with the settings read back from the client's config file, turned into OK or what failed and how to fix it.
+import type { ConnectVerifyResult } from "../../shared/admin/connect";
+import type { ClientSpec, WrittenSettings } from "../clients/types";
+
+/** How long the verify request may take (ms): the first request may wait for a model's cold start. */
+export const VERIFY_TIMEOUT_MS = 90_000;
+
+/** The request body for the wire. */
+function body(wire: ClientSpec["wire"], model: string): unknown {
+  if (wire === "anthropic-messages")
+    return { model, max_tokens: 16, messages: [{ role: "user", content: "Reply with the word pong." }] };
+  if (wire === "openai-responses") return { model, input: "Reply with the word pong.", max_output_tokens: 16 };
+  return { model, messages: [{ role: "user", content: "Reply with the word pong." }], max_tokens: 16 };
+}
+
+/** Headers the client itself sends (Claude Code: the auth token as Bearer, plus the Messages version header). */
+function headers(wire: ClientSpec["wire"], key: string): Record<string, string> {
+  const h: Record<string, string> = { "content-type": "application/json", authorization: `Bearer ${key}` };
+  if (wire === "anthropic-messages") {
+    h["x-api-key"] = key;
+    h["anthropic-version"] = "2023-06-01";
+  }
+  return h;
+}
+
+/** `error.code` and `error.message` of an OpenAI or Anthropic error body. */
+function errorOf(json: unknown): { code: string | null; message: string | null } {
+  const e = (json as { error?: { code?: unknown; type?: unknown; message?: unknown } } | null)?.error;
+  const code = typeof e?.code === "string" ? e.code : typeof e?.type === "string" ? e.type : null;
+  return { code, message: typeof e?.message === "string" ? e.message : null };
+}
+
+/** The answer's text (first characters), when the body is a successful answer of the wire. */
+function answerText(wire: ClientSpec["wire"], json: unknown): string | null {
+  const j = json as Record<string, unknown> | null;
+  if (!j) return null;
+  if (wire === "anthropic-messages" && j.type === "message" && Array.isArray(j.content))
+    return (j.content as { type?: string; text?: string }[])
+      .filter((c) => c.type === "text")
+      .map((c) => c.text ?? "")
+      .join("");
+  if (wire === "openai-responses" && j.object === "response" && Array.isArray(j.output))
+    return (j.output as { type?: string; content?: { type?: string; text?: string }[] }[])
+      .flatMap((o) => (o.type === "message" ? (o.content ?? []) : []))
+      .filter((c) => c.type === "output_text")
+      .map((c) => c.text ?? "")
+      .join("");
+  if (wire === "openai-chat" && Array.isArray(j.choices))
+    return String((j.choices[0] as { message?: { content?: string } } | undefined)?.message?.content ?? "");
+  return null;
+}
+
+/**
+ * Sends the request `settings` describe and explains the outcome. `connectCommand` is what the user runs to set the
+ * client up again (`patchbay connect codex`). Never throws.
+ */
+export async function verifyClient(
+  client: ClientSpec & { id: ConnectVerifyResult["client"] },
+  settings: WrittenSettings,
+  connectCommand: string,
+  fetchImpl: typeof fetch = fetch,
+  timeoutMs = VERIFY_TIMEOUT_MS,
+): Promise<ConnectVerifyResult> {
+  const request = `POST ${settings.url}`;
+  const result = (ok: boolean, status: number | null, message: string, hint: string | null): ConnectVerifyResult => ({
+    client: client.id,
+    ok,
+    request,
+    status,
+    message,
+    hint,
+  });
+  let res: Response;
+  try {
+    res = await fetchImpl(settings.url, {
+      method: "POST",
+      headers: headers(client.wire, settings.key),
+      body: JSON.stringify(body(client.wire, settings.model)),
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: "error",
+    });
+  } catch (err) {
+    const reason = (err as Error).name === "TimeoutError" ? `no answer within ${timeoutMs / 1000} s` : "no answer";
+    return result(
+      false,
+      null,
+      `${request}: ${reason} (${((err as Error).cause as Error | undefined)?.message ?? (err as Error).message}).`,
+      `Is Patchbay running? Start it with \`npx patchbay serve\` (or the desktop app), then run \`${connectCommand}\` again.`,
+    );
+  }
+  const text = await res.text().catch(() => "");
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {}
+  if (res.ok) {
+    const answer = answerText(client.wire, json);
+    if (answer === null)
+      return result(
+        false,
+        res.status,
+        `${request} answered ${res.status} but not in the ${client.name} wire format.`,
+        "Update Patchbay.",
+      );
+    return result(
+      true,
+      res.status,
+      `${client.name} settings work: ${settings.model} answered "${answer.trim().slice(0, 60)}".`,
+      null,
+    );
+  }
+  const { code, message } = errorOf(json);
+  const said = message ? `: ${message}` : "";
+  if (res.status === 401)
+    return result(
+      false,
+      401,
+      `Patchbay refused the key${said}.`,
+      `The key may have been revoked; run \`${connectCommand}\` to write a new one.`,
+    );
+  if (
+    res.status === 404 &&
+    (code === "model_not_found" || code === "not_found_error") &&
+    message?.includes(settings.model)
+  )
+    return result(
+      false,
+      404,
+      `Model "${settings.model}" is not available${said}.`,
+      `Pick another model: \`${connectCommand} --model MODEL\`.`,
+    );
+  if (res.status === 404)
+    return result(
+      false,
+      404,
+      `This Patchbay does not serve ${new URL(settings.url).pathname}${said}.`,
+      `Update Patchbay to a version that supports ${client.name}.`,
+    );
+  if (res.status === 403)
+    return result(
+      false,
+      403,
+      `The app may not use "${settings.model}"${said}.`,
+      `Allow it in the dashboard, or pick another: \`${connectCommand} --model MODEL\`.`,
+    );
+  if (res.status === 503)
+    return result(
+      false,
+      503,
+      `Patchbay cannot answer yet${said}.`,
+      "Wait until OpenCode is ready (see the dashboard), then verify again.",
+    );
+  return result(
+    false,
+    res.status,
+    `${request} failed with HTTP ${res.status}${said}.`,
+    "See the request log in the dashboard for details.",
+  );
+}

@@ -1,0 +1,78 @@
+// Schemas of the "set up a coding agent" admin rows (`/admin/api/connect/:client/…`): which clients can be set up,
+// and what a preview, an apply, an undo and a verify answer. No Node, no DOM.
+import { z } from "zod";
+
+/** Coding agents whose own config file Patchbay can write (`patchbay connect`, the dashboard's Set up dialog). */
+export const CONNECT_CLIENT_IDS = ["claude-code", "codex"] as const;
+/** One of {@link CONNECT_CLIENT_IDS}. */
+export const ConnectClientId = z.enum(CONNECT_CLIENT_IDS);
+export type ConnectClientId = z.infer<typeof ConnectClientId>;
+
+/** Display names of the clients, for the dashboard and the tray. */
+export const CONNECT_CLIENT_NAMES: Readonly<Record<ConnectClientId, string>> = {
+  "claude-code": "Claude Code",
+  codex: "Codex",
+};
+
+/** `:client` path parameter. */
+export const ConnectParams = z.strictObject({ client: ConnectClientId });
+
+/** Body of preview and apply: the model to write (default: the app's `default` alias, else the first model). */
+export const ConnectBody = z.strictObject({
+  model: z.string().trim().min(1).max(200).optional(),
+});
+export type ConnectBody = z.infer<typeof ConnectBody>;
+
+/** What `connect` would change (nothing is written). */
+export const ConnectPreview = z.object({
+  client: ConnectClientId,
+  /** The client's config file. */
+  path: z.string(),
+  /** The file exists now. */
+  exists: z.boolean(),
+  /** Applying would change the file (false: it already has these settings). */
+  changed: z.boolean(),
+  /** Unified diff of the change ("" when unchanged). The key is shown as `pb-…` only. */
+  diff: z.string(),
+  model: z.string(),
+  /** A backup of the original from an earlier connect, kept until undo (null: none yet). */
+  backup: z.string().nullable(),
+});
+export type ConnectPreview = z.infer<typeof ConnectPreview>;
+
+/** What `connect` changed. */
+export const ConnectApplyResult = z.object({
+  client: ConnectClientId,
+  path: z.string(),
+  changed: z.boolean(),
+  model: z.string(),
+  /** Where the original is kept for undo (null when there was no original file). */
+  backup: z.string().nullable(),
+});
+export type ConnectApplyResult = z.infer<typeof ConnectApplyResult>;
+
+/** What `connect --undo` did: restored the original, removed a file that did not exist before, removed Patchbay's
+ *  entries (no backup known), or nothing (not connected). */
+export const ConnectUndoResult = z.object({
+  client: ConnectClientId,
+  path: z.string(),
+  action: z.enum(["restored", "removed", "unmerged", "nothing"]),
+  /** The file had been edited since connect: that version was saved here before restoring. */
+  savedCurrent: z.string().nullable(),
+});
+export type ConnectUndoResult = z.infer<typeof ConnectUndoResult>;
+
+/** One real request in the client's wire through Patchbay with the settings in the client's config file. */
+export const ConnectVerifyResult = z.object({
+  client: ConnectClientId,
+  ok: z.boolean(),
+  /** `POST http://…/v1/messages` or `/v1/responses`. */
+  request: z.string(),
+  /** HTTP status, null when no answer. */
+  status: z.number().int().nullable(),
+  /** What happened, in one sentence. */
+  message: z.string(),
+  /** How to fix it (null when ok). */
+  hint: z.string().nullable(),
+});
+export type ConnectVerifyResult = z.infer<typeof ConnectVerifyResult>;

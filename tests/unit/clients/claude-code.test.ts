@@ -1,0 +1,100 @@
+// Claude Code's settings.json merge: unrelated settings, comments and formatting survive; Patchbay's variables are
+// set, taken out again, read back; broken files are refused with their location.
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import {
+  claudeCode,
+  mergeClaudeSettings,
+  readClaudeSettings,
+  unmergeClaudeSettings,
+} from "../../../server/clients/claude-code";
+import { ConfigFileError } from "../../../server/clients/types";
+
+const S = { origin: "http://127.0.0.1:4747", key: "pb-KEY", model: "anthropic/claude-sonnet-4-5", smallModel: "small" };
+
+const USER = `{
+  // my settings
+  "theme": "dark",
+  "permissions": { "allow": ["Bash(ls:*)"] },
+  "env": {
+    "FOO": "bar"
+  }
+}
+`;
+
+describe("Claude Code settings.json", () => {
+  test("merge keeps unrelated settings and comments and adds the env variables", () => {
+    const out = mergeClaudeSettings(USER, S);
+    assert.ok(out.startsWith('{\n  // my settings\n  "theme": "dark",\n  "permissions": { "allow": ["Bash(ls:*)"] },'));
+    assert.match(out, /"FOO": "bar"/);
+    const env = JSON.parse(out.replace(/^\s*\/\/.*$/m, "")).env as Record<string, string>;
+    assert.equal(env.ANTHROPIC_BASE_URL, "http://127.0.0.1:4747");
+    assert.equal(env.ANTHROPIC_AUTH_TOKEN, "pb-KEY");
+    assert.equal(env.ANTHROPIC_MODEL, S.model);
+    assert.equal(env.ANTHROPIC_DEFAULT_HAIKU_MODEL, "small");
+    assert.equal(env.ANTHROPIC_SMALL_FAST_MODEL, "small");
+    assert.equal(env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, "1");
+    assert.equal(env.CLAUDE_CODE_ATTRIBUTION_HEADER, "0");
+    assert.equal(env.FOO, "bar");
+  });
+
+  test("merge is idempotent and replaces earlier Patchbay values", () => {
+    const once = mergeClaudeSettings(USER, S);
+    assert.equal(mergeClaudeSettings(once, S), once);
+    const other = mergeClaudeSettings(once, { ...S, model: "openai/gpt-5" });
+    assert.match(other, /"ANTHROPIC_MODEL": "openai\/gpt-5"/);
+    assert.equal(other.match(/ANTHROPIC_MODEL/g)?.length, 1);
+  });
+
+  test("a missing or empty file becomes a new object ending in a newline", () => {
+    for (const start of [null, "", "  \n"]) {
+      const out = mergeClaudeSettings(start, S);
+      assert.equal((JSON.parse(out) as { env: Record<string, string> }).env.ANTHROPIC_AUTH_TOKEN, "pb-KEY");
+      assert.ok(out.endsWith("\n"));
+    }
+  });
+
+  test("unmerge takes exactly Patchbay's variables out (and an env left empty)", () => {
+    const back = unmergeClaudeSettings(mergeClaudeSettings(USER, S));
+    assert.deepEqual(JSON.parse(back.replace(/^\s*\/\/.*$/m, "")), {
+      theme: "dark",
+      permissions: { allow: ["Bash(ls:*)"] },
+      env: { FOO: "bar" },
+    });
+    const alone = unmergeClaudeSettings(mergeClaudeSettings('{ "theme": "x" }\n', S));
+    assert.deepEqual(JSON.parse(alone), { theme: "x" });
+    assert.equal(unmergeClaudeSettings(USER), USER, "nothing of Patchbay's: unchanged");
+  });
+
+  test("read gives the Messages URL, key and model; null when not set up", () => {
+    assert.deepEqual(readClaudeSettings(mergeClaudeSettings(USER, S)), {
+      url: "http://127.0.0.1:4747/v1/messages",
+      key: "pb-KEY",
+      model: S.model,
+    });
+    assert.equal(readClaudeSettings(USER), null);
+  });
+
+  test("a broken file is refused with its location; a wrong shape too", () => {
+    assert.throws(
+      () => mergeClaudeSettings('{\n  "theme": "dark"\n  "x": 1\n}\n', S),
+      (e: unknown) =>
+        e instanceof ConfigFileError && /line 3, column 3/.test(e.message) && /did not change/.test(e.message),
+    );
+    assert.throws(() => mergeClaudeSettings("[1, 2]", S), /must hold a JSON object/);
+    assert.throws(() => mergeClaudeSettings('{ "env": "x" }', S), /"env" entry .* must be an object/);
+    assert.throws(() => unmergeClaudeSettings("{ nope"), ConfigFileError);
+  });
+
+  test("config path honours CLAUDE_CONFIG_DIR; launch sets the env and drops conflicting variables", () => {
+    assert.equal(claudeCode.config?.path({}, "/home/u"), "/home/u/.claude/settings.json");
+    assert.equal(claudeCode.config?.path({ CLAUDE_CONFIG_DIR: "/cfg" }, "/home/u"), "/cfg/settings.json");
+    const plan = claudeCode.launch(S);
+    assert.equal(plan.env.ANTHROPIC_BASE_URL, "http://127.0.0.1:4747");
+    assert.equal(plan.env.ANTHROPIC_AUTH_TOKEN, "pb-KEY");
+    assert.ok(plan.unsetEnv.includes("ANTHROPIC_API_KEY"));
+    assert.equal(plan.env.CLAUDE_CODE_MAX_CONTEXT_TOKENS, undefined, "no window known: not set");
+    assert.equal(claudeCode.launch({ ...S, contextWindow: 200_000 }).env.CLAUDE_CODE_MAX_CONTEXT_TOKENS, "200000");
+    assert.deepEqual(plan.args, []);
+  });
+});

@@ -1,0 +1,158 @@
+// connect's file handling on a temp HOME: one backup per original, byte-for-byte undo (or removal of a file that did
+// not exist), idempotent re-runs, hand edits kept aside on undo, broken files refused with nothing written.
+import { test, describe, beforeEach, afterEach } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { findConnectable } from "../../../server/clients/registry";
+import { ConfigFileError } from "../../../server/clients/types";
+import { applyConnect, backupsDir, planConnect, planDiff, undoConnect } from "../../../server/connect/connect-files";
+
+const S = {
+  origin: "http://127.0.0.1:4747",
+  key: "pb-SECRETSECRETSECRET",
+  model: "demo/echo",
+  smallModel: "demo/echo",
+};
+const codex = findConnectable("codex")!;
+const claude = findConnectable("claude")!;
+
+/** Every file under `dir` with its bytes (for "nothing was written"). */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!fs.existsSync(dir)) return out;
+  for (const e of fs.readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (e.isFile()) {
+      const full = path.join(e.parentPath, e.name);
+      out[path.relative(dir, full)] = fs.readFileSync(full).toString("base64");
+    }
+  return out;
+}
+
+describe("connect files", () => {
+  let tmp: string;
+  let home: string;
+  let dataDir: string;
+  let env: Record<string, string>;
+  let clock: number;
+  const now = () => (clock += 1000);
+
+  beforeEach(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pb-connect-"));
+    home = path.join(tmp, "home");
+    dataDir = path.join(tmp, "data");
+    fs.mkdirSync(home);
+    env = { HOME: home };
+    clock = Date.UTC(2026, 0, 1);
+  });
+  afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  test("apply then undo restores the original byte for byte (CRLF, no final newline, odd bytes kept)", async () => {
+    const file = path.join(home, ".codex", "config.toml");
+    fs.mkdirSync(path.dirname(file));
+    const original = Buffer.from('# é\r\napproval_policy = "never"\r\n\r\n[tui]\r\nx = 1', "utf8");
+    fs.writeFileSync(file, original, { mode: 0o640 });
+    const t = { client: codex, dataDir, env };
+    const plan = await applyConnect(t, S, now);
+    assert.ok(plan.changed);
+    assert.ok(plan.backup && fs.readFileSync(plan.backup).equals(original));
+    assert.match(path.basename(plan.backup), /^codex-20260101T000001Z\.orig$/);
+    assert.equal(fs.statSync(plan.backup).mode & 0o777, 0o600);
+    assert.match(
+      fs.readFileSync(file, "utf8"),
+      /\r\n\[model_providers\.patchbay\]\r\n[^]*experimental_bearer_token = "pb-SECRETSECRETSECRET"$/,
+    );
+    assert.equal(fs.statSync(file).mode & 0o777, 0o640, "the file keeps its mode");
+
+    const undone = await undoConnect(t, now);
+    assert.deepEqual(undone, { path: file, action: "restored", savedCurrent: null });
+    assert.ok(fs.readFileSync(file).equals(original));
+    assert.equal(fs.statSync(file).mode & 0o777, 0o640);
+    assert.deepEqual(snapshot(backupsDir(dataDir)), {}, "backup and record removed");
+  });
+
+  test("running twice keeps one backup of the original; a changed model re-merges without a new backup", async () => {
+    const file = path.join(home, ".claude", "settings.json");
+    fs.mkdirSync(path.dirname(file));
+    const original = '{ "theme": "dark" }\n';
+    fs.writeFileSync(file, original);
+    const t = { client: claude, dataDir, env };
+    const first = await applyConnect(t, S, now);
+    const afterFirst = fs.readFileSync(file, "utf8");
+    const second = await applyConnect(t, S, now);
+    assert.equal(second.changed, false);
+    assert.equal(second.backup, first.backup);
+    assert.equal(fs.readFileSync(file, "utf8"), afterFirst);
+    const third = await applyConnect(t, { ...S, model: "other/model" }, now);
+    assert.ok(third.changed);
+    assert.equal(third.backup, first.backup);
+    assert.equal(fs.readdirSync(backupsDir(dataDir)).filter((f) => f.endsWith(".orig")).length, 1);
+    await undoConnect(t, now);
+    assert.equal(fs.readFileSync(file, "utf8"), original);
+  });
+
+  test("a file that did not exist is created with mode 0600 and removed by undo", async () => {
+    const t = { client: claude, dataDir, env: { HOME: home, CLAUDE_CONFIG_DIR: path.join(tmp, "cc") } };
+    const plan = await applyConnect(t, S, now);
+    assert.equal(plan.path, path.join(tmp, "cc", "settings.json"));
+    assert.equal(plan.backup, null);
+    assert.equal(fs.statSync(plan.path).mode & 0o777, 0o600);
+    assert.equal((await undoConnect(t, now)).action, "removed");
+    assert.equal(fs.existsSync(plan.path), false);
+  });
+
+  test("undo keeps a version edited since connect aside before restoring", async () => {
+    const file = path.join(home, ".codex", "config.toml");
+    fs.mkdirSync(path.dirname(file));
+    fs.writeFileSync(file, 'approval_policy = "never"\n');
+    const t = { client: codex, dataDir, env };
+    await applyConnect(t, S, now);
+    fs.appendFileSync(file, "\n[tui]\nhand = true\n");
+    const edited = fs.readFileSync(file);
+    const r = await undoConnect(t, now);
+    assert.equal(r.action, "restored");
+    assert.ok(r.savedCurrent && fs.readFileSync(r.savedCurrent).equals(edited));
+    assert.equal(fs.readFileSync(file, "utf8"), 'approval_policy = "never"\n');
+  });
+
+  test("undo without a backup takes Patchbay's settings out; with nothing to undo it changes nothing", async () => {
+    const t = { client: codex, dataDir, env };
+    assert.equal((await undoConnect(t, now)).action, "nothing");
+    const file = path.join(home, ".codex", "config.toml");
+    fs.mkdirSync(path.dirname(file));
+    fs.writeFileSync(file, 'approval_policy = "never"\n');
+    await applyConnect(t, S, now);
+    fs.rmSync(dataDir, { recursive: true });
+    assert.equal((await undoConnect(t, now)).action, "unmerged");
+    assert.equal(fs.readFileSync(file, "utf8"), 'approval_policy = "never"\n');
+  });
+
+  test("a broken file is refused: nothing written, no backup", async () => {
+    const file = path.join(home, ".claude", "settings.json");
+    fs.mkdirSync(path.dirname(file));
+    fs.writeFileSync(file, '{ "theme": "dark", }}');
+    const before = snapshot(tmp);
+    const t = { client: claude, dataDir, env };
+    await assert.rejects(
+      applyConnect(t, S, now),
+      (e: unknown) => e instanceof ConfigFileError && /line 1/.test(e.message),
+    );
+    await assert.rejects(planConnect(t, S), ConfigFileError);
+    assert.deepEqual(snapshot(tmp), before);
+  });
+
+  test("an unreadable path (a folder) is refused with the reason", async () => {
+    fs.mkdirSync(path.join(home, ".codex", "config.toml"), { recursive: true });
+    await assert.rejects(applyConnect({ client: codex, dataDir, env }, S, now), /Cannot read .*EISDIR/);
+  });
+
+  test("the dry-run diff hides the key", async () => {
+    const plan = await planConnect({ client: codex, dataDir, env }, S);
+    const diff = planDiff(plan, S.key);
+    assert.match(diff, /^--- \/dev\/null\n\+\+\+ b\/config\.toml\n/);
+    assert.doesNotMatch(diff, /SECRETSECRET/);
+    assert.match(diff, /experimental_bearer_token = "pb-SECR…"/);
+    assert.equal(fs.existsSync(path.join(home, ".codex")), false, "a plan writes nothing");
+  });
+});

@@ -1,0 +1,112 @@
+// connect's verify against a small fake server: the request is in the client's wire (Anthropic Messages with its
+// headers; Responses), and each failure names its cause and fix.
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { findConnectable } from "../../../server/clients/registry";
+import { verifyClient } from "../../../server/connect/verify";
+
+interface Seen {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: Record<string, unknown>;
+}
+
+describe("verifyClient", () => {
+  let server: http.Server;
+  let base: string;
+  const seen: Seen[] = [];
+  let reply: (s: Seen) => [number, unknown] = () => [500, {}];
+
+  before(async () => {
+    server = http.createServer((req, res) => {
+      let data = "";
+      req.on("data", (c: Buffer) => (data += c.toString()));
+      req.on("end", () => {
+        const s = {
+          path: req.url ?? "",
+          headers: req.headers,
+          body: JSON.parse(data || "{}") as Record<string, unknown>,
+        };
+        seen.push(s);
+        const [status, body] = reply(s);
+        res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((r) => server.close(() => r())));
+
+  const claude = findConnectable("claude")!;
+  const codex = findConnectable("codex")!;
+
+  test("Claude Code: POST /v1/messages per the Messages spec; OK with the answer's text", async () => {
+    reply = () => [200, { type: "message", role: "assistant", content: [{ type: "text", text: "pong" }] }];
+    const r = await verifyClient(
+      claude,
+      { url: `${base}/v1/messages`, key: "pb-K", model: "m/x" },
+      "patchbay connect claude",
+    );
+    assert.equal(r.ok, true, r.message);
+    assert.match(r.message, /answered "pong"/);
+    const s = seen.at(-1)!;
+    assert.equal(s.path, "/v1/messages");
+    assert.equal(s.headers["x-api-key"], "pb-K");
+    assert.equal(s.headers.authorization, "Bearer pb-K");
+    assert.equal(s.headers["anthropic-version"], "2023-06-01");
+    assert.equal(s.body.model, "m/x");
+    assert.equal(typeof s.body.max_tokens, "number");
+    assert.deepEqual(
+      (s.body.messages as { role: string }[]).map((m) => m.role),
+      ["user"],
+    );
+  });
+
+  test("Codex: POST /v1/responses with Bearer; OK with the output text", async () => {
+    reply = () => [
+      200,
+      { object: "response", output: [{ type: "message", content: [{ type: "output_text", text: "pong" }] }] },
+    ];
+    const r = await verifyClient(
+      codex,
+      { url: `${base}/v1/responses`, key: "pb-K", model: "m/x" },
+      "patchbay connect codex",
+    );
+    assert.equal(r.ok, true, r.message);
+    assert.equal(seen.at(-1)!.path, "/v1/responses");
+    assert.equal(seen.at(-1)!.headers.authorization, "Bearer pb-K");
+    assert.equal(seen.at(-1)!.body.input, "Reply with the word pong.");
+  });
+
+  test("failures say what to do", async () => {
+    const w = { url: `${base}/v1/messages`, key: "pb-K", model: "m/x" };
+    const cases: [number, unknown, RegExp, RegExp][] = [
+      [401, { error: { message: "Invalid API key" } }, /refused the key/, /patchbay connect claude/],
+      [404, { error: { message: "Unknown route" } }, /does not serve \/v1\/messages/, /Update Patchbay/],
+      [404, { error: { code: "model_not_found", message: "No model 'm/x'" } }, /not available/, /--model/],
+      [403, { error: { code: "model_not_allowed", message: "no" } }, /may not use/, /--model/],
+      [503, { error: { message: "starting" } }, /cannot answer yet/, /Wait/],
+      [200, { hello: 1 }, /not in the Claude Code wire/, /Update/],
+    ];
+    for (const [status, body, message, hint] of cases) {
+      reply = () => [status, body];
+      const r = await verifyClient(claude, w, "patchbay connect claude");
+      assert.equal(r.ok, false);
+      assert.match(r.message, message);
+      assert.match(r.hint ?? "", hint);
+    }
+  });
+
+  test("no server: says to start Patchbay", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const r = await verifyClient(codex, { url: `http://127.0.0.1:${port}/v1/responses`, key: "k", model: "m" }, "x");
+    assert.equal(r.ok, false);
+    assert.equal(r.status, null);
+    assert.match(r.hint ?? "", /npx patchbay serve/);
+  });
+});
