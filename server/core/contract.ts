@@ -93,6 +93,10 @@ export interface ModelError {
   param?: string | null;
   /** Seconds, forwarded as `Retry-After` when the error is sent before any output. */
   retryAfter?: number;
+  /** What the failure is, when the backend can tell: the conversation does not fit the model's context window, or
+   *  the account's quota/credit is used up (unlike a rate limit, waiting does not help). Wires map it to their own
+   *  codes (Responses: `context_length_exceeded`, `insufficient_quota`). */
+  kind?: "context_length" | "quota";
 }
 
 /** Neutral output events, in order: one `start`, then deltas/tool calls, then exactly one `finish` or `error`. */

@@ -7,7 +7,7 @@ import { runModelRequest, type DecodedWireRequest, type ModelRequestDeps } from 
 
 /** Decodes a Responses request and binds its encoder. */
 export function decodeResponsesWire(body: unknown, now: () => number): DecodedWireRequest {
-  const { request, echo } = decodeResponsesRequest(body);
+  const { request, echo, toolNames } = decodeResponsesRequest(body);
   return {
     request,
     createEncoder: (model) => {
@@ -16,6 +16,7 @@ export function decodeResponsesWire(body: unknown, now: () => number): DecodedWi
         createdAt: Math.floor(now() / 1000),
         model,
         echo,
+        toolNames,
         newId: (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, "")}`,
       });
       return { push: (e) => enc.push(e), end: () => enc.end(), body: () => enc.response() };
