@@ -184,7 +184,7 @@ export class ResponsesEncoder {
    *  @throws PatchbayError when the run failed or did not finish (the caller answers with an HTTP error). */
   response(): ResponseObject {
     const s = this.state;
-    if (s.phase === "failed" && s.failure) throw modelErrorToPatchbayError(s.failure);
+    if (s.phase === "failed" && s.failure) throw failureError(s.failure);
     if (!s.final) throw modelErrorToPatchbayError(STREAM_ENDED_EARLY);
     return structuredClone(s.final);
   }
@@ -196,7 +196,7 @@ export class ResponsesEncoder {
 
   /** The run's failure as a PatchbayError (for an HTTP error or the log), or null. */
   get failure(): PatchbayError | null {
-    return this.state.failure ? modelErrorToPatchbayError(this.state.failure) : null;
+    return this.state.failure ? failureError(this.state.failure) : null;
   }
 
   /** A read-only copy of the state (for logs and tests). */
@@ -425,6 +425,11 @@ export function customInputOf(rawArguments: string): string {
     // not JSON: the model wrote the input directly
   }
   return rawArguments;
+}
+
+/** The PatchbayError of a failed run, with the same message as its `response.failed` event. */
+function failureError(error: ModelError): PatchbayError {
+  return modelErrorToPatchbayError({ ...error, message: responseErrorMessage(error) });
 }
 
 function textPart(text: string): OutputTextPart {

@@ -141,7 +141,7 @@ describe("ResponsesEncoder rules", () => {
     assert.deepEqual(body.usage, toResponseUsage(USAGE));
     assert.deepEqual(body.usage, {
       input_tokens: 21,
-      input_tokens_details: { cached_tokens: 5 },
+      input_tokens_details: { cached_tokens: 5, cache_write_tokens: 0 },
       output_tokens: 9,
       output_tokens_details: { reasoning_tokens: 3 },
       total_tokens: 30,
