@@ -73,14 +73,16 @@ export function toResponseUsage(usage: Usage): ResponseUsageOut {
   };
 }
 
-/** `response.error.code` for a backend error, in the codes OpenAI's clients act on (Codex's Responses SSE parser,
- *  codex-rs/codex-api/src/sse/responses.rs): `context_length_exceeded` (the client compacts or stops),
- *  `insufficient_quota` (fatal: waiting does not help), `rate_limit_exceeded` for other 429s (the client retries after
- *  the "try again in N s" of the message), else Patchbay's code. */
+/** `response.error.code` for a backend error, from OpenAI's `ResponseErrorCode` enum plus the two codes the API sends
+ *  outside it, which clients act on (Codex's SSE parser, codex-rs/codex-api/src/sse/responses.rs):
+ *  `context_length_exceeded` (the client compacts or stops), `insufficient_quota` (fatal: waiting does not help),
+ *  `rate_limit_exceeded` for other 429s (the client retries after the message's "try again in N s"), `invalid_prompt`
+ *  for other 4xx, else `server_error`. Patchbay's own code stays in the request log and the HTTP error envelope. */
 export function responseErrorCode(error: ModelError): string {
   if (error.kind === "context_length") return "context_length_exceeded";
   if (error.kind === "quota") return "insufficient_quota";
-  return error.status === 429 ? "rate_limit_exceeded" : error.code || "upstream_error";
+  if (error.status === 429) return "rate_limit_exceeded";
+  return error.status >= 400 && error.status < 500 ? "invalid_prompt" : "server_error";
 }
 
 /** `response.error.message`: the error's message; a rate limit with a known wait gets OpenAI's "Please try again in

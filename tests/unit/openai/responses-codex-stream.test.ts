@@ -221,7 +221,7 @@ describe("errors in the codes Codex acts on", () => {
     return parseAsCodex(run.frames.map(formatSseFrame).join("")).terminal;
   };
 
-  test("context window, quota, rate limit with 'try again in N s', other errors keep Patchbay's code", () => {
+  test("context window, quota, rate limit with 'try again in N s', other errors are server_error", () => {
     assert.deepEqual(
       failWith({ code: "upstream_bad_request", status: 400, message: "Too long.", kind: "context_length" }).error?.code,
       "context_length_exceeded",
@@ -235,7 +235,7 @@ describe("errors in the codes Codex acts on", () => {
     assert.equal(limited.error?.message, "Slow down. Please try again in 20s.");
     // Codex's own regex (codex-api/src/sse/responses.rs).
     assert.match(limited.error?.message ?? "", /try again in\s*(\d+(?:\.\d+)?)\s*(s|ms|seconds?)/i);
-    assert.equal(failWith({ code: "upstream_error", status: 502, message: "Boom." }).error?.code, "upstream_error");
+    assert.equal(failWith({ code: "upstream_error", status: 502, message: "Boom." }).error?.code, "server_error");
   });
 
   test("a rate limit without a known wait, or one that already says when, is left as it is", () => {
@@ -243,6 +243,6 @@ describe("errors in the codes Codex acts on", () => {
     assert.equal(responseErrorMessage(noWait), "Slow down.");
     const said: ModelError = { ...noWait, message: "Please try again in 1.5s.", retryAfter: 2 };
     assert.equal(responseErrorMessage(said), "Please try again in 1.5s.");
-    assert.equal(responseErrorCode({ code: "timeout", status: 504, message: "late" }), "timeout");
+    assert.equal(responseErrorCode({ code: "timeout", status: 504, message: "late" }), "server_error");
   });
 });

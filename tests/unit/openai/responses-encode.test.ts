@@ -201,7 +201,7 @@ describe("ResponsesEncoder rules", () => {
     assert.ok(!types.includes("response.completed"));
     assert.equal(types.at(-1), "response.failed");
     const failed = JSON.parse(run.frames.at(-1)!.data);
-    assert.deepEqual(failed.response.error, { code: "upstream_error", message: "The provider closed the connection." });
+    assert.deepEqual(failed.response.error, { code: "server_error", message: "The provider closed the connection." });
     assert.equal(failed.response.output[0].content[0].text, "Partial answ");
     assert.equal(failed.response.output[0].status, "incomplete");
     assert.equal(run.thrown?.status, 502);
@@ -212,7 +212,8 @@ describe("ResponsesEncoder rules", () => {
       responseErrorCode({ code: "upstream_rate_limited", status: 429, message: "x" }),
       "rate_limit_exceeded",
     );
-    assert.equal(responseErrorCode({ code: "timeout", status: 504, message: "x" }), "timeout");
+    assert.equal(responseErrorCode({ code: "timeout", status: 504, message: "x" }), "server_error");
+    assert.equal(responseErrorCode({ code: "upstream_bad_request", status: 400, message: "x" }), "invalid_prompt");
   });
 
   test("reasoning becomes a reasoning item only when a summary was requested", () => {
@@ -252,7 +253,7 @@ describe("ResponsesEncoder rules", () => {
     enc.push({ type: "text-delta", delta: "x" });
     const frames = enc.end();
     assert.equal(frames.at(-1)?.event, "response.failed");
-    assert.equal(JSON.parse(frames.at(-1)!.data).response.error.code, "upstream_error");
+    assert.equal(JSON.parse(frames.at(-1)!.data).response.error.code, "server_error");
     assert.deepEqual(enc.end(), []);
   });
 
