@@ -16,7 +16,7 @@ import type { RecordedRequest } from "../harness/mock-upstream";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const CODEX = path.join(ROOT, "node_modules", ".bin", "codex");
 const MODEL = "mock/mock-model";
-const RUN_TIMEOUT_MS = 90_000;
+const RUN_TIMEOUT_MS = 120_000;
 
 let fx: PatchbayFixture;
 let key: string;
@@ -140,7 +140,11 @@ describe("codex exec through Patchbay (Connect snippet config)", () => {
     fx.mock.script(
       {
         toolCalls: [
-          { id: "call_shell_1", name: "exec_command", arguments: { cmd: "echo made-by-codex > proof.txt && echo RAN-$((6*7))" } },
+          {
+            id: "call_shell_1",
+            name: "exec_command",
+            arguments: { cmd: "echo made-by-codex > proof.txt && echo RAN-$((6*7))" },
+          },
         ],
       },
       { text: "FINAL-ANSWER-93: the command printed RAN-42" },
@@ -175,7 +179,10 @@ describe("codex exec through Patchbay (Connect snippet config)", () => {
     const reqs = fx.mock.chatRequests();
     assert.equal(reqs.length, 2);
     const offered = toolNamesOf(reqs[0]);
-    assert.ok(offered.includes("multi_agent_v1__close_agent"), `namespace members are offered flat: ${offered.join(", ")}`);
+    assert.ok(
+      offered.includes("multi_agent_v1__close_agent"),
+      `namespace members are offered flat: ${offered.join(", ")}`,
+    );
     assert.ok(!offered.some((n) => /web_search/.test(n)), "the hosted web_search tool is not offered upstream");
     // Codex dispatched close_agent (its own error for the unknown id), not "unsupported call".
     const result = messagesOf(reqs[1]).find((m) => m.role === "tool");

@@ -287,7 +287,9 @@ describe("agent tools: hosted dropped with a warning, namespace and custom tools
       type: "namespace",
       name: "crm",
       description: "CRM tools.",
-      tools: [{ type: "function", name: "lookup", parameters: { type: "object", properties: { q: { type: "string" } } } }],
+      tools: [
+        { type: "function", name: "lookup", parameters: { type: "object", properties: { q: { type: "string" } } } },
+      ],
     },
     { type: "custom", name: "apply_patch", description: "Apply a patch.", format: { type: "text" } },
   ];

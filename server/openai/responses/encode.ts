@@ -394,7 +394,9 @@ export class ResponsesEncoder {
       }),
     );
     if (input !== "")
-      frames.push(this.event("response.custom_tool_call_input.delta", { item_id: id, output_index: outputIndex, delta: input }));
+      frames.push(
+        this.event("response.custom_tool_call_input.delta", { item_id: id, output_index: outputIndex, delta: input }),
+      );
     frames.push(this.event("response.custom_tool_call_input.done", { item_id: id, output_index: outputIndex, input }));
     const item: OutputItem = { ...base, status: "completed", input };
     this.state.output.push(item);

@@ -103,7 +103,12 @@ interface Collected {
   warnings: string[];
 }
 
-function addFunction(raw: unknown, path: WirePath, namespace: string | undefined, out: Collected): ResponseFunctionToolOut {
+function addFunction(
+  raw: unknown,
+  path: WirePath,
+  namespace: string | undefined,
+  out: Collected,
+): ResponseFunctionToolOut {
   const t = parseWire(ResponsesFunctionTool, raw, path);
   const param = formatParam(path);
   if (t.parameters) assertJsonDepth(t.parameters, `${param}.parameters`);
@@ -185,7 +190,9 @@ export function decodeResponsesTools(req: ResponsesRequest): DecodedResponsesToo
 }
 
 function hostedRefusal(forced: string[], hosted: DecodedResponsesTools["hosted"]): PatchbayError {
-  const offered = hosted.length ? ` Hosted tools in 'tools': ${hosted.map((h) => `${h.type} (${h.param})`).join(", ")}.` : "";
+  const offered = hosted.length
+    ? ` Hosted tools in 'tools': ${hosted.map((h) => `${h.type} (${h.param})`).join(", ")}.`
+    : "";
   return unsupportedParameter(
     "tool_choice",
     `'tool_choice' forces hosted tool${forced.length > 1 ? "s" : ""} ${forced.map((t) => q(t)).join(", ")}, which Patchbay cannot run (OpenAI runs hosted tools on its side).${offered} Use 'auto' or 'required', or force one of your own function or custom tools.`,

@@ -27,9 +27,7 @@ export interface ResponseCustomToolOut {
   type: "custom";
   name: string;
   description?: string;
-  format:
-    | { type: "text" }
-    | { type: "grammar"; syntax: "lark" | "regex"; definition: string };
+  format: { type: "text" } | { type: "grammar"; syntax: "lark" | "regex"; definition: string };
 }
 
 /** A namespace tool as echoed (OpenAPI `NamespaceToolParam`). */
@@ -45,11 +43,7 @@ export type ResponseToolOut = ResponseFunctionToolOut | ResponseCustomToolOut | 
 
 /** `tool_choice` as echoed. */
 export type ResponseToolChoiceOut =
-  | "auto"
-  | "none"
-  | "required"
-  | { type: "function"; name: string }
-  | { type: "custom"; name: string };
+  "auto" | "none" | "required" | { type: "function"; name: string } | { type: "custom"; name: string };
 
 /** The request fields a response object repeats, normalised (absent → null or the API default). Returned by
  *  `decodeResponsesRequest` and given to the `ResponsesEncoder`. */

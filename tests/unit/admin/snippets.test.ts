@@ -66,7 +66,11 @@ describe("connect snippets", () => {
       },
     });
     const quoted = buildSnippets({ baseUrl: "http://h:1/v1", model: 'we"ird\\model' }).find((s) => s.id === "codex");
-    assert.equal((parseToml(quoted?.code ?? "") as { model?: string }).model, 'we"ird\\model', "model is a TOML string");
+    assert.equal(
+      (parseToml(quoted?.code ?? "") as { model?: string }).model,
+      'we"ird\\model',
+      "model is a TOML string",
+    );
   });
 
   test("shellQuote survives single quotes", () => {

@@ -115,7 +115,9 @@ describe("OpenAPI conformance of generated output", () => {
     for (const [name, events] of Object.entries(SCENARIOS)) {
       for (const includeUsage of [false, true]) {
         const run = runChat(events, { includeUsage });
-        const frames = run.frames.map((f) => ({ data: f.data === "[DONE]" ? "[DONE]" : (JSON.parse(f.data) as unknown) }));
+        const frames = run.frames.map((f) => ({
+          data: f.data === "[DONE]" ? "[DONE]" : (JSON.parse(f.data) as unknown),
+        }));
         checkChatFrames(frames, run.body, `${name}${includeUsage ? " (usage)" : ""}`);
       }
     }

@@ -99,9 +99,9 @@ let cached: OpenApiValidators | null = null;
 /** Loads the vendored spec, applies {@link SPEC_QUIRKS}, and compiles validators lazily. */
 export function openApiValidators(): OpenApiValidators {
   if (cached) return cached;
-  const doc = JSON.parse(
-    readFileSync(new URL("../../fixtures/openapi/openapi.json", import.meta.url), "utf8"),
-  ) as { components: { schemas: Schemas } };
+  const doc = JSON.parse(readFileSync(new URL("../../fixtures/openapi/openapi.json", import.meta.url), "utf8")) as {
+    components: { schemas: Schemas };
+  };
   const schemas = doc.components.schemas;
   for (const quirk of SPEC_QUIRKS) quirk.patch(schemas);
   // strict: false ignores OpenAPI's own keywords (discriminator, x-oaiMeta, x-stainless-const, example, deprecated).
@@ -140,5 +140,7 @@ export function openApiValidators(): OpenApiValidators {
 export function assertConforms(validate: ValidateFunction, value: unknown, what: string): void {
   if (validate(value)) return;
   const errors = (validate.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || "/"} ${e.message ?? ""}`);
-  assert.fail(`${what} does not conform to the OpenAI OpenAPI spec:\n${errors.join("\n")}\n${JSON.stringify(value).slice(0, 600)}`);
+  assert.fail(
+    `${what} does not conform to the OpenAI OpenAPI spec:\n${errors.join("\n")}\n${JSON.stringify(value).slice(0, 600)}`,
+  );
 }

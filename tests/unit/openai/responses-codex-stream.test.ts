@@ -11,7 +11,14 @@ import type { ModelError, ModelEvent } from "../../../server/core/contract";
 import { decodeResponsesRequest } from "../../../server/openai/responses/decode";
 import { customInputOf, responseErrorCode, responseErrorMessage } from "../../../server/openai/responses/encode";
 import { formatSseFrame } from "../../../server/openai/sse-frame";
-import { USAGE, assertResponsesAgreement, checkResponsesStream, framesForGolden, matchGolden, runResponses } from "./helpers";
+import {
+  USAGE,
+  assertResponsesAgreement,
+  checkResponsesStream,
+  framesForGolden,
+  matchGolden,
+  runResponses,
+} from "./helpers";
 
 const start: ModelEvent = { type: "start", sessionId: "ses_codex", warnings: [] };
 const codexBody = JSON.parse(
@@ -76,7 +83,12 @@ function parseAsCodex(sse: string): CodexView {
       .map((l) => l.slice(6))
       .join("\n");
     if (!data) continue;
-    const event = JSON.parse(data) as { type: string; item?: unknown; delta?: string; response?: Record<string, unknown> };
+    const event = JSON.parse(data) as {
+      type: string;
+      item?: unknown;
+      delta?: string;
+      response?: Record<string, unknown>;
+    };
     switch (event.type) {
       case "response.output_item.done":
         view.items.push(CodexResponseItem.parse(event.item));
@@ -181,7 +193,14 @@ describe("custom tool calls", () => {
       "response.output_item.done",
     ]);
     assert.deepEqual(run.body?.output, [
-      { id: "ctc_test1_0", type: "custom_tool_call", call_id: "call_p", name: "apply_patch", status: "completed", input: patch },
+      {
+        id: "ctc_test1_0",
+        type: "custom_tool_call",
+        call_id: "call_p",
+        name: "apply_patch",
+        status: "completed",
+        input: patch,
+      },
       {
         id: "ctc_test1_1",
         type: "custom_tool_call",
@@ -206,7 +225,11 @@ describe("custom tool calls", () => {
 
   test("an empty input sends no delta event", () => {
     const run = runResponses(
-      [start, { type: "tool-call", id: "c", name: "apply_patch", arguments: '{"input":""}' }, { type: "finish", reason: "tool_calls", usage: USAGE }],
+      [
+        start,
+        { type: "tool-call", id: "c", name: "apply_patch", arguments: '{"input":""}' },
+        { type: "finish", reason: "tool_calls", usage: USAGE },
+      ],
       { echo, toolNames },
     );
     checkResponsesStream(run.frames);

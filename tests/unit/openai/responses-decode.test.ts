@@ -364,7 +364,11 @@ describe("decodeResponsesRequest: refusals name the field", () => {
       () =>
         decode({
           tools,
-          tool_choice: { type: "allowed_tools", mode: "required", tools: [{ type: "web_search" }, { type: "file_search" }] },
+          tool_choice: {
+            type: "allowed_tools",
+            mode: "required",
+            tools: [{ type: "web_search" }, { type: "file_search" }],
+          },
         }),
       { param: "tool_choice", message: /'web_search', 'file_search'/ },
     );

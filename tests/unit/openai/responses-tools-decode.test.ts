@@ -47,12 +47,16 @@ describe("Responses tools: namespace, custom, hosted", () => {
       name: "close_agent",
       namespace: "multi_agent_v1",
     });
-    assert.deepEqual(toolNames.get("multi_agent_v1__note"), { kind: "custom", name: "note", namespace: "multi_agent_v1" });
+    assert.deepEqual(toolNames.get("multi_agent_v1__note"), {
+      kind: "custom",
+      name: "note",
+      namespace: "multi_agent_v1",
+    });
     assert.equal(echo.tools[0]?.type, "namespace");
-    assert.deepEqual(
-      echo.tools[0]?.type === "namespace" && echo.tools[0].tools.map((t) => `${t.type}:${t.name}`),
-      ["function:close_agent", "custom:note"],
-    );
+    assert.deepEqual(echo.tools[0]?.type === "namespace" && echo.tools[0].tools.map((t) => `${t.type}:${t.name}`), [
+      "function:close_agent",
+      "custom:note",
+    ]);
     assert.deepEqual(request.warnings, []);
   });
 
@@ -60,7 +64,10 @@ describe("Responses tools: namespace, custom, hosted", () => {
     const long = flattenToolName("mcp__a_really_long_server_name_that_goes_on", "and_a_long_tool_name_as_well_x");
     assert.ok(long.length <= 64, long);
     assert.match(long, /^[A-Za-z0-9_-]+$/);
-    assert.equal(long, flattenToolName("mcp__a_really_long_server_name_that_goes_on", "and_a_long_tool_name_as_well_x"));
+    assert.equal(
+      long,
+      flattenToolName("mcp__a_really_long_server_name_that_goes_on", "and_a_long_tool_name_as_well_x"),
+    );
     const dotted = flattenToolName("srv.v1", "get:thing");
     assert.match(dotted, /^srv_v1__get_thing_[0-9a-f]{8}$/);
     assert.notEqual(flattenToolName("a", "b_c"), flattenToolName("a_", "_c"), "different pairs stay apart");
@@ -126,9 +133,12 @@ describe("Responses tools: namespace, custom, hosted", () => {
     assert400(() => decode({ tools: [{ ...NAMESPACE, tools: [{ type: "function", name: "bad name" }] }] }), {
       param: "tools[0].tools[0].name",
     });
-    assert400(() => decode({ tools: [{ ...APPLY_PATCH, format: { type: "grammar", syntax: "ebnf", definition: "" } }] }), {
-      param: "tools[0].format.syntax",
-    });
+    assert400(
+      () => decode({ tools: [{ ...APPLY_PATCH, format: { type: "grammar", syntax: "ebnf", definition: "" } }] }),
+      {
+        param: "tools[0].format.syntax",
+      },
+    );
     assert400(
       () => decode({ tools: [{ type: "function", name: "multi_agent_v1__close_agent", parameters: OBJ }, NAMESPACE] }),
       { param: "tools[1].tools[0].name", message: /Duplicate/ },
@@ -148,7 +158,12 @@ describe("Responses input items an agent replays", () => {
       input: [
         { type: "message", id: "msg_d1", role: "developer", content: [{ type: "input_text", text: "Be careful." }] },
         { type: "message", id: "msg_u1", role: "user", content: [{ type: "input_text", text: "Fix it." }] },
-        { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "thinking" }], encrypted_content: "gAAAA" },
+        {
+          type: "reasoning",
+          id: "rs_1",
+          summary: [{ type: "summary_text", text: "thinking" }],
+          encrypted_content: "gAAAA",
+        },
         { type: "reasoning", id: "rs_2", summary: [], content: null, encrypted_content: null },
         {
           type: "message",

@@ -39,12 +39,20 @@ describe("mapOpenCodeError", () => {
       overflow({ error: { code: "context_length_exceeded", message: "Input exceeds the context window." } })?.kind,
       "context_length",
     );
-    assert.equal(overflow({ error: { message: "This model's maximum context length is 8192 tokens." } })?.kind, "context_length");
+    assert.equal(
+      overflow({ error: { message: "This model's maximum context length is 8192 tokens." } })?.kind,
+      "context_length",
+    );
     assert.equal(overflow({ error: { message: "max_tokens is too large" } })?.kind, undefined);
-    assert.equal(mapOpenCodeError({ name: "ContextOverflowError", data: { message: "too long" } })?.kind, "context_length");
+    assert.equal(
+      mapOpenCodeError({ name: "ContextOverflowError", data: { message: "too long" } })?.kind,
+      "context_length",
+    );
     const quota = mapOpenCodeError(
       api(429, "Too Many Requests", {
-        responseBody: JSON.stringify({ error: { code: "insufficient_quota", message: "You exceeded your current quota." } }),
+        responseBody: JSON.stringify({
+          error: { code: "insufficient_quota", message: "You exceeded your current quota." },
+        }),
       }),
     );
     assert.equal(quota?.status, 429);
