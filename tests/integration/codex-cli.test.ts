@@ -166,6 +166,39 @@ describe("codex exec through Patchbay (Connect snippet config)", () => {
     assert.match(textOf(result?.content), /RAN-42/, "the command's output reached the model as the tool result");
   });
 
+  test("a reasoning model: Codex shows the reasoning summary and replays the reasoning item next turn", async () => {
+    fx.mock.reset();
+    fx.mock.script(
+      {
+        reasoning: "REASONING-TRACE-61: list the directory first.",
+        toolCalls: [{ id: "call_r1", name: "exec_command", arguments: { cmd: "echo REASONED-$((7*6))" } }],
+        usage: { prompt_tokens: 120, completion_tokens: 30, cached_tokens: 100, reasoning_tokens: 12 },
+      },
+      { text: "REASONED-ANSWER-17" },
+    );
+    await fx.admin.updateSettings({ body: { logBodies: true } });
+    const run = await runCodex("Think, then run the command.", [
+      "-m",
+      "mock/mock-reasoner",
+      "--dangerously-bypass-approvals-and-sandbox",
+    ]);
+    assert.equal(run.code, 0, describeRun(run));
+    assert.match(run.stdout, /REASONED-ANSWER-17/, describeRun(run));
+    assert.match(run.stderr, /REASONING-TRACE-61/, "Codex showed the reasoning summary it streamed");
+    const reqs = fx.mock.chatRequests();
+    assert.equal(reqs.length, 2, "the replayed reasoning item did not break the second request");
+    const result = messagesOf(reqs[1]).find((m) => m.role === "tool");
+    assert.match(textOf(result?.content), /REASONED-42/);
+    // What Codex sent Patchbay on its second request: the reasoning item it was given, replayed.
+    const logs = await fx.admin.queryLogs({ query: { app: "codex" } });
+    const bodies = logs.entries
+      .filter((e) => e.endpoint === "/v1/responses" && e.requestBody)
+      .map((e) => e.requestBody as { input?: Array<{ type?: string; summary?: Array<{ text?: string }> }> });
+    const replayed = bodies.flatMap((b) => b.input ?? []).find((i) => i.type === "reasoning");
+    assert.match(replayed?.summary?.[0]?.text ?? "", /REASONING-TRACE-61/, "Codex replayed the reasoning item");
+    await fx.admin.updateSettings({ body: { logBodies: false } });
+  });
+
   test("Codex's default tools work unchanged: the namespace member is callable, web_search is dropped with a warning", async () => {
     fx.mock.reset();
     fx.mock.script(
