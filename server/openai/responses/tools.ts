@@ -133,7 +133,7 @@ function addCustom(raw: unknown, path: WirePath, namespace: string | undefined, 
   if (format.type === "grammar") {
     inputNote = `The raw text input for this tool. It must match this ${format.syntax} grammar:\n${format.definition}`;
     out.warnings.push(
-      `custom tool ${q(t.name)}: its ${format.syntax} grammar is not enforced by the provider; it is given to the model in the description of the `input` argument`,
+      `custom tool ${q(t.name)}: its ${format.syntax} grammar is not enforced by the provider; it is given to the model in the description of the \`input\` argument`,
     );
   }
   out.tools.push({
