@@ -16,7 +16,9 @@ import type { RecordedRequest } from "../harness/mock-upstream";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const CODEX = path.join(ROOT, "node_modules", ".bin", "codex");
 const MODEL = "mock/mock-model";
-const RUN_TIMEOUT_MS = 120_000;
+/** Bound of one `codex exec` run. The first request of a tool set starts an OpenCode instance directory, which takes
+ *  tens of seconds on a loaded 2-core machine; later ones take seconds. */
+const RUN_TIMEOUT_MS = 180_000;
 
 let fx: PatchbayFixture;
 let key: string;
@@ -44,6 +46,9 @@ function runCodex(prompt: string, extraArgs: string[] = []): Promise<CodexRun> {
     'otel.exporter="none"',
     "-c",
     "check_for_update_on_startup=false",
+    // Codex runs the model's commands itself (no approval prompts in exec, no bubblewrap on test machines). The same
+    // flags on every run keep Codex's tool set, and so Patchbay's OpenCode instance directory, the same.
+    "--dangerously-bypass-approvals-and-sandbox",
     ...extraArgs,
     prompt,
   ];
@@ -169,7 +174,7 @@ describe("codex exec through Patchbay (Connect snippet config)", () => {
       },
       { text: "FINAL-ANSWER-93: the command printed RAN-42" },
     );
-    const run = await runCodex("Run the proof command.", ["--dangerously-bypass-approvals-and-sandbox"]);
+    const run = await runCodex("Run the proof command.");
     assert.equal(run.code, 0, describeRun(run));
     assert.match(run.stdout, /FINAL-ANSWER-93/, describeRun(run));
     assert.equal(fs.readFileSync(path.join(run.cwd, "proof.txt"), "utf8").trim(), "made-by-codex", "Codex ran it");
@@ -197,11 +202,7 @@ describe("codex exec through Patchbay (Connect snippet config)", () => {
       { text: "REASONED-ANSWER-17" },
     );
     await fx.admin.updateSettings({ body: { logBodies: true } });
-    const run = await runCodex("Think, then run the command.", [
-      "-m",
-      "mock/mock-reasoner",
-      "--dangerously-bypass-approvals-and-sandbox",
-    ]);
+    const run = await runCodex("Think, then run the command.", ["-m", "mock/mock-reasoner"]);
     assert.equal(run.code, 0, describeRun(run));
     assert.match(run.stdout, /REASONED-ANSWER-17/, describeRun(run));
     assert.match(run.stderr, /REASONING-TRACE-61/, "Codex showed the reasoning summary it streamed");
