@@ -80,6 +80,8 @@ export interface Usage {
   outputTokens: number;
   cachedInputTokens: number;
   reasoningTokens: number;
+  /** Input tokens written to the provider's prompt cache (part of `inputTokens`); absent when none were reported. */
+  cacheWriteTokens?: number;
 }
 
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
@@ -152,12 +154,15 @@ export interface ModelBackend {
 
 /** Sum of two usages. */
 export function addUsage(a: Usage, b: Usage): Usage {
-  return {
+  const sum: Usage = {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
     reasoningTokens: a.reasoningTokens + b.reasoningTokens,
   };
+  if (a.cacheWriteTokens !== undefined || b.cacheWriteTokens !== undefined)
+    sum.cacheWriteTokens = (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0);
+  return sum;
 }
 
 export const ZERO_USAGE: Usage = Object.freeze({

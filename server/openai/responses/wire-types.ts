@@ -123,8 +123,7 @@ export interface OutputReasoningItem {
 export type OutputItem = OutputMessageItem | OutputFunctionCallItem | OutputCustomToolCallItem | OutputReasoningItem;
 
 /** Responses usage; `input_tokens` includes cached tokens, `output_tokens` includes reasoning tokens.
- *  `cache_write_tokens` is required by the OpenAPI `ResponseUsage` schema; OpenCode does not report cache writes to
- *  Patchbay's neutral usage, so it is 0. */
+ *  `cache_write_tokens` (required by the OpenAPI `ResponseUsage` schema) is 0 when the provider reported none. */
 export interface ResponseUsageOut {
   input_tokens: number;
   input_tokens_details: { cached_tokens: number; cache_write_tokens: number };

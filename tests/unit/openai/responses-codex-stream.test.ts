@@ -9,7 +9,12 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { ModelError, ModelEvent } from "../../../server/core/contract";
 import { decodeResponsesRequest } from "../../../server/openai/responses/decode";
-import { customInputOf, responseErrorCode, responseErrorMessage } from "../../../server/openai/responses/encode";
+import {
+  customInputOf,
+  responseErrorCode,
+  responseErrorMessage,
+  toResponseUsage,
+} from "../../../server/openai/responses/encode";
 import { formatSseFrame } from "../../../server/openai/sse-frame";
 import {
   USAGE,
@@ -159,6 +164,16 @@ describe("a Codex turn through the encoder", () => {
     assert.deepEqual(usage?.input_tokens_details, { cached_tokens: 5, cache_write_tokens: 0 });
     assert.deepEqual(usage?.output_tokens_details, { reasoning_tokens: 3 });
     matchGolden("responses-codex-turn", { events, stream: framesForGolden(run.frames), body: run.body });
+  });
+});
+
+describe("usage", () => {
+  test("cache writes the provider reported become input_tokens_details.cache_write_tokens (0 when none)", () => {
+    assert.deepEqual(toResponseUsage({ ...USAGE, cacheWriteTokens: 7 }).input_tokens_details, {
+      cached_tokens: 5,
+      cache_write_tokens: 7,
+    });
+    assert.equal(toResponseUsage(USAGE).input_tokens_details.cache_write_tokens, 0);
   });
 });
 
