@@ -153,6 +153,23 @@ function decodePart(part: ResponsesPart, param: string): ContentPart {
   }
 }
 
+/** Note sent to the model in place of an image or file in a tool result. */
+export const OMITTED_TOOL_MEDIA = "[image or file omitted: Patchbay passes tool results to the model as text only]";
+
+/** A tool result's texts. Images and files (e.g. Codex's `view_image` result) become {@link OMITTED_TOOL_MEDIA} and
+ *  their fields are collected in `omitted`: an agent replays its history on every turn, so a 400 here would break the
+ *  conversation for good. Other non-text parts (audio) are refused. */
+function toolOutputTexts(content: string | ResponsesPart[], param: string, omitted: string[]): string[] {
+  if (typeof content === "string") return [content];
+  return content.map((part, j) => {
+    if (part.type === "input_image" || part.type === "input_file") {
+      omitted.push(`${param}[${j}]`);
+      return OMITTED_TOOL_MEDIA;
+    }
+    return textOf(part, `${param}[${j}]`, "tool results take text (images and files are replaced by a note)");
+  });
+}
+
 function contentTexts(content: string | ResponsesPart[], param: string, allowed: string): string[] {
   return typeof content === "string" ? [content] : content.map((part, j) => textOf(part, `${param}[${j}]`, allowed));
 }
@@ -171,6 +188,7 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
   }
   const messages: NeutralMessage[] = [];
   const hoisted: string[] = [];
+  const omitted: string[] = [];
   const callIds = new Set<string>();
   input.forEach((item, i) => {
     const at = `input[${i}]`;
@@ -236,9 +254,7 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
         messages.push({
           role: "tool",
           toolCallId: item.call_id,
-          content: joinTexts(
-            contentTexts(item.output, `${at}.output`, `${item.type} takes text only through Patchbay`),
-          ),
+          content: joinTexts(toolOutputTexts(item.output, `${at}.output`, omitted)),
         });
         return;
       case "reasoning":
@@ -252,7 +268,10 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
         );
     }
   });
-  return { system, messages, warnings: hoisted.length === 0 ? [] : [hoistWarning(hoisted)] };
+  const warnings = hoisted.length === 0 ? [] : [hoistWarning(hoisted)];
+  if (omitted.length > 0)
+    warnings.push(`images/files in tool results were replaced by a note (text only): ${omitted.join(", ")}`);
+  return { system, messages, warnings };
 }
 
 function decodeFormat(req: ResponsesRequest): { format: ResponseFormat; echo: ResponseTextFormatOut } {

@@ -2,7 +2,7 @@
 // stateful features and forced hosted tools are refused with 400 unsupported_parameter naming the field.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { decodeResponsesRequest } from "../../../server/openai/responses/decode";
+import { OMITTED_TOOL_MEDIA, decodeResponsesRequest } from "../../../server/openai/responses/decode";
 import { assert400 } from "./decode-helpers";
 
 const PNG =
@@ -460,11 +460,36 @@ describe("decodeResponsesRequest: refusals name the field", () => {
           input: [
             userItem("a"),
             { type: "function_call", call_id: "c", name: "f", arguments: "{}" },
-            { type: "function_call_output", call_id: "c", output: [{ type: "input_image", image_url: PNG }] },
+            { type: "function_call_output", call_id: "c", output: [{ type: "input_audio", input_audio: {} }] },
           ],
         }),
       { param: "input[2].output[0].type" },
     );
+  });
+
+  test("an image in a tool result (Codex's view_image) is replaced by a note, with a warning, not refused", () => {
+    const { request } = decode({
+      input: [
+        userItem("a"),
+        { type: "function_call", call_id: "c", name: "view_image", arguments: '{"path":"a.png"}' },
+        {
+          type: "function_call_output",
+          call_id: "c",
+          output: [
+            { type: "input_text", text: "Here it is:" },
+            { type: "input_image", image_url: PNG },
+          ],
+        },
+      ],
+    });
+    assert.deepEqual(request.messages.at(-1), {
+      role: "tool",
+      toolCallId: "c",
+      content: `Here it is:\n${OMITTED_TOOL_MEDIA}`,
+    });
+    assert.deepEqual(request.warnings, [
+      "images/files in tool results were replaced by a note (text only): input[2].output[1]",
+    ]);
   });
 
   test("parameters", () => {
