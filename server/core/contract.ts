@@ -80,6 +80,8 @@ export interface Usage {
   outputTokens: number;
   cachedInputTokens: number;
   reasoningTokens: number;
+  /** Input tokens written to the provider's prompt cache (part of `inputTokens`); absent when none were reported. */
+  cacheWriteTokens?: number;
 }
 
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
@@ -93,6 +95,10 @@ export interface ModelError {
   param?: string | null;
   /** Seconds, forwarded as `Retry-After` when the error is sent before any output. */
   retryAfter?: number;
+  /** What the failure is, when the backend can tell: the conversation does not fit the model's context window, or
+   *  the account's quota/credit is used up (unlike a rate limit, waiting does not help). Wires map it to their own
+   *  codes (Responses: `context_length_exceeded`, `insufficient_quota`). */
+  kind?: "context_length" | "quota";
 }
 
 /** Neutral output events, in order: one `start`, then deltas/tool calls, then exactly one `finish` or `error`. */
@@ -152,12 +158,15 @@ export interface ModelBackend {
 
 /** Sum of two usages. */
 export function addUsage(a: Usage, b: Usage): Usage {
-  return {
+  const sum: Usage = {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
     reasoningTokens: a.reasoningTokens + b.reasoningTokens,
   };
+  if (a.cacheWriteTokens !== undefined || b.cacheWriteTokens !== undefined)
+    sum.cacheWriteTokens = (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0);
+  return sum;
 }
 
 export const ZERO_USAGE: Usage = Object.freeze({

@@ -138,6 +138,7 @@ export function usageOf(state: MapperState): Usage {
     u.outputTokens += totals.output;
     u.cachedInputTokens += t.cacheRead;
     u.reasoningTokens += t.reasoning;
+    if (t.cacheWrite > 0) u.cacheWriteTokens = (u.cacheWriteTokens ?? 0) + t.cacheWrite;
   }
   return u;
 }

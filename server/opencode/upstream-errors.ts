@@ -18,6 +18,13 @@ export interface OpenCodeErrorShape {
 const RATE_LIMIT_TEXT =
   /rate.?limit|too.?many.?requests|too many|\b429\b|quota|resource.?exhausted|usage limit|free usage exceeded|slow(?:ing)?\s*down|throttl|(?:requests|tokens) per (?:second|minute|min|hour|day)|\b[RT]P[MD]\b/i;
 
+/** How an exhausted quota or credit balance reads (OpenAI `insufficient_quota`, "exceeded your current quota",
+ *  "credit balance is too low", "billing"): retrying later does not help, unlike a rate limit. */
+const QUOTA_TEXT = /insufficient.?quota|exceeded your current quota|credit balance|out of credits|billing/i;
+
+/** How a context-window overflow reads when the provider sends no `context_length_exceeded` code. */
+const CONTEXT_TEXT = /context.?length|maximum context|context window|prompt is too long|too many (?:input )?tokens/i;
+
 /** Replaces things that look like credentials (API keys, bearer tokens, long opaque tokens) with `[redacted]`. */
 export function redactSecrets(text: string): string {
   return text
@@ -48,6 +55,7 @@ export function mapOpenCodeError(error: OpenCodeErrorShape): ModelError | null {
         code: "upstream_bad_request",
         status: 400,
         message: `The conversation is too long for this model: ${redactSecrets(message)}`,
+        kind: "context_length",
       };
     case "ContentFilterError":
     case "MessageOutputLengthError":
@@ -91,6 +99,7 @@ export function mapRetryStatus(message: string, next: number | undefined, receiv
       status: 429,
       message: `The provider is rate limiting requests: ${clean}`,
     };
+    if (QUOTA_TEXT.test(message)) err.kind = "quota";
     if (next !== undefined && receivedAt > 0 && next > receivedAt)
       err.retryAfter = Math.max(1, Math.ceil((next - receivedAt) / 1000));
     return err;
@@ -117,13 +126,16 @@ function mapApiError(data: Record<string, unknown>, fallback: string): ModelErro
       status: 429,
       message: `The provider is rate limiting requests: ${message}`,
     };
+    if (QUOTA_TEXT.test(message) || upstreamCode(data) === "insufficient_quota") err.kind = "quota";
     const retryAfter = retryAfterOf(data.responseHeaders);
     if (retryAfter !== undefined) err.retryAfter = retryAfter;
     return err;
   }
   if (status === 400 || status === 413 || status === 422) {
     const param = upstreamParam(data);
-    return { code: "upstream_bad_request", status: 400, message, ...(param ? { param } : {}) };
+    const overflow = upstreamCode(data) === "context_length_exceeded" || CONTEXT_TEXT.test(message);
+    const kind = overflow ? { kind: "context_length" as const } : {};
+    return { code: "upstream_bad_request", status: 400, message, ...(param ? { param } : {}), ...kind };
   }
   if (status !== undefined)
     return { code: "upstream_error", status: 502, message: `The provider answered HTTP ${status}: ${message}` };
@@ -137,6 +149,18 @@ function upstreamParam(data: Record<string, unknown>): string | null {
     const body: unknown = JSON.parse(data.responseBody);
     const e = isRecord(body) ? body.error : undefined;
     return isRecord(e) && typeof e.param === "string" ? e.param : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `error.code` of an OpenAI-style upstream body (e.g. `context_length_exceeded`, `insufficient_quota`), else null. */
+function upstreamCode(data: Record<string, unknown>): string | null {
+  if (typeof data.responseBody !== "string") return null;
+  try {
+    const body: unknown = JSON.parse(data.responseBody);
+    const e = isRecord(body) ? body.error : undefined;
+    return isRecord(e) && typeof e.code === "string" ? e.code : null;
   } catch {
     return null;
   }

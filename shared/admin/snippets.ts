@@ -192,12 +192,15 @@ export function buildSnippets(o: SnippetOptions): Snippet[] {
       code: [
         `model = ${m}`,
         'model_provider = "patchbay"',
+        "# Patchbay cannot run OpenAI's hosted tools: Codex's web_search is dropped (named in x-patchbay-warnings).",
+        '# Uncomment to stop Codex offering it: web_search = "disabled"',
         "",
         "[model_providers.patchbay]",
         'name = "Patchbay"',
         `base_url = ${u}`,
         `env_key = ${lit(KEY_ENV)}`,
         'wire_api = "responses"',
+        "supports_websockets = false",
       ].join("\n"),
     },
   ];

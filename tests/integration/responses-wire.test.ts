@@ -230,18 +230,18 @@ describe("refused fields: 400 naming the field, saying what to do instead", () =
     { field: "background", body: { ...base, background: true }, param: "background" },
     { field: "prompt", body: { ...base, prompt: { id: "pmpt_123" } }, param: "prompt", hint: /instructions/ },
     {
-      field: "hosted tool web_search",
-      body: { ...base, tools: [{ type: "web_search" }] },
-      param: "tools[0].type",
-      hint: /function/,
+      field: "tool_choice forcing a hosted tool",
+      body: { ...base, tools: [{ type: "web_search" }], tool_choice: { type: "web_search_preview" } },
+      param: "tool_choice",
+      hint: /web_search \(tools\[0\]\)/,
     },
     {
-      field: "hosted tool file_search",
+      field: "unknown tool type",
       body: {
         ...base,
         tools: [
           { type: "function", name: "f", parameters: { type: "object" } },
-          { type: "file_search", vector_store_ids: ["vs_1"] },
+          { type: "teleport", destination: "mars" },
         ],
       },
       param: "tools[1].type",
@@ -279,6 +279,67 @@ describe("refused fields: 400 naming the field, saying what to do instead", () =
   });
 });
 
+describe("agent tools: hosted dropped with a warning, namespace and custom tools round-trip", () => {
+  const tools = [
+    { type: "web_search", external_web_access: false },
+    { type: "file_search", vector_store_ids: ["vs_1"] },
+    {
+      type: "namespace",
+      name: "crm",
+      description: "CRM tools.",
+      tools: [
+        { type: "function", name: "lookup", parameters: { type: "object", properties: { q: { type: "string" } } } },
+      ],
+    },
+    { type: "custom", name: "apply_patch", description: "Apply a patch.", format: { type: "text" } },
+  ];
+  test("offered hosted tools are not sent upstream and are named in x-patchbay-warnings", async () => {
+    const { res, upstream } = await run("/v1/responses", { model: "mock/mock-model", input: "hi", tools });
+    const names = (upstream.tools as Array<{ function: { name: string } }>).map((t) => t.function.name).sort();
+    assert.deepEqual(names, ["client_apply_patch", "crm__lookup"]);
+    const warnings = String(res.headers["x-patchbay-warnings"] ?? "");
+    assert.match(warnings, /web_search \(tools\[0\]\), file_search \(tools\[1\]\)/);
+  });
+  test("the model's calls come back as a namespaced function_call and a custom_tool_call; history maps back", async () => {
+    const { res } = await run("/v1/responses", { model: "mock/mock-model", input: "go", tools, stream: true }, [
+      {
+        toolCalls: [
+          { id: "call_l", name: "crm__lookup", arguments: { q: "acme" } },
+          { id: "call_p", name: "client_apply_patch", arguments: { input: "*** Begin Patch" } },
+        ],
+      },
+    ]);
+    const output = terminalResponse(responseEvents(res)).output as Json[];
+    assert.deepEqual(
+      output.map((o) => [o.type, o.namespace ?? null, o.name, o.arguments ?? o.input]),
+      [
+        ["function_call", "crm", "lookup", '{"q":"acme"}'],
+        ["custom_tool_call", null, "apply_patch", "*** Begin Patch"],
+      ],
+    );
+    const { upstream } = await run("/v1/responses", {
+      model: "mock/mock-model",
+      tools,
+      input: [
+        { role: "user", content: "go" },
+        ...output,
+        { type: "function_call_output", call_id: "call_l", output: "found" },
+        { type: "custom_tool_call_output", call_id: "call_p", output: "patched" },
+      ],
+    });
+    const msgs = upstream.messages as Array<{ role: string; tool_calls?: Array<Json>; content?: unknown }>;
+    const calls = msgs.find((m) => m.tool_calls)?.tool_calls?.map((c) => c.function) as Json[];
+    assert.deepEqual(calls, [
+      { name: "crm__lookup", arguments: '{"q":"acme"}' },
+      { name: "client_apply_patch", arguments: '{"input":"*** Begin Patch"}' },
+    ]);
+    assert.deepEqual(
+      msgs.filter((m) => m.role === "tool").map((m) => m.content),
+      ["found", "patched"],
+    );
+  });
+});
+
 describe("streams", () => {
   test("text: contiguous sequence numbers, usage with cached and reasoning tokens", async () => {
     const { res } = await run("/v1/responses", { model: "mock/mock-reasoner", input: "hi", stream: true }, [
@@ -295,7 +356,7 @@ describe("streams", () => {
     assert.equal(responseText(r), "Hello world");
     assert.deepEqual(r.usage, {
       input_tokens: 30,
-      input_tokens_details: { cached_tokens: 10 },
+      input_tokens_details: { cached_tokens: 10, cache_write_tokens: 0 },
       output_tokens: 12,
       output_tokens_details: { reasoning_tokens: 5 },
       total_tokens: 42,

@@ -8,7 +8,7 @@ import type { DecodedWireRequest, ModelRequestDeps } from "../model-run/types";
 
 /** Decodes a Responses request and binds its encoder. */
 export function decodeResponsesWire(body: unknown, now: () => number): DecodedWireRequest {
-  const { request, echo } = decodeResponsesRequest(body);
+  const { request, echo, toolNames } = decodeResponsesRequest(body);
   return {
     request,
     createEncoder: (model) =>
@@ -17,6 +17,7 @@ export function decodeResponsesWire(body: unknown, now: () => number): DecodedWi
         createdAt: Math.floor(now() / 1000),
         model,
         echo,
+        toolNames,
         newId: (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, "")}`,
       }),
   };

@@ -7,30 +7,31 @@ import type {
   NeutralMessage,
   NeutralRequest,
   ResponseFormat,
-  ToolChoice,
-  ToolDefinition,
+  ToolCall,
 } from "../../core/contract";
 import { quoteClientText as q } from "../../core/client-text";
 import { PatchbayError, invalidRequest, unsupportedParameter } from "../../core/errors";
 import { assertJsonDepth } from "../../core/json-depth";
 import { decodeFileData, decodeImageUrl } from "../media";
 import { hoistWarning, joinTexts } from "../text";
-import { decodeToolChoiceKeyword, normaliseArguments, refuseEmptyUserContent, uniqueToolNames } from "../tool-helpers";
+import { normaliseArguments, refuseEmptyUserContent } from "../tool-helpers";
 import { isJsonObject, parseWire } from "../wire-parse";
 import {
   KNOWN_ITEM_TYPES,
-  ResponsesFunctionTool,
   ResponsesRequestSchema,
   type ResponsesItem,
   type ResponsesPart,
   type ResponsesRequest,
 } from "./request-schema";
-import type { ResponseEcho, ResponseFunctionToolOut, ResponseTextFormatOut, ResponseToolChoiceOut } from "./wire-types";
+import { decodeResponsesToolChoice, decodeResponsesTools, flattenToolName, type ToolNameMap } from "./tools";
+import type { ResponseEcho, ResponseTextFormatOut } from "./wire-types";
 
-/** What {@link decodeResponsesRequest} returns: the neutral request and the fields the response object repeats. */
+/** What {@link decodeResponsesRequest} returns: the neutral request, the fields the response object repeats, and the
+ *  map from the flat tool names the model sees back to the client's tools (namespace members, custom tools). */
 export interface DecodedResponsesRequest {
   request: NeutralRequest;
   echo: ResponseEcho;
+  toolNames: ToolNameMap;
 }
 
 const STATELESS =
@@ -42,8 +43,8 @@ function present(value: unknown): boolean {
   return value !== undefined && value !== null;
 }
 
-/** Refusals that must name a field before the body is parsed (so hosted items/tools get their own message). */
-function refuseStatefulOrHosted(body: Record<string, unknown>): void {
+/** Refusals that must name a field before the body is parsed (so stored-item references and unknown item types get their own message). */
+function refuseStateful(body: Record<string, unknown>): void {
   if (present(body.previous_response_id))
     throw unsupportedParameter("previous_response_id", `'previous_response_id' is not supported. ${STATELESS}`);
   if (present(body.conversation))
@@ -94,7 +95,7 @@ function refuseStatefulOrHosted(body: Record<string, unknown>): void {
       if (typeof type === "string" && !(KNOWN_ITEM_TYPES as readonly string[]).includes(type)) {
         throw new PatchbayError(
           "unsupported_value",
-          `Input item type ${q(type)} ('input[${i}].type') is not supported: Patchbay accepts message, function_call, function_call_output and reasoning items (hosted tools are not available).`,
+          `Input item type ${q(type)} ('input[${i}].type') is not supported: Patchbay accepts message, function_call, function_call_output, custom_tool_call, custom_tool_call_output and reasoning items (hosted tools are not available).`,
           { param: `input[${i}].type` },
         );
       }
@@ -103,16 +104,6 @@ function refuseStatefulOrHosted(body: Record<string, unknown>): void {
         throw unsupportedParameter(
           `input[${i}]`,
           `'input[${i}]' refers to a stored item by id, but Patchbay stores no items. ${STATELESS} ${AI_SDK_HINT}`,
-        );
-      }
-    });
-  }
-  if (Array.isArray(body.tools)) {
-    body.tools.forEach((tool, i) => {
-      if (isJsonObject(tool) && typeof tool.type === "string" && tool.type !== "function") {
-        throw unsupportedParameter(
-          `tools[${i}].type`,
-          `Hosted tool ${q(tool.type)} ('tools[${i}].type') is not available through Patchbay: only function tools are supported. Offer your own function instead.`,
         );
       }
     });
@@ -162,6 +153,23 @@ function decodePart(part: ResponsesPart, param: string): ContentPart {
   }
 }
 
+/** Note sent to the model in place of an image or file in a tool result. */
+export const OMITTED_TOOL_MEDIA = "[image or file omitted: Patchbay passes tool results to the model as text only]";
+
+/** A tool result's texts. Images and files (e.g. Codex's `view_image` result) become {@link OMITTED_TOOL_MEDIA} and
+ *  their fields are collected in `omitted`: an agent replays its history on every turn, so a 400 here would break the
+ *  conversation for good. Other non-text parts (audio) are refused. */
+function toolOutputTexts(content: string | ResponsesPart[], param: string, omitted: string[]): string[] {
+  if (typeof content === "string") return [content];
+  return content.map((part, j) => {
+    if (part.type === "input_image" || part.type === "input_file") {
+      omitted.push(`${param}[${j}]`);
+      return OMITTED_TOOL_MEDIA;
+    }
+    return textOf(part, `${param}[${j}]`, "tool results take text (images and files are replaced by a note)");
+  });
+}
+
 function contentTexts(content: string | ResponsesPart[], param: string, allowed: string): string[] {
   return typeof content === "string" ? [content] : content.map((part, j) => textOf(part, `${param}[${j}]`, allowed));
 }
@@ -180,6 +188,7 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
   }
   const messages: NeutralMessage[] = [];
   const hoisted: string[] = [];
+  const omitted: string[] = [];
   const callIds = new Set<string>();
   input.forEach((item, i) => {
     const at = `input[${i}]`;
@@ -217,8 +226,17 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
           }
         }
         return;
-      case "function_call": {
-        const call = { id: item.call_id, name: item.name, arguments: normaliseArguments(item.arguments) };
+      case "function_call":
+      case "custom_tool_call": {
+        // Namespace members and custom tools reach the model as flat functions (see tools.ts), in history too.
+        const call: ToolCall = {
+          id: item.call_id,
+          name: flattenToolName(item.namespace, item.name),
+          arguments:
+            item.type === "custom_tool_call"
+              ? JSON.stringify({ input: item.input })
+              : normaliseArguments(item.arguments),
+        };
         callIds.add(call.id);
         // Adjacent calls, and an assistant message followed by calls, are one assistant turn.
         if (last?.role === "assistant") last.toolCalls.push(call);
@@ -226,18 +244,17 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
         return;
       }
       case "function_call_output":
+      case "custom_tool_call_output":
         if (!callIds.has(item.call_id)) {
           throw invalidRequest(
-            `Invalid '${at}.call_id': ${q(item.call_id)} does not answer any earlier function_call item in 'input'.`,
+            `Invalid '${at}.call_id': ${q(item.call_id)} does not answer any earlier function_call or custom_tool_call item in 'input'.`,
             `${at}.call_id`,
           );
         }
         messages.push({
           role: "tool",
           toolCallId: item.call_id,
-          content: joinTexts(
-            contentTexts(item.output, `${at}.output`, "function_call_output takes text only through Patchbay"),
-          ),
+          content: joinTexts(toolOutputTexts(item.output, `${at}.output`, omitted)),
         });
         return;
       case "reasoning":
@@ -251,47 +268,10 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
         );
     }
   });
-  return { system, messages, warnings: hoisted.length === 0 ? [] : [hoistWarning(hoisted)] };
-}
-
-function decodeTools(req: ResponsesRequest): { tools: ToolDefinition[]; echo: ResponseFunctionToolOut[] } {
-  const parsed = (req.tools ?? []).map((tool, i) => {
-    const t = parseWire(ResponsesFunctionTool, tool, ["tools", i]);
-    if (t.parameters) assertJsonDepth(t.parameters, `tools[${i}].parameters`);
-    return t;
-  });
-  const tools = parsed.map((t): ToolDefinition => ({
-    name: t.name,
-    ...(t.description == null ? {} : { description: t.description }),
-    parameters: t.parameters ?? { type: "object", properties: {} },
-    ...(t.strict == null ? {} : { strict: t.strict }),
-  }));
-  uniqueToolNames(tools, (i) => `tools[${i}].name`);
-  const echo = parsed.map((t, i): ResponseFunctionToolOut => ({
-    type: "function",
-    name: t.name,
-    description: t.description ?? null,
-    parameters: tools[i]?.parameters ?? {},
-    strict: t.strict ?? null,
-  }));
-  return { tools, echo };
-}
-
-function decodeToolChoice(req: ResponsesRequest, tools: ToolDefinition[]): ToolChoice {
-  const choice = req.tool_choice;
-  const keyword = decodeToolChoiceKeyword(choice, tools);
-  if (keyword) return keyword;
-  if (choice == null || typeof choice === "string") return "auto"; // unreachable: keywords handled above
-  if (choice.type !== "function" || !choice.name) {
-    throw unsupportedParameter(
-      "tool_choice",
-      `'tool_choice' of type ${q(choice.type)} is not supported: use 'auto', 'none', 'required' or {type: 'function', name}.`,
-    );
-  }
-  const name = choice.name;
-  if (!tools.some((tool) => tool.name === name))
-    throw invalidRequest(`Invalid 'tool_choice': function ${q(name)} is not in 'tools'.`, "tool_choice");
-  return { type: "function", name };
+  const warnings = hoisted.length === 0 ? [] : [hoistWarning(hoisted)];
+  if (omitted.length > 0)
+    warnings.push(`images/files in tool results were replaced by a note (text only): ${omitted.join(", ")}`);
+  return { system, messages, warnings };
 }
 
 function decodeFormat(req: ResponsesRequest): { format: ResponseFormat; echo: ResponseTextFormatOut } {
@@ -341,19 +321,27 @@ function notesOf(req: ResponsesRequest): string[] {
  * Decodes a Responses request body (stateless subset).
  * - `input`: a string (one user message) or items: `message` (system/developer → `system`, hoisted with a warning when
  *   after the conversation started; user parts input_text/input_image/input_file(file_data); assistant output_text/
- *   refusal), `function_call` (adjacent ones, and an assistant message followed by them, form one assistant turn),
- *   `function_call_output` (must answer an earlier call), `reasoning` (dropped). `instructions` is the first system text.
+ *   refusal), `function_call` (with `namespace` → the flat name `<namespace>__<name>`) and `custom_tool_call` (→ a call
+ *   with arguments `{"input": …}`); adjacent calls, and an assistant message followed by them, form one assistant turn;
+ *   `function_call_output` / `custom_tool_call_output` (must answer an earlier call), `reasoning` (dropped, with or
+ *   without `encrypted_content`). Item `id` and `status` fields are accepted and ignored. `instructions` is the first
+ *   system text.
+ * - `tools` / `tool_choice`: see tools.ts (namespace and custom tools become functions; hosted tools are dropped with a
+ *   warning, and only a `tool_choice` that forces one is refused).
  * - `includeUsage` is true when streaming (Responses streams always report usage).
+ * - Accepted and not forwarded: `store: false`, `client_metadata`, `include: ["reasoning.encrypted_content"]` (noted in
+ *   the warnings), `reasoning.summary` (decides whether reasoning is streamed as summary text).
  * - Refused with 400 `unsupported_parameter` naming the field and what to do instead: previous_response_id,
- *   conversation, item_reference, background: true, prompt, hosted tools (`tools[i].type`), truncation: auto,
- *   top_logprobs > 0, include message.output_text.logprobs. `input: []` → 400 `input`.
+ *   conversation, item_reference, background: true, prompt, a `tool_choice` forcing a hosted tool, truncation: auto,
+ *   top_logprobs > 0, include message.output_text.logprobs. `input: []` → 400 `input`; an unknown item type → 400
+ *   `input[i].type`; an unknown tool type → 400 `tools[i].type`.
  * - Empty user content (`input: ""`, a user item whose parts are all empty text) → 400 `input` / `input[i].content`;
  *   `tools[i].parameters` and `text.format.schema` nested deeper than MAX_CLIENT_JSON_DEPTH → 400 naming the field.
  * @throws PatchbayError 400 whose `param` names the field, e.g. `input[3].call_id`.
  */
 export function decodeResponsesRequest(body: unknown): DecodedResponsesRequest {
   if (!isJsonObject(body)) throw invalidRequest("The request body must be a JSON object.", null);
-  refuseStatefulOrHosted(body);
+  refuseStateful(body);
   const req = parseWire(ResponsesRequestSchema, body);
   if (Array.isArray(req.input) && req.input.length === 0)
     throw invalidRequest("Invalid 'input': must contain at least one item.", "input");
@@ -362,8 +350,9 @@ export function decodeResponsesRequest(body: unknown): DecodedResponsesRequest {
   const { system, messages, warnings } = decodeInput(req.input, req.instructions);
   if (messages.length === 0)
     throw invalidRequest("Invalid 'input': it holds no user, assistant or tool content.", "input");
-  const { tools, echo: toolsEcho } = decodeTools(req);
-  const toolChoice = decodeToolChoice(req, tools);
+  const decodedTools = decodeResponsesTools(req);
+  const { tools } = decodedTools;
+  const { choice: toolChoice, echo: toolChoiceEcho } = decodeResponsesToolChoice(req, decodedTools);
   const { format, echo: formatEcho } = decodeFormat(req);
   const stream = req.stream === true;
   const promptCacheKey = req.prompt_cache_key ?? req.user ?? undefined;
@@ -378,10 +367,8 @@ export function decodeResponsesRequest(body: unknown): DecodedResponsesRequest {
     stream,
     includeUsage: stream,
     ...(promptCacheKey ? { promptCacheKey } : {}),
-    warnings: [...warnings, ...notesOf(req)],
+    warnings: [...warnings, ...decodedTools.warnings, ...notesOf(req)],
   };
-  const toolChoiceEcho: ResponseToolChoiceOut =
-    typeof toolChoice === "string" ? toolChoice : { type: "function", name: toolChoice.name };
   const echo: ResponseEcho = {
     instructions: req.instructions ?? null,
     max_output_tokens: req.max_output_tokens ?? null,
@@ -392,9 +379,9 @@ export function decodeResponsesRequest(body: unknown): DecodedResponsesRequest {
     temperature: req.temperature ?? null,
     text: { format: formatEcho },
     tool_choice: toolChoiceEcho,
-    tools: toolsEcho,
+    tools: decodedTools.echo,
     top_p: req.top_p ?? null,
     user: req.user ?? null,
   };
-  return { request, echo };
+  return { request, echo, toolNames: decodedTools.names };
 }

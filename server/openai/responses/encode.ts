@@ -5,6 +5,7 @@ import type { PatchbayError } from "../../core/errors";
 import { STREAM_ENDED_EARLY, modelErrorToPatchbayError } from "../model-error";
 import type { SseFrame } from "../sse-frame";
 import { normaliseArguments } from "../tool-helpers";
+import type { ToolNameMap } from "./tools";
 import type {
   ItemStatus,
   OutputItem,
@@ -17,8 +18,8 @@ import type {
   ResponseUsageOut,
 } from "./wire-types";
 
-/** Item id prefixes: `msg_` messages, `fc_` function calls, `rs_` reasoning. */
-export type ItemIdPrefix = "msg" | "fc" | "rs";
+/** Item id prefixes: `msg_` messages, `fc_` function calls, `ctc_` custom tool calls, `rs_` reasoning. */
+export type ItemIdPrefix = "msg" | "fc" | "ctc" | "rs";
 
 /** What the stream and the response object share; made by the caller (no ids or clocks in here). */
 export interface ResponsesEncoderOptions {
@@ -34,6 +35,10 @@ export interface ResponsesEncoderOptions {
   newId?: (prefix: ItemIdPrefix) => string;
   /** Stream reasoning deltas as a `reasoning` item; default: when the request asked for `reasoning.summary`. */
   emitReasoning?: boolean;
+  /** Flat tool name → the client's tool (from `decodeResponsesRequest`): calls of namespace members come back as
+   *  `function_call` items with `namespace`, calls of custom tools as `custom_tool_call` items. Absent: every call is a
+   *  plain `function_call`. */
+  toolNames?: ToolNameMap;
 }
 
 /** The item whose text is still growing. */
@@ -61,17 +66,32 @@ export interface ResponsesEncoderState {
 export function toResponseUsage(usage: Usage): ResponseUsageOut {
   return {
     input_tokens: usage.inputTokens,
-    input_tokens_details: { cached_tokens: usage.cachedInputTokens },
+    input_tokens_details: { cached_tokens: usage.cachedInputTokens, cache_write_tokens: usage.cacheWriteTokens ?? 0 },
     output_tokens: usage.outputTokens,
     output_tokens_details: { reasoning_tokens: usage.reasoningTokens },
     total_tokens: usage.inputTokens + usage.outputTokens,
   };
 }
 
-/** `response.error.code` for a backend error: OpenAI's `rate_limit_exceeded` for 429 (clients retry on it), else
- *  Patchbay's code. */
+/** `response.error.code` for a backend error, from OpenAI's `ResponseErrorCode` enum plus the two codes the API sends
+ *  outside it, which clients act on (Codex's SSE parser, codex-rs/codex-api/src/sse/responses.rs):
+ *  `context_length_exceeded` (the client compacts or stops), `insufficient_quota` (fatal: waiting does not help),
+ *  `rate_limit_exceeded` for other 429s (the client retries after the message's "try again in N s"), `invalid_prompt`
+ *  for other 4xx, else `server_error`. Patchbay's own code stays in the request log and the HTTP error envelope. */
 export function responseErrorCode(error: ModelError): string {
-  return error.status === 429 ? "rate_limit_exceeded" : error.code || "upstream_error";
+  if (error.kind === "context_length") return "context_length_exceeded";
+  if (error.kind === "quota") return "insufficient_quota";
+  if (error.status === 429) return "rate_limit_exceeded";
+  return error.status >= 400 && error.status < 500 ? "invalid_prompt" : "server_error";
+}
+
+/** `response.error.message`: the error's message; a rate limit with a known wait gets OpenAI's "Please try again in
+ *  N s." so clients that parse it (Codex) wait that long before retrying. */
+export function responseErrorMessage(error: ModelError): string {
+  const message = modelErrorToPatchbayError(error).message;
+  if (responseErrorCode(error) !== "rate_limit_exceeded" || error.retryAfter === undefined) return message;
+  if (/try again in/i.test(message)) return message;
+  return `${message.replace(/\s+$/, "")}${/[.!?]$/.test(message.trim()) ? "" : "."} Please try again in ${error.retryAfter}s.`;
 }
 
 /**
@@ -87,9 +107,10 @@ export function responseErrorCode(error: ModelError): string {
  * `response.created` + `response.in_progress` come with the first output (or the terminal event), so an error before
  * any output can still become an HTTP error (the caller discards the frames). Text: `output_item.added` (message),
  * `content_part.added`, `output_text.delta`…, then `output_text.done`, `content_part.done`, `output_item.done` when
- * another item starts or the response ends. Tool calls: `output_item.added` (function_call), one
- * `function_call_arguments.delta` with the complete arguments ("{}" for none), `function_call_arguments.done`,
- * `output_item.done`. Then exactly one of `response.completed`, `response.incomplete` (`incomplete_details.reason`
+ * another item starts or the response ends. Tool calls: `output_item.added` (function_call, with `namespace` for a
+ * namespace member), one `function_call_arguments.delta` with the complete arguments ("{}" for none),
+ * `function_call_arguments.done`, `output_item.done`; a custom tool's call is a `custom_tool_call` item with
+ * `custom_tool_call_input.delta`/`.done` instead. Then exactly one of `response.completed`, `response.incomplete` (`incomplete_details.reason`
  * `max_output_tokens` or `content_filter`) or `response.failed` (`error: {code, message}`); an item still open then is
  * closed first (status `incomplete` unless completed). Its `response.output` equals the `output_item.done` items.
  * Reasoning: when `emitReasoning`, a `reasoning` item whose summary text is the reasoning
@@ -165,7 +186,7 @@ export class ResponsesEncoder {
    *  @throws PatchbayError when the run failed or did not finish (the caller answers with an HTTP error). */
   body(): ResponseObject {
     const s = this.state;
-    if (s.phase === "failed" && s.failure) throw modelErrorToPatchbayError(s.failure);
+    if (s.phase === "failed" && s.failure) throw failureError(s.failure);
     if (!s.final) throw modelErrorToPatchbayError(STREAM_ENDED_EARLY);
     return structuredClone(s.final);
   }
@@ -177,7 +198,7 @@ export class ResponsesEncoder {
 
   /** The run's failure as a PatchbayError (for an HTTP error or the log), or null. */
   get failure(): PatchbayError | null {
-    return this.state.failure ? modelErrorToPatchbayError(this.state.failure) : null;
+    return this.state.failure ? failureError(this.state.failure) : null;
   }
 
   /** A read-only copy of the state (for logs and tests). */
@@ -307,13 +328,25 @@ export class ResponsesEncoder {
     frames.push(this.event("response.output_item.done", { output_index: open.outputIndex, item }));
   }
 
-  private toolCall(callId: string, name: string, rawArguments: string, frames: SseFrame[]): void {
+  private toolCall(callId: string, flatName: string, rawArguments: string, frames: SseFrame[]): void {
     this.announce(frames);
     this.closeOpen("completed", frames);
+    const wire = this.options.toolNames?.get(flatName);
+    if (wire?.kind === "custom") {
+      this.customToolCall(callId, wire.name, wire.namespace, customInputOf(rawArguments), frames);
+      return;
+    }
     const outputIndex = this.state.output.length;
     const id = this.nextId("fc");
     const args = normaliseArguments(rawArguments);
-    const base = { id, type: "function_call" as const, call_id: callId === "" ? `call_${id}` : callId, name };
+    const name = wire?.name ?? flatName;
+    const base = {
+      id,
+      type: "function_call" as const,
+      call_id: callId === "" ? `call_${id}` : callId,
+      ...(wire?.namespace ? { namespace: wire.namespace } : {}),
+      name,
+    };
     frames.push(
       this.event("response.output_item.added", {
         output_index: outputIndex,
@@ -336,17 +369,71 @@ export class ResponsesEncoder {
     frames.push(this.event("response.output_item.done", { output_index: outputIndex, item }));
   }
 
+  /** A `custom_tool_call` item: added (empty input), one `response.custom_tool_call_input.delta` with the whole input,
+   *  `response.custom_tool_call_input.done`, done (OpenAPI `ResponseCustomToolCallInput{Delta,Done}Event`). */
+  private customToolCall(
+    callId: string,
+    name: string,
+    namespace: string | undefined,
+    input: string,
+    frames: SseFrame[],
+  ): void {
+    const outputIndex = this.state.output.length;
+    const id = this.nextId("ctc");
+    const base = {
+      id,
+      type: "custom_tool_call" as const,
+      call_id: callId === "" ? `call_${id}` : callId,
+      ...(namespace ? { namespace } : {}),
+      name,
+    };
+    frames.push(
+      this.event("response.output_item.added", {
+        output_index: outputIndex,
+        item: { ...base, status: "in_progress", input: "" },
+      }),
+    );
+    if (input !== "")
+      frames.push(
+        this.event("response.custom_tool_call_input.delta", { item_id: id, output_index: outputIndex, delta: input }),
+      );
+    frames.push(this.event("response.custom_tool_call_input.done", { item_id: id, output_index: outputIndex, input }));
+    const item: OutputItem = { ...base, status: "completed", input };
+    this.state.output.push(item);
+    frames.push(this.event("response.output_item.done", { output_index: outputIndex, item }));
+  }
+
   private fail(error: ModelError, frames: SseFrame[]): void {
     this.announce(frames);
     this.closeOpen("incomplete", frames);
     this.state.phase = "failed";
     this.state.failure = error;
     const final = this.snapshotResponse("failed", {
-      error: { code: responseErrorCode(error), message: modelErrorToPatchbayError(error).message },
+      error: { code: responseErrorCode(error), message: responseErrorMessage(error) },
     });
     this.state.final = final;
     frames.push(this.event("response.failed", { response: final }));
   }
+}
+
+/** A custom tool's input from the arguments of its one-argument function (`{"input": "…"}`); arguments that are not
+ *  such an object (a model that ignored the schema) are passed on as the input text itself. */
+export function customInputOf(rawArguments: string): string {
+  try {
+    const parsed: unknown = JSON.parse(rawArguments);
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
+      const input = (parsed as Record<string, unknown>).input;
+      if (typeof input === "string") return input;
+    }
+  } catch {
+    // not JSON: the model wrote the input directly
+  }
+  return rawArguments;
+}
+
+/** The PatchbayError of a failed run, with the same message as its `response.failed` event. */
+function failureError(error: ModelError): PatchbayError {
+  return modelErrorToPatchbayError({ ...error, message: responseErrorMessage(error) });
 }
 
 function textPart(text: string): OutputTextPart {

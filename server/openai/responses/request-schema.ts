@@ -50,10 +50,11 @@ export const MessageItem = z.object({
   role: z.enum(["system", "developer", "user", "assistant"]),
   content: Content,
 });
-/** A `function_call` item from an earlier turn. */
+/** A `function_call` item from an earlier turn; `namespace` is set when the function belongs to a namespace tool. */
 export const FunctionCallItem = z.object({
   type: z.literal("function_call"),
   call_id: z.string().min(1, { error: "must be a non-empty string" }),
+  namespace: z.string().min(1, { error: "must be a non-empty string" }).nullish(),
   name: z.string().min(1, { error: "must be a non-empty string" }),
   // "" is allowed in history (a call without arguments); null/absent too.
   arguments: z.string().nullish(),
@@ -61,6 +62,20 @@ export const FunctionCallItem = z.object({
 /** A `function_call_output` item answering a call. */
 export const FunctionCallOutputItem = z.object({
   type: z.literal("function_call_output"),
+  call_id: z.string().min(1, { error: "must be a non-empty string" }),
+  output: Content,
+});
+/** A `custom_tool_call` item from an earlier turn (OpenAPI `CustomToolCall`): free-form `input` text. */
+export const CustomToolCallItem = z.object({
+  type: z.literal("custom_tool_call"),
+  call_id: z.string().min(1, { error: "must be a non-empty string" }),
+  namespace: z.string().min(1, { error: "must be a non-empty string" }).nullish(),
+  name: z.string().min(1, { error: "must be a non-empty string" }),
+  input: z.string({ error: "must be a string" }),
+});
+/** A `custom_tool_call_output` item answering a custom tool call (OpenAPI `CustomToolCallOutput`). */
+export const CustomToolCallOutputItem = z.object({
+  type: z.literal("custom_tool_call_output"),
   call_id: z.string().min(1, { error: "must be a non-empty string" }),
   output: Content,
 });
@@ -74,6 +89,8 @@ export const KNOWN_ITEM_TYPES = [
   "message",
   "function_call",
   "function_call_output",
+  "custom_tool_call",
+  "custom_tool_call_output",
   "reasoning",
   "item_reference",
 ] as const;
@@ -84,7 +101,15 @@ export const ResponsesInputItem = z.preprocess(
     typeof item === "object" && item !== null && !Array.isArray(item) && !("type" in item) && "role" in item
       ? { ...item, type: "message" }
       : item,
-  z.discriminatedUnion("type", [MessageItem, FunctionCallItem, FunctionCallOutputItem, ReasoningItem, ItemReference]),
+  z.discriminatedUnion("type", [
+    MessageItem,
+    FunctionCallItem,
+    FunctionCallOutputItem,
+    CustomToolCallItem,
+    CustomToolCallOutputItem,
+    ReasoningItem,
+    ItemReference,
+  ]),
 );
 
 /** A function tool (`tools[i]` with `type: "function"`). */
@@ -94,6 +119,37 @@ export const ResponsesFunctionTool = z.object({
   description: z.string().nullish(),
   parameters: JsonSchemaObject.nullish(),
   strict: z.boolean().nullish(),
+});
+
+/** `format` of a custom tool (OpenAPI `CustomTextFormatParam` / `CustomGrammarFormatParam`). */
+export const CustomToolFormat = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text") }),
+  z.object({
+    type: z.literal("grammar"),
+    syntax: z.enum(["lark", "regex"], { error: "must be 'lark' or 'regex'" }),
+    definition: z.string({ error: "must be a string" }),
+  }),
+]);
+
+/** A custom tool (`tools[i]` with `type: "custom"`, OpenAPI `CustomToolParam`): the model answers with free text. */
+export const ResponsesCustomTool = z.object({
+  type: z.literal("custom"),
+  name: FunctionName,
+  description: z.string().nullish(),
+  format: CustomToolFormat.nullish(),
+});
+
+/** A namespace tool (OpenAPI `NamespaceToolParam`): function/custom tools grouped under a shared name. Members are
+ *  checked one by one in tools.ts so errors name `tools[i].tools[j]`. */
+export const ResponsesNamespaceTool = z.object({
+  type: z.literal("namespace"),
+  name: z
+    .string({ error: "must be a string" })
+    .regex(/^[A-Za-z0-9_.:-]{1,128}$/, { error: "must be 1-128 characters of a-z, A-Z, 0-9, '_', '-', '.', ':'" }),
+  description: z.string().nullish(),
+  tools: z.array(z.looseObject({ type: z.string() }), { error: "must be an array of tools" }).min(1, {
+    error: "must hold at least one tool",
+  }),
 });
 
 /** `text.format`. */
@@ -117,9 +173,18 @@ export const ResponsesRequestSchema = z.object({
   // Checked per entry in decode.ts so hosted tools get their own message.
   tools: z.array(z.looseObject({ type: z.string() }), { error: "must be an array of tools" }).nullish(),
   tool_choice: z
-    .union([z.enum(["auto", "none", "required"]), z.object({ type: z.string(), name: z.string().nullish() })], {
-      error: "expected 'auto', 'none', 'required' or {type: 'function', name}",
-    })
+    .union(
+      [
+        z.enum(["auto", "none", "required"]),
+        z.object({
+          type: z.string(),
+          name: z.string().nullish(),
+          mode: z.string().nullish(),
+          tools: z.array(z.looseObject({ type: z.string() })).nullish(),
+        }),
+      ],
+      { error: "expected 'auto', 'none', 'required' or {type: 'function', name}" },
+    )
     .nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   text: z.object({ format: ResponsesTextFormat.nullish(), verbosity: z.string().nullish() }).nullish(),
@@ -134,6 +199,8 @@ export const ResponsesRequestSchema = z.object({
   store: z.boolean().nullish(),
   stream: z.boolean().nullish(),
   prompt_cache_key: z.string().nullish(),
+  /** Codex sends per-turn ids here; accepted, not forwarded. */
+  client_metadata: z.record(z.string(), z.unknown()).nullish(),
   include: z.array(z.string()).nullish(),
   top_logprobs: numberBetween(0, 20).nullish(),
   truncation: z.enum(["auto", "disabled"]).nullish(),

@@ -22,8 +22,28 @@ export interface ResponseFunctionToolOut {
   strict: boolean | null;
 }
 
+/** A custom tool as echoed (OpenAPI `CustomToolParam`). */
+export interface ResponseCustomToolOut {
+  type: "custom";
+  name: string;
+  description?: string;
+  format: { type: "text" } | { type: "grammar"; syntax: "lark" | "regex"; definition: string };
+}
+
+/** A namespace tool as echoed (OpenAPI `NamespaceToolParam`). */
+export interface ResponseNamespaceToolOut {
+  type: "namespace";
+  name: string;
+  description: string;
+  tools: Array<ResponseFunctionToolOut | ResponseCustomToolOut>;
+}
+
+/** A tool as echoed in `response.tools`: the client tools Patchbay offered (hosted tools it dropped are left out). */
+export type ResponseToolOut = ResponseFunctionToolOut | ResponseCustomToolOut | ResponseNamespaceToolOut;
+
 /** `tool_choice` as echoed. */
-export type ResponseToolChoiceOut = "auto" | "none" | "required" | { type: "function"; name: string };
+export type ResponseToolChoiceOut =
+  "auto" | "none" | "required" | { type: "function"; name: string } | { type: "custom"; name: string };
 
 /** The request fields a response object repeats, normalised (absent → null or the API default). Returned by
  *  `decodeResponsesRequest` and given to the `ResponsesEncoder`. */
@@ -38,7 +58,7 @@ export interface ResponseEcho {
   temperature: number | null;
   text: { format: ResponseTextFormatOut };
   tool_choice: ResponseToolChoiceOut;
-  tools: ResponseFunctionToolOut[];
+  tools: ResponseToolOut[];
   top_p: number | null;
   user: string | null;
 }
@@ -62,14 +82,28 @@ export interface OutputMessageItem {
   content: OutputTextPart[];
 }
 
-/** A `function_call` output item: `id` is `fc_...`, `call_id` the tool call id the client answers with. */
+/** A `function_call` output item: `id` is `fc_...`, `call_id` the tool call id the client answers with; `namespace`
+ *  is present when the function belongs to a namespace tool (`name` is then the member's own name). */
 export interface OutputFunctionCallItem {
   id: string;
   type: "function_call";
   status: ItemStatus;
   call_id: string;
+  namespace?: string;
   name: string;
   arguments: string;
+}
+
+/** A `custom_tool_call` output item (OpenAPI `CustomToolCall` + item `status`): `id` is `ctc_...`, `input` the model's
+ *  free-form text. */
+export interface OutputCustomToolCallItem {
+  id: string;
+  type: "custom_tool_call";
+  status: ItemStatus;
+  call_id: string;
+  namespace?: string;
+  name: string;
+  input: string;
 }
 
 /** A summary part of a `reasoning` item. */
@@ -86,12 +120,13 @@ export interface OutputReasoningItem {
   summary: SummaryTextPart[];
 }
 
-export type OutputItem = OutputMessageItem | OutputFunctionCallItem | OutputReasoningItem;
+export type OutputItem = OutputMessageItem | OutputFunctionCallItem | OutputCustomToolCallItem | OutputReasoningItem;
 
-/** Responses usage; `input_tokens` includes cached tokens, `output_tokens` includes reasoning tokens. */
+/** Responses usage; `input_tokens` includes cached tokens, `output_tokens` includes reasoning tokens.
+ *  `cache_write_tokens` (required by the OpenAPI `ResponseUsage` schema) is 0 when the provider reported none. */
 export interface ResponseUsageOut {
   input_tokens: number;
-  input_tokens_details: { cached_tokens: number };
+  input_tokens_details: { cached_tokens: number; cache_write_tokens: number };
   output_tokens: number;
   output_tokens_details: { reasoning_tokens: number };
   total_tokens: number;
@@ -123,7 +158,7 @@ export interface ResponseObject {
   temperature: number | null;
   text: { format: ResponseTextFormatOut };
   tool_choice: ResponseToolChoiceOut;
-  tools: ResponseFunctionToolOut[];
+  tools: ResponseToolOut[];
   top_logprobs: 0;
   top_p: number | null;
   truncation: "disabled";

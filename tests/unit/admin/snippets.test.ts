@@ -3,6 +3,7 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { buildSnippets, KEY_ENV, shellQuote } from "../../../shared/admin/snippets";
 import { curlForEntry, redactSecrets } from "../../../shared/admin/curl";
+import { parse as parseToml } from "smol-toml";
 import { logEntry } from "./fakes";
 
 describe("connect snippets", () => {
@@ -39,11 +40,37 @@ describe("connect snippets", () => {
     const by = (id: string) => snippets.find((s) => s.id === id)?.code ?? "";
     assert.match(by("codex"), /wire_api = "responses"/);
     assert.match(by("codex"), /env_key = "PATCHBAY_KEY"/);
+    assert.match(by("codex"), /supports_websockets = false/);
     assert.match(by("ai-sdk-responses"), /store: false/);
     assert.match(by("ai-sdk-responses"), /patchbay\.responses\("fast"\)/);
     assert.match(by("ai-sdk-compatible"), /createOpenAICompatible/);
     assert.match(by("continue"), /apiBase: http:\/\/127\.0\.0\.1:4747\/v1/);
     assert.match(by("curl"), /Authorization: Bearer \$PATCHBAY_KEY/);
+  });
+
+  test("the Codex snippet is valid TOML with a complete custom provider", () => {
+    const config = JSON.parse(JSON.stringify(parseToml(snippets.find((s) => s.id === "codex")?.code ?? ""))) as Record<
+      string,
+      unknown
+    >;
+    assert.equal(config.model, "fast");
+    assert.equal(config.model_provider, "patchbay");
+    assert.equal(config.web_search, undefined, "Codex's default tools stay on: Patchbay drops hosted ones itself");
+    assert.deepEqual(config.model_providers, {
+      patchbay: {
+        name: "Patchbay",
+        base_url: "http://127.0.0.1:4747/v1",
+        env_key: "PATCHBAY_KEY",
+        wire_api: "responses",
+        supports_websockets: false,
+      },
+    });
+    const quoted = buildSnippets({ baseUrl: "http://h:1/v1", model: 'we"ird\\model' }).find((s) => s.id === "codex");
+    assert.equal(
+      (parseToml(quoted?.code ?? "") as { model?: string }).model,
+      'we"ird\\model',
+      "model is a TOML string",
+    );
   });
 
   test("shellQuote survives single quotes", () => {

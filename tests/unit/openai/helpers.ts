@@ -279,7 +279,7 @@ export function checkResponsesStream(frames: readonly SseFrame[]): ResponsesStre
         assert.equal(e.item.status, "in_progress");
         openItems.set(e.item.id, e.output_index);
         texts.set(e.item.id, "");
-        if (e.item.type === "function_call") args.set(e.item.id, "");
+        if (e.item.type === "function_call" || e.item.type === "custom_tool_call") args.set(e.item.id, "");
         break;
       case "response.output_text.delta":
       case "response.reasoning_summary_text.delta":
@@ -296,12 +296,20 @@ export function checkResponsesStream(frames: readonly SseFrame[]): ResponsesStre
       case "response.function_call_arguments.done":
         assert.equal(e.arguments, args.get(e.item_id));
         break;
+      case "response.custom_tool_call_input.delta":
+        assert.equal(openItems.get(e.item_id), e.output_index, "deltas belong to an open item at its index");
+        args.set(e.item_id, (args.get(e.item_id) ?? "") + e.delta);
+        break;
+      case "response.custom_tool_call_input.done":
+        assert.equal(e.input, args.get(e.item_id), ".done input equals the concatenated deltas");
+        break;
       case "response.output_item.done": {
         assert.equal(openItems.get(e.item.id), e.output_index, "done for an added item at its index");
         openItems.delete(e.item.id);
         if (e.item.type === "message") assert.equal(e.item.content[0]?.text, texts.get(e.item.id));
         if (e.item.type === "reasoning") assert.equal(e.item.summary[0]?.text, texts.get(e.item.id));
         if (e.item.type === "function_call") assert.equal(e.item.arguments, args.get(e.item.id));
+        if (e.item.type === "custom_tool_call") assert.equal(e.item.input, args.get(e.item.id));
         doneItems.push(e.item);
         break;
       }

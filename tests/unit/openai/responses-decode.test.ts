@@ -1,8 +1,8 @@
 // decodeResponsesRequest: input items, instructions, tools and parameters map to the neutral request and the echo;
-// stateful and hosted features are refused with 400 unsupported_parameter naming the field.
+// stateful features and forced hosted tools are refused with 400 unsupported_parameter naming the field.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { decodeResponsesRequest } from "../../../server/openai/responses/decode";
+import { OMITTED_TOOL_MEDIA, decodeResponsesRequest } from "../../../server/openai/responses/decode";
 import { assert400 } from "./decode-helpers";
 
 const PNG =
@@ -349,25 +349,33 @@ describe("decodeResponsesRequest: refusals name the field", () => {
     });
   });
 
-  test("hosted tools and tool_choice types", () => {
-    for (const type of [
-      "web_search",
-      "web_search_preview",
-      "file_search",
-      "code_interpreter",
-      "computer_use_preview",
-      "image_generation",
-      "mcp",
-    ]) {
-      assert400(() => decode({ tools: [EXEC_TOOL, { type }] }), {
-        param: "tools[1].type",
-        code: "unsupported_parameter",
-        message: /only function tools/,
-      });
-    }
-    assert400(() => decode({ tools: [EXEC_TOOL], tool_choice: { type: "web_search_preview" } }), {
+  test("hosted tools: forcing one is refused (listing every hosted tool); an unknown tool type is refused", () => {
+    const tools = [EXEC_TOOL, { type: "web_search" }, { type: "file_search", vector_store_ids: ["vs_1"] }];
+    assert400(() => decode({ tools, tool_choice: { type: "web_search_preview" } }), {
       param: "tool_choice",
       code: "unsupported_parameter",
+      message: /'web_search_preview'.*web_search \(tools\[1\]\), file_search \(tools\[2\]\)/,
+    });
+    assert400(() => decode({ tools, tool_choice: { type: "mcp", server_label: "x" } }), {
+      param: "tool_choice",
+      message: /'mcp'/,
+    });
+    assert400(
+      () =>
+        decode({
+          tools,
+          tool_choice: {
+            type: "allowed_tools",
+            mode: "required",
+            tools: [{ type: "web_search" }, { type: "file_search" }],
+          },
+        }),
+      { param: "tool_choice", message: /'web_search', 'file_search'/ },
+    );
+    assert400(() => decode({ tools: [EXEC_TOOL, { type: "teleport" }] }), {
+      param: "tools[1].type",
+      code: "unsupported_value",
+      message: /'teleport'/,
     });
     assert400(() => decode({ tools: [EXEC_TOOL], tool_choice: { type: "function", name: "other" } }), {
       param: "tool_choice",
@@ -452,11 +460,36 @@ describe("decodeResponsesRequest: refusals name the field", () => {
           input: [
             userItem("a"),
             { type: "function_call", call_id: "c", name: "f", arguments: "{}" },
-            { type: "function_call_output", call_id: "c", output: [{ type: "input_image", image_url: PNG }] },
+            { type: "function_call_output", call_id: "c", output: [{ type: "input_audio", input_audio: {} }] },
           ],
         }),
       { param: "input[2].output[0].type" },
     );
+  });
+
+  test("an image in a tool result (Codex's view_image) is replaced by a note, with a warning, not refused", () => {
+    const { request } = decode({
+      input: [
+        userItem("a"),
+        { type: "function_call", call_id: "c", name: "view_image", arguments: '{"path":"a.png"}' },
+        {
+          type: "function_call_output",
+          call_id: "c",
+          output: [
+            { type: "input_text", text: "Here it is:" },
+            { type: "input_image", image_url: PNG },
+          ],
+        },
+      ],
+    });
+    assert.deepEqual(request.messages.at(-1), {
+      role: "tool",
+      toolCallId: "c",
+      content: `Here it is:\n${OMITTED_TOOL_MEDIA}`,
+    });
+    assert.deepEqual(request.warnings, [
+      "images/files in tool results were replaced by a note (text only): input[2].output[1]",
+    ]);
   });
 
   test("parameters", () => {

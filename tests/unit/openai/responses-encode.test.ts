@@ -141,7 +141,7 @@ describe("ResponsesEncoder rules", () => {
     assert.deepEqual(body.usage, toResponseUsage(USAGE));
     assert.deepEqual(body.usage, {
       input_tokens: 21,
-      input_tokens_details: { cached_tokens: 5 },
+      input_tokens_details: { cached_tokens: 5, cache_write_tokens: 0 },
       output_tokens: 9,
       output_tokens_details: { reasoning_tokens: 3 },
       total_tokens: 30,
@@ -201,7 +201,7 @@ describe("ResponsesEncoder rules", () => {
     assert.ok(!types.includes("response.completed"));
     assert.equal(types.at(-1), "response.failed");
     const failed = JSON.parse(run.frames.at(-1)!.data);
-    assert.deepEqual(failed.response.error, { code: "upstream_error", message: "The provider closed the connection." });
+    assert.deepEqual(failed.response.error, { code: "server_error", message: "The provider closed the connection." });
     assert.equal(failed.response.output[0].content[0].text, "Partial answ");
     assert.equal(failed.response.output[0].status, "incomplete");
     assert.equal(run.thrown?.status, 502);
@@ -212,7 +212,8 @@ describe("ResponsesEncoder rules", () => {
       responseErrorCode({ code: "upstream_rate_limited", status: 429, message: "x" }),
       "rate_limit_exceeded",
     );
-    assert.equal(responseErrorCode({ code: "timeout", status: 504, message: "x" }), "timeout");
+    assert.equal(responseErrorCode({ code: "timeout", status: 504, message: "x" }), "server_error");
+    assert.equal(responseErrorCode({ code: "upstream_bad_request", status: 400, message: "x" }), "invalid_prompt");
   });
 
   test("reasoning becomes a reasoning item only when a summary was requested", () => {
@@ -252,7 +253,7 @@ describe("ResponsesEncoder rules", () => {
     enc.push({ type: "text-delta", delta: "x" });
     const frames = enc.end();
     assert.equal(frames.at(-1)?.event, "response.failed");
-    assert.equal(JSON.parse(frames.at(-1)!.data).response.error.code, "upstream_error");
+    assert.equal(JSON.parse(frames.at(-1)!.data).response.error.code, "server_error");
     assert.deepEqual(enc.end(), []);
   });
 

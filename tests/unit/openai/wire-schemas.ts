@@ -105,8 +105,18 @@ export const OutputItemSchema = z.discriminatedUnion("type", [
     type: z.literal("function_call"),
     status: ItemStatus,
     call_id: z.string().min(1),
+    namespace: z.string().min(1).optional(),
     name: z.string().min(1),
     arguments: z.string(),
+  }),
+  z.strictObject({
+    id: z.string().startsWith("ctc"),
+    type: z.literal("custom_tool_call"),
+    status: ItemStatus,
+    call_id: z.string().min(1),
+    namespace: z.string().min(1).optional(),
+    name: z.string().min(1),
+    input: z.string(),
   }),
   z.strictObject({
     id: z.string().startsWith("rs"),
@@ -118,7 +128,7 @@ export const OutputItemSchema = z.discriminatedUnion("type", [
 
 export const ResponseUsageSchema = z.strictObject({
   input_tokens: NonNegInt,
-  input_tokens_details: z.strictObject({ cached_tokens: NonNegInt }),
+  input_tokens_details: z.strictObject({ cached_tokens: NonNegInt, cache_write_tokens: NonNegInt }),
   output_tokens: NonNegInt,
   output_tokens_details: z.strictObject({ reasoning_tokens: NonNegInt }),
   total_tokens: NonNegInt,
@@ -133,6 +143,33 @@ const TextFormat = z.discriminatedUnion("type", [
     schema: z.record(z.string(), z.unknown()),
     strict: z.boolean().nullable(),
     description: z.string().optional(),
+  }),
+]);
+
+const FunctionToolSchema = z.strictObject({
+  type: z.literal("function"),
+  name: z.string(),
+  description: z.string().nullable(),
+  parameters: z.record(z.string(), z.unknown()),
+  strict: z.boolean().nullable(),
+});
+const CustomToolSchema = z.strictObject({
+  type: z.literal("custom"),
+  name: z.string(),
+  description: z.string().optional(),
+  format: z.discriminatedUnion("type", [
+    z.strictObject({ type: z.literal("text") }),
+    z.strictObject({ type: z.literal("grammar"), syntax: z.enum(["lark", "regex"]), definition: z.string() }),
+  ]),
+});
+const ToolSchema = z.discriminatedUnion("type", [
+  FunctionToolSchema,
+  CustomToolSchema,
+  z.strictObject({
+    type: z.literal("namespace"),
+    name: z.string().min(1),
+    description: z.string(),
+    tools: z.array(z.discriminatedUnion("type", [FunctionToolSchema, CustomToolSchema])).min(1),
   }),
 ]);
 
@@ -159,17 +196,9 @@ export const ResponseObjectSchema = z.strictObject({
   text: z.strictObject({ format: TextFormat }),
   tool_choice: z.union([
     z.enum(["auto", "none", "required"]),
-    z.strictObject({ type: z.literal("function"), name: z.string() }),
+    z.strictObject({ type: z.enum(["function", "custom"]), name: z.string() }),
   ]),
-  tools: z.array(
-    z.strictObject({
-      type: z.literal("function"),
-      name: z.string(),
-      description: z.string().nullable(),
-      parameters: z.record(z.string(), z.unknown()),
-      strict: z.boolean().nullable(),
-    }),
-  ),
+  tools: z.array(ToolSchema),
   top_logprobs: z.int(),
   top_p: z.number().nullable(),
   truncation: z.literal("disabled"),
@@ -238,6 +267,8 @@ export const ResponseStreamEventSchema = z.discriminatedUnion("type", [
     name: z.string(),
     arguments: z.string(),
   }),
+  z.strictObject({ type: z.literal("response.custom_tool_call_input.delta"), ...Seq, ...ItemRef, delta: z.string() }),
+  z.strictObject({ type: z.literal("response.custom_tool_call_input.done"), ...Seq, ...ItemRef, input: z.string() }),
   z.strictObject({
     type: z.literal("response.reasoning_summary_part.added"),
     ...Seq,

@@ -163,6 +163,22 @@ describe("event mapper: focused cases", () => {
     ]);
   });
 
+  test("cache writes are counted in input and reported as cacheWriteTokens", () => {
+    const s = createMapperState(init);
+    mapOpenCodeEvent(
+      assistant({ finish: "stop", tokens: { input: 10, output: 2, reasoning: 1, cache: { read: 4, write: 6 } } }),
+      s,
+    );
+    const out = mapOpenCodeEvent(ev("session.idle", { sessionID: "ses_1" }), s);
+    assert.deepEqual(out[0]?.type === "finish" && out[0].usage, {
+      inputTokens: 20,
+      outputTokens: 3,
+      cachedInputTokens: 4,
+      reasoningTokens: 1,
+      cacheWriteTokens: 6,
+    });
+  });
+
   const cutOff = {
     code: "upstream_error",
     status: 502,

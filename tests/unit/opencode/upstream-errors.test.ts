@@ -32,6 +32,35 @@ describe("mapOpenCodeError", () => {
     );
     assert.deepEqual(e, { code: "upstream_bad_request", status: 400, message: "max_tokens is too large" });
   });
+  test("a context-window overflow and an exhausted quota say so (kind), for wires that have codes for them", () => {
+    const overflow = (body: unknown, message = "Bad Request") =>
+      mapOpenCodeError(api(400, message, { responseBody: JSON.stringify(body) }));
+    assert.equal(
+      overflow({ error: { code: "context_length_exceeded", message: "Input exceeds the context window." } })?.kind,
+      "context_length",
+    );
+    assert.equal(
+      overflow({ error: { message: "This model's maximum context length is 8192 tokens." } })?.kind,
+      "context_length",
+    );
+    assert.equal(overflow({ error: { message: "max_tokens is too large" } })?.kind, undefined);
+    assert.equal(
+      mapOpenCodeError({ name: "ContextOverflowError", data: { message: "too long" } })?.kind,
+      "context_length",
+    );
+    const quota = mapOpenCodeError(
+      api(429, "Too Many Requests", {
+        responseBody: JSON.stringify({
+          error: { code: "insufficient_quota", message: "You exceeded your current quota." },
+        }),
+      }),
+    );
+    assert.equal(quota?.status, 429);
+    assert.equal(quota?.kind, "quota");
+    assert.equal(mapOpenCodeError(api(429, "slow down"))?.kind, undefined, "a plain rate limit is not a quota");
+    assert.equal(mapRetryStatus("Rate limit: insufficient_quota", undefined, 0).kind, "quota");
+    assert.equal(mapRetryStatus("Rate limit reached", undefined, 0).kind, undefined);
+  });
   test("5xx and unreachable → 502 upstream_error", () => {
     assert.equal(mapOpenCodeError(api(503, "unavailable"))?.status, 502);
     assert.match(mapOpenCodeError(api(undefined, "Cannot connect to API"))!.message, /Could not reach/);
