@@ -86,6 +86,8 @@ export default tseslint.config(
           patterns: [
             ...serverBase,
             ...nodeBuiltins,
+            // Hashing is pure (stable short names for long tool names); nothing else of Node's.
+            "!node:crypto",
             "express",
             "@opencode-ai/*",
             "**/opencode/*",
