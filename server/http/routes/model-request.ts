@@ -30,6 +30,8 @@ export interface DecodedWireRequest {
   request: NeutralRequest;
   /** `model` is the id echoed to the client (what it asked for). */
   createEncoder(model: string): WireEncoder;
+  /** Raw SSE text sent as a keepalive while the model is silent (default: a `: keepalive` comment). */
+  keepalive?: string;
 }
 
 /** What the runner needs; built once in the composition root. */
@@ -109,6 +111,7 @@ export async function runModelRequest(
   if (res.destroyed || req.socket.destroyed) clientClosed();
   try {
     const decoded = decode(req.body);
+    if (decoded.keepalive !== undefined) sse.setKeepalive(decoded.keepalive);
     let request = decoded.request;
     entry.stream = request.stream;
     if (request.tools.length > app.limits.maxTools) {

@@ -1,0 +1,25 @@
+// POST /v1/messages (Anthropic Messages API): decode the Anthropic wire, run it with the shared runner, encode
+// Anthropic events or a Message object. Keepalives are Anthropic `ping` events.
+import type { RequestHandler } from "express";
+import { randomUUID } from "node:crypto";
+import { decodeMessagesRequest } from "../../anthropic/messages/decode";
+import { MessagesEncoder, PING_FRAME_TEXT } from "../../anthropic/messages/encode";
+import { runModelRequest, type DecodedWireRequest, type ModelRequestDeps } from "./model-request";
+
+/** Decodes a Messages request and binds its encoder (`msg_` ids). */
+export function decodeMessagesWire(body: unknown): DecodedWireRequest {
+  const request = decodeMessagesRequest(body);
+  return {
+    request,
+    keepalive: PING_FRAME_TEXT,
+    createEncoder: (model) => {
+      const enc = new MessagesEncoder({ id: `msg_${randomUUID().replace(/-/g, "")}`, model });
+      return { push: (e) => enc.push(e), end: () => enc.end(), body: () => enc.message() };
+    },
+  };
+}
+
+/** The route handler. */
+export function messagesRoute(deps: ModelRequestDeps): RequestHandler {
+  return (req, res) => runModelRequest(req, res, deps, decodeMessagesWire);
+}
