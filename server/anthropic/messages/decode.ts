@@ -9,6 +9,7 @@ import type {
   NeutralMessage,
   NeutralRequest,
   ResponseFormat,
+  SignedReasoning,
   ToolCall,
   ToolChoice,
   ToolDefinition,
@@ -43,6 +44,7 @@ const MAPPED_FIELDS = new Set([
   "tool_choice",
   "temperature",
   "top_p",
+  "top_k",
   "stop_sequences",
   "stream",
   "thinking",
@@ -215,6 +217,7 @@ function decodeAssistantContent(content: MessageParamT["content"], at: string, n
   }
   const parts: ContentPart[] = [];
   const toolCalls: ToolCall[] = [];
+  const reasoning: SignedReasoning[] = [];
   content.forEach((raw, j) => {
     const where = `${at}.content[${j}]`;
     switch (raw.type) {
@@ -229,19 +232,20 @@ function decodeAssistantContent(content: MessageParamT["content"], at: string, n
         toolCalls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input) });
         return;
       }
-      case "thinking":
-        parseWire(ThinkingBlock, raw, [where]);
-        notes.add("thinking blocks in assistant history dropped (the upstream cannot verify them)");
+      case "thinking": {
+        const block = parseWire(ThinkingBlock, raw, [where]);
+        if (block.signature) reasoning.push({ text: block.thinking, signature: block.signature });
+        else notes.add("thinking blocks without a signature in assistant history dropped (no upstream can verify them)");
         return;
+      }
       case "redacted_thinking":
-        parseWire(RedactedThinkingBlock, raw, [where]);
-        notes.add("redacted_thinking blocks in assistant history dropped");
+        reasoning.push({ text: "", redactedData: parseWire(RedactedThinkingBlock, raw, [where]).data });
         return;
       default:
         notes.add(`assistant content block type ${q(raw.type, 40)} dropped`);
     }
   });
-  return { role: "assistant", content: parts, toolCalls };
+  return { role: "assistant", content: parts, toolCalls, ...(reasoning.length ? { reasoning } : {}) };
 }
 
 interface DecodedMessages {
@@ -355,7 +359,7 @@ function decodeGeneration(req: MessagesRequest, notes: Notes): GenerationParams 
   const g: GenerationParams = { maxOutputTokens: req.max_tokens };
   if (req.temperature != null) g.temperature = req.temperature;
   if (req.top_p != null) g.topP = req.top_p;
-  if (req.top_k != null) notes.add("top_k ignored (not passed to the upstream)");
+  if (req.top_k != null) g.topK = req.top_k;
   const stop = (req.stop_sequences ?? []).filter((s) => s !== "");
   if (stop.length > 0) g.stop = stop;
   const effort = req.output_config?.effort;
@@ -388,13 +392,14 @@ function ignoredFields(body: Record<string, unknown>, notes: Notes): void {
  * - User content: text, image (base64 → data URL; url → http(s) URL for the remote-image policy), document (PDF
  *   base64 → media part; text source → text), tool_result → a neutral tool message (`is_error` → TOOL_ERROR_PREFIX;
  *   images inside → placeholder text, the image follows in a user message after the tool results).
- * - Assistant content: text, tool_use (→ tool call, `arguments` = JSON.stringify(input)); thinking and
- *   redacted_thinking are dropped (warning): the upstream could not verify them without their provider signature.
+ * - Assistant content: text, tool_use (→ tool call, `arguments` = JSON.stringify(input)); thinking blocks WITH a
+ *   signature and redacted_thinking → `reasoning` (sent back only to an Anthropic provider, which verifies them);
+ *   thinking without a signature is dropped (warning): no upstream could verify it.
  * - Tools: custom tools only; server tools (dated `type`) and `defer_loading` tools are dropped with a warning, and a
  *   `tool_choice` naming a server tool is a 400. `tool_choice` any → required, tool → named function, none → none;
  *   `disable_parallel_tool_use` → parallelToolCalls false.
  * - `max_tokens` (required) → maxOutputTokens; `output_config.effort` (else `thinking.budget_tokens` bucketed by
- *   {@link effortOfBudget}) → reasoningEffort; `top_k`, `metadata`, `context_management`, `service_tier`,
+ *   {@link effortOfBudget}) → reasoningEffort; `top_k` → topK; `metadata`, `context_management`, `service_tier`,
  *   `container`, `mcp_servers` and unknown fields are ignored and named in `warnings`.
  * @throws PatchbayError 400 whose `param` names the field (e.g. `messages[1].content[0].source.data`).
  */

@@ -102,7 +102,8 @@ interface EncoderState {
  * ```
  * Stream rules: `message_start` (empty content, zero usage) comes before the first block; text and reasoning deltas
  * open a `text` / `thinking` block when the open block is of another kind (closing it first); each tool call is a
- * whole `tool_use` block (start with `input: {}`, one `input_json_delta` with the complete JSON, stop); `finish`
+ * whole `tool_use` block (start with `input: {}`, one `input_json_delta` with the complete JSON, stop); a reasoning
+ * signature is a `signature_delta` that closes its thinking block (thinking without one keeps `signature: ""`); `finish`
  * closes the open block and sends `message_delta` (stop_reason, full usage) and `message_stop`. An `error` event is one
  * `event: error` frame `{type:"error", error:{type,message}}`. Events after `finish`/`error` are ignored.
  */
@@ -130,8 +131,11 @@ export class MessagesEncoder {
         return [];
       case "text-delta":
         return event.delta === "" ? [] : this.delta("text", event.delta);
-      case "reasoning-delta":
-        return event.delta === "" ? [] : this.delta("thinking", event.delta);
+      case "reasoning-delta": {
+        const frames = event.delta === "" ? [] : this.delta("thinking", event.delta);
+        if (event.signature) frames.push(...this.sign(event.signature));
+        return frames;
+      }
       case "tool-call": {
         const frames = [...this.messageStart(), ...this.closeOpen()];
         const index = s.blocks.length;
@@ -222,18 +226,9 @@ export class MessagesEncoder {
 
   private delta(kind: "text" | "thinking", text: string): SseFrame[] {
     const s = this.s;
-    const frames = this.messageStart();
     const current = s.open === null ? undefined : s.blocks[s.open];
-    let index = s.open;
-    if (!current || current.type !== kind || index === null) {
-      frames.push(...this.closeOpen());
-      index = s.blocks.length;
-      const block: AnthropicContentBlock =
-        kind === "text" ? { type: "text", text: "" } : { type: "thinking", thinking: "", signature: "" };
-      s.blocks.push(block);
-      s.open = index;
-      frames.push(this.frame("content_block_start", { index, content_block: structuredClone(block) }));
-    }
+    const frames = current?.type === kind ? this.messageStart() : this.openBlock(kind);
+    const index = s.open ?? 0;
     const block = s.blocks[index];
     if (block?.type === "text") block.text += text;
     else if (block?.type === "thinking") block.thinking += text;
@@ -243,6 +238,34 @@ export class MessagesEncoder {
         delta: kind === "text" ? { type: "text_delta", text } : { type: "thinking_delta", thinking: text },
       }),
     );
+    return frames;
+  }
+
+  /** Sets the open thinking block's signature (opening an empty one if none is open) and closes it: the signature
+   *  ends a thinking block (Anthropic sends `signature_delta` right before `content_block_stop`). */
+  private sign(signature: string): SseFrame[] {
+    const s = this.s;
+    const open = s.open === null ? undefined : s.blocks[s.open];
+    const frames = open?.type === "thinking" ? [] : this.openBlock("thinking");
+    const index = s.open;
+    const block = index === null ? undefined : s.blocks[index];
+    if (index === null || block?.type !== "thinking") return frames;
+    block.signature = signature;
+    frames.push(this.frame("content_block_delta", { index, delta: { type: "signature_delta", signature } }));
+    frames.push(...this.closeOpen());
+    return frames;
+  }
+
+  /** Closes the open block and opens an empty text or thinking block (after message_start). */
+  private openBlock(kind: "text" | "thinking"): SseFrame[] {
+    const s = this.s;
+    const frames = [...this.messageStart(), ...this.closeOpen()];
+    const index = s.blocks.length;
+    const block: AnthropicContentBlock =
+      kind === "text" ? { type: "text", text: "" } : { type: "thinking", thinking: "", signature: "" };
+    s.blocks.push(block);
+    s.open = index;
+    frames.push(this.frame("content_block_start", { index, content_block: structuredClone(block) }));
     return frames;
   }
 

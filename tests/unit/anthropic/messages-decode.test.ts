@@ -103,6 +103,8 @@ describe("decode rules", () => {
           role: "assistant",
           content: [
             { type: "thinking", thinking: "hmm", signature: "sig" },
+            { type: "thinking", thinking: "unsigned" },
+            { type: "redacted_thinking", data: "opaque" },
             { type: "text", text: "Calling." },
             { type: "tool_use", id: "toolu_1", name: "shot", input: { x: 1 } },
             { type: "tool_use", id: "toolu_2", name: "run", input: {} },
@@ -129,6 +131,11 @@ describe("decode rules", () => {
     const a = n.messages[1];
     assert.ok(a?.role === "assistant");
     assert.deepEqual(a.content, [{ type: "text", text: "Calling." }]);
+    // Signed thinking and redacted thinking are kept for an Anthropic upstream; unsigned thinking is dropped.
+    assert.deepEqual(a.reasoning, [
+      { text: "hmm", signature: "sig" },
+      { text: "", redactedData: "opaque" },
+    ]);
     assert.deepEqual(a.toolCalls, [
       { id: "toolu_1", name: "shot", arguments: '{"x":1}' },
       { id: "toolu_2", name: "run", arguments: "{}" },
@@ -141,7 +148,7 @@ describe("decode rules", () => {
       last.content.map((p) => p.type),
       ["text", "media"],
     );
-    assert.match(n.warnings.join(";"), /thinking blocks in assistant history dropped/);
+    assert.match(n.warnings.join(";"), /thinking blocks without a signature in assistant history dropped/);
     assert.match(n.warnings.join(";"), /images inside tool_result/);
   });
 
@@ -189,7 +196,7 @@ describe("decode rules", () => {
     assert400({ ...base, tools, tool_choice: { type: "tool", name: "zz" }, messages: m }, "tool_choice.name");
   });
 
-  test("generation: max_tokens, temperature, top_p, stop_sequences; top_k warned; thinking budget → effort", () => {
+  test("generation: max_tokens, temperature, top_p, top_k, stop_sequences; thinking budget → effort", () => {
     const n = decode({
       temperature: 0.5,
       top_p: 0.9,
@@ -202,10 +209,10 @@ describe("decode rules", () => {
       maxOutputTokens: 100,
       temperature: 0.5,
       topP: 0.9,
+      topK: 40,
       stop: ["END"],
       reasoningEffort: "medium",
     });
-    assert.match(n.warnings.join(";"), /top_k/);
     assert.equal(effortOfBudget(1024), "low");
     assert.equal(effortOfBudget(32000), "high");
     assert.equal(decode({ thinking: { type: "adaptive" }, messages: [user("x")] }).generation.reasoningEffort, undefined);

@@ -99,6 +99,48 @@ describe("MessagesEncoder rules", () => {
     );
   });
 
+  test("a signature ends its thinking block with signature_delta; the SDK keeps it", async () => {
+    const enc = new MessagesEncoder(MESSAGE_OPTIONS);
+    const frames = [
+      ...enc.push({ type: "reasoning-delta", delta: "Let me think." }),
+      ...enc.push({ type: "reasoning-delta", delta: "", signature: "EqQBsig==" }),
+      ...enc.push({ type: "text-delta", delta: "Done." }),
+      ...enc.push({ type: "finish", reason: "stop", usage: USAGE }),
+    ];
+    assert.deepEqual(
+      frames.map((f) => {
+        const d = JSON.parse(f.data) as { delta?: { type: string } };
+        return d.delta?.type ?? f.event;
+      }),
+      [
+        "message_start",
+        "content_block_start",
+        "thinking_delta",
+        "signature_delta",
+        "content_block_stop",
+        "content_block_start",
+        "text_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+      ],
+    );
+    const body = enc.message();
+    assert.deepEqual(body.content, [
+      { type: "thinking", thinking: "Let me think.", signature: "EqQBsig==" },
+      { type: "text", text: "Done." },
+    ]);
+    const sdk = await sdkFinalMessage(frames);
+    assert.deepEqual(JSON.parse(JSON.stringify(sdk.content)), body.content);
+  });
+
+  test("a signature with no thinking text opens an empty thinking block", () => {
+    const enc = new MessagesEncoder(MESSAGE_OPTIONS);
+    enc.push({ type: "reasoning-delta", delta: "", signature: "s" });
+    enc.push({ type: "finish", reason: "stop", usage: USAGE });
+    assert.deepEqual(enc.message().content, [{ type: "thinking", thinking: "", signature: "s" }]);
+  });
+
   test("events after finish are ignored; end() is idempotent", () => {
     const enc = new MessagesEncoder(MESSAGE_OPTIONS);
     enc.push({ type: "finish", reason: "stop", usage: USAGE });
