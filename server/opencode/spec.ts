@@ -185,7 +185,8 @@ export function planBridgeRequest(req: BackendRequest, model: ModelFacts, ctx: P
     options,
     dropOptions,
   };
-  if (g.topK !== undefined && openaiCompatible) warnings.push("top_k dropped: OpenAI-compatible providers do not take it");
+  if (g.topK !== undefined && openaiCompatible)
+    warnings.push("top_k dropped: OpenAI-compatible providers do not take it");
   if (g.maxOutputTokens !== undefined) params.maxOutputTokens = g.maxOutputTokens;
   else if (!keepsDefaultMaxTokens) params.maxOutputTokens = null;
 

@@ -106,7 +106,13 @@ export class MockAnthropicUpstream {
     const send = (type: string, data: Record<string, unknown>) =>
       res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
     send("message_start", {
-      message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+      message: {
+        ...message,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...usage, output_tokens: 1 },
+      },
     });
     content.forEach((block, index) => {
       if (block.type === "thinking") {

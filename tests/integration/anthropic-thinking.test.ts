@@ -110,7 +110,11 @@ describe("non-Anthropic upstream (OpenAI-compatible mock)", () => {
   test("reasoning comes out as thinking without signature; replayed, it is not sent (warned)", async () => {
     fx.mock.reset();
     fx.mock.script({ reasoning: "pondering", text: "Answer." });
-    const first = await post({ model: "mock/mock-reasoner", max_tokens: 100, messages: [{ role: "user", content: "Q" }] });
+    const first = await post({
+      model: "mock/mock-reasoner",
+      max_tokens: 100,
+      messages: [{ role: "user", content: "Q" }],
+    });
     assert.equal(first.status, 200, JSON.stringify(first.json));
     assert.deepEqual(first.json.content, [
       { type: "thinking", thinking: "pondering", signature: "" },

@@ -79,7 +79,11 @@ describe("anthropic sdk: messages", () => {
 
   test("stream: raw events follow the Anthropic event order", async () => {
     fx.mock.reset();
-    fx.mock.script({ reasoning: "think", text: "ok", toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" } }] });
+    fx.mock.script({
+      reasoning: "think",
+      text: "ok",
+      toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" } }],
+    });
     const res = await fetch(`${root}/v1/messages?beta=true`, {
       method: "POST",
       headers: { "x-api-key": key, "anthropic-version": "2023-06-01", "content-type": "application/json" },
@@ -132,7 +136,10 @@ describe("anthropic sdk: messages", () => {
     assert.equal(use.name, "get_weather");
     assert.deepEqual(use.input, { city: "Paris" });
     const upstreamTools = bodies()[0]?.tools as Json[];
-    assert.deepEqual(upstreamTools.map((t) => (t.function as Json).name), ["get_weather"]);
+    assert.deepEqual(
+      upstreamTools.map((t) => (t.function as Json).name),
+      ["get_weather"],
+    );
     assert.deepEqual((upstreamTools[0]?.function as Json).parameters, weatherTool.input_schema);
 
     const second = await client.messages.create({
@@ -213,7 +220,11 @@ describe("anthropic sdk: messages", () => {
     fx.mock.reset();
     fx.mock.script({ text: "bearer ok" });
     const bearer = new Anthropic({ authToken: key, apiKey: null, baseURL: root, maxRetries: 0 });
-    const r = await bearer.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: "user", content: "x" }] });
+    const r = await bearer.messages.create({
+      model: MODEL,
+      max_tokens: 10,
+      messages: [{ role: "user", content: "x" }],
+    });
     assert.deepEqual(r.content, [{ type: "text", text: "bearer ok" }]);
   });
 });

@@ -42,19 +42,35 @@ after(async () => {
   await fx?.stop();
 });
 
-const weird = fc.constantFrom<unknown>(null, true, 0, -1, 1.5, "", "\u0000", "\ud800", [], {}, [null], "x".repeat(5000));
+const weird = fc.constantFrom<unknown>(
+  null,
+  true,
+  0,
+  -1,
+  1.5,
+  "",
+  "\u0000",
+  "\ud800",
+  [],
+  {},
+  [null],
+  "x".repeat(5000),
+);
 const anyish: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
   { weight: 2, arbitrary: weird },
 );
 const source = fc.oneof(
-  fc.record({
-    type: fc.constantFrom<unknown>("base64", "url", "file", "text", "bogus"),
-    media_type: fc.constantFrom<unknown>("image/png", "application/pdf", "text/plain", "", 3),
-    data: fc.constantFrom<unknown>("iVBORw0KGgo=", "!!!", "", null),
-    url: fc.constantFrom<unknown>("https://127.0.0.1/a.png", "file:///etc/passwd", "javascript:x", ""),
-    file_id: anyish,
-  }, { requiredKeys: [] }),
+  fc.record(
+    {
+      type: fc.constantFrom<unknown>("base64", "url", "file", "text", "bogus"),
+      media_type: fc.constantFrom<unknown>("image/png", "application/pdf", "text/plain", "", 3),
+      data: fc.constantFrom<unknown>("iVBORw0KGgo=", "!!!", "", null),
+      url: fc.constantFrom<unknown>("https://127.0.0.1/a.png", "file:///etc/passwd", "javascript:x", ""),
+      file_id: anyish,
+    },
+    { requiredKeys: [] },
+  ),
   anyish,
 );
 const inner = fc.record(
@@ -117,7 +133,13 @@ const body = fc.record(
     system: fc.oneof(fc.string({ maxLength: 20 }), fc.array(block, { maxLength: 2 }), anyish),
     tools: fc.oneof(fc.array(tool, { maxLength: 2 }), anyish),
     tool_choice: fc.oneof(
-      fc.constantFrom<unknown>({ type: "auto" }, { type: "any" }, { type: "tool", name: "t" }, { type: "none" }, "auto"),
+      fc.constantFrom<unknown>(
+        { type: "auto" },
+        { type: "any" },
+        { type: "tool", name: "t" },
+        { type: "none" },
+        "auto",
+      ),
       anyish,
     ),
     thinking: fc.oneof(

@@ -104,7 +104,12 @@ function decodeImage(raw: unknown, at: string): ContentPart {
       `Invalid '${at}.source.media_type' ${q(src.media_type)}: expected an image type.`,
       `${at}.source.media_type`,
     );
-  return { type: "media", mediaType: src.media_type, url: base64Url(src.media_type, src.data, `${at}.source.data`), param: `${at}.source.data` };
+  return {
+    type: "media",
+    mediaType: src.media_type,
+    url: base64Url(src.media_type, src.data, `${at}.source.data`),
+    param: `${at}.source.data`,
+  };
 }
 
 function decodeDocument(raw: unknown, at: string): ContentPart {
@@ -235,7 +240,8 @@ function decodeAssistantContent(content: MessageParamT["content"], at: string, n
       case "thinking": {
         const block = parseWire(ThinkingBlock, raw, [where]);
         if (block.signature) reasoning.push({ text: block.thinking, signature: block.signature });
-        else notes.add("thinking blocks without a signature in assistant history dropped (no upstream can verify them)");
+        else
+          notes.add("thinking blocks without a signature in assistant history dropped (no upstream can verify them)");
         return;
       }
       case "redacted_thinking":
@@ -309,14 +315,17 @@ function decodeTools(req: MessagesRequest, notes: Notes): DecodedTools {
     const at = `tools[${i}]`;
     if (tool.type != null && tool.type !== "custom") {
       serverTools.push(tool.name);
-      notes.add(`server tool ${q(tool.name, 60)} (type ${q(tool.type, 40)}) dropped: Patchbay offers client tools only`);
+      notes.add(
+        `server tool ${q(tool.name, 60)} (type ${q(tool.type, 40)}) dropped: Patchbay offers client tools only`,
+      );
       return;
     }
     if (tool.defer_loading === true) {
       notes.add(`deferred tool ${q(tool.name, 60)} (defer_loading) not offered to the model`);
       return;
     }
-    if (!tool.input_schema) throw invalidRequest(`Missing required parameter: '${at}.input_schema'.`, `${at}.input_schema`);
+    if (!tool.input_schema)
+      throw invalidRequest(`Missing required parameter: '${at}.input_schema'.`, `${at}.input_schema`);
     assertJsonDepth(tool.input_schema, `${at}.input_schema`);
     tools.push({
       name: tool.name,
@@ -339,7 +348,10 @@ function decodeToolChoice(req: MessagesRequest, decoded: DecodedTools): ToolChoi
       const why = decoded.serverTools.length
         ? ` (server tools are not available through Patchbay: ${decoded.serverTools.map((n) => q(n, 60)).join(", ")})`
         : "";
-      throw invalidRequest(`Invalid 'tool_choice': type 'any' needs at least one custom tool in 'tools'${why}.`, "tool_choice");
+      throw invalidRequest(
+        `Invalid 'tool_choice': type 'any' needs at least one custom tool in 'tools'${why}.`,
+        "tool_choice",
+      );
     }
     return "required";
   }

@@ -42,12 +42,22 @@ export function encodeAnthropicModels(
   for (const m of models) {
     if (aliasSet.has(m.id) || seen.has(m.id)) continue;
     seen.add(m.id);
-    out.push({ type: "model", id: m.id, display_name: `${m.name} (${m.providerName})`, created_at: rfc3339(m.created) });
+    out.push({
+      type: "model",
+      id: m.id,
+      display_name: `${m.name} (${m.providerName})`,
+      created_at: rfc3339(m.created),
+    });
   }
   for (const alias of aliasNames) {
     const target = aliases[alias] ?? "";
     const info = models.find((m) => m.id === target.split("#", 1)[0]);
-    out.push({ type: "model", id: alias, display_name: `${alias} → ${target}`, created_at: rfc3339(info?.created ?? 0) });
+    out.push({
+      type: "model",
+      id: alias,
+      display_name: `${alias} → ${target}`,
+      created_at: rfc3339(info?.created ?? 0),
+    });
   }
   return out;
 }

@@ -80,7 +80,11 @@ describe("decode rules", () => {
         user([
           { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } },
           { type: "image", source: { type: "url", url: "https://example.com/a.png" } },
-          { type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBERi0=" }, title: "a.pdf" },
+          {
+            type: "document",
+            source: { type: "base64", media_type: "application/pdf", data: "JVBERi0=" },
+            title: "a.pdf",
+          },
         ]),
       ],
     });
@@ -140,7 +144,11 @@ describe("decode rules", () => {
       { id: "toolu_1", name: "shot", arguments: '{"x":1}' },
       { id: "toolu_2", name: "run", arguments: "{}" },
     ]);
-    assert.deepEqual(n.messages[2], { role: "tool", toolCallId: "toolu_1", content: `here\n${TOOL_RESULT_IMAGE_PLACEHOLDER}` });
+    assert.deepEqual(n.messages[2], {
+      role: "tool",
+      toolCallId: "toolu_1",
+      content: `here\n${TOOL_RESULT_IMAGE_PLACEHOLDER}`,
+    });
     assert.deepEqual(n.messages[3], { role: "tool", toolCallId: "toolu_2", content: `${TOOL_ERROR_PREFIX}failed` });
     const last = n.messages[4];
     assert.ok(last?.role === "user");
@@ -153,7 +161,10 @@ describe("decode rules", () => {
   });
 
   test("a tool_result for an unknown tool_use id → 400 naming it", () => {
-    assert400({ ...base, messages: [user([{ type: "tool_result", tool_use_id: "nope" }])] }, "messages[0].content[0].tool_use_id");
+    assert400(
+      { ...base, messages: [user([{ type: "tool_result", tool_use_id: "nope" }])] },
+      "messages[0].content[0].tool_use_id",
+    );
   });
 
   test("tools: custom kept; server and deferred tools dropped with a warning; forcing a server tool → 400", () => {
@@ -173,7 +184,8 @@ describe("decode rules", () => {
     assert.match(n.warnings.join(";"), /bash/);
     assert.throws(
       () => decode({ tools, tool_choice: { type: "tool", name: "web_search" }, messages: [user("x")] }),
-      (e: { status: number; message: string }) => e.status === 400 && /web_search/.test(e.message) && /bash/.test(e.message),
+      (e: { status: number; message: string }) =>
+        e.status === 400 && /web_search/.test(e.message) && /bash/.test(e.message),
     );
     assert.throws(
       () => decode({ tools: tools.slice(2), tool_choice: { type: "any" }, messages: [user("x")] }),
@@ -215,7 +227,10 @@ describe("decode rules", () => {
     });
     assert.equal(effortOfBudget(1024), "low");
     assert.equal(effortOfBudget(32000), "high");
-    assert.equal(decode({ thinking: { type: "adaptive" }, messages: [user("x")] }).generation.reasoningEffort, undefined);
+    assert.equal(
+      decode({ thinking: { type: "adaptive" }, messages: [user("x")] }).generation.reasoningEffort,
+      undefined,
+    );
   });
 
   test("fields Claude Code sends are tolerated and named in the warnings", () => {
@@ -239,7 +254,13 @@ describe("decode rules", () => {
     assert400({ ...base, messages: [] }, "messages");
     assert400({ ...base, messages: [{ role: "bot", content: "x" }] }, "messages[0].role");
     assert400({ ...base, temperature: 3, messages: [user("x")] }, "temperature");
-    assert400({ ...base, messages: [user([{ type: "image", source: { type: "base64", media_type: "image/png", data: "%%%" } }])] }, "messages[0].content[0].source.data");
+    assert400(
+      {
+        ...base,
+        messages: [user([{ type: "image", source: { type: "base64", media_type: "image/png", data: "%%%" } }])],
+      },
+      "messages[0].content[0].source.data",
+    );
     assert400({ ...base, messages: [user([{ type: "text" }])] }, "messages[0].content[0].text");
     assert400({ ...base, messages: [user("")] }, "messages[0].content");
     assert400("nope", "JSON object");
