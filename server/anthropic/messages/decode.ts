@@ -58,6 +58,9 @@ export const TOOL_ERROR_PREFIX = "[tool error] ";
 /** Text left in a tool result in place of each image it carried (the image itself follows in a user message). */
 export const TOOL_RESULT_IMAGE_PLACEHOLDER = "[image: see the next user message]";
 
+/** Text left in a tool result for each `tool_reference` block (a tool search result), followed by the tool's name. */
+export const TOOL_REFERENCE_PREFIX = "[tool available: ";
+
 /** A thinking `budget_tokens` → OpenCode-style effort: < 4 096 low, < 16 384 medium, else high. */
 export function effortOfBudget(budget: number): string {
   if (budget < 4096) return "low";
@@ -157,6 +160,9 @@ function decodeToolResult(raw: unknown, at: string, images: ContentPart[], notes
         images.push(decodeDocument(inner, where));
         texts.push(TOOL_RESULT_IMAGE_PLACEHOLDER);
         notes.add("images inside tool_result were moved to a user message after the tool results");
+      } else if (inner.type === "tool_reference" && typeof inner.tool_name === "string") {
+        // Tool search results (Claude Code's ToolSearch): the tool itself is already offered (defer_loading ignored).
+        texts.push(`${TOOL_REFERENCE_PREFIX}${inner.tool_name}]`);
       } else notes.add(`tool_result content block type ${q(inner.type, 40)} dropped`);
     });
   const text = texts.join("\n");
@@ -311,6 +317,7 @@ function decodeTools(req: MessagesRequest, notes: Notes): DecodedTools {
   const tools: ToolDefinition[] = [];
   const serverTools: string[] = [];
   const params: string[] = [];
+  const deferred: string[] = [];
   (req.tools ?? []).forEach((tool, i) => {
     const at = `tools[${i}]`;
     if (tool.type != null && tool.type !== "custom") {
@@ -320,10 +327,7 @@ function decodeTools(req: MessagesRequest, notes: Notes): DecodedTools {
       );
       return;
     }
-    if (tool.defer_loading === true) {
-      notes.add(`deferred tool ${q(tool.name, 60)} (defer_loading) not offered to the model`);
-      return;
-    }
+    if (tool.defer_loading === true) deferred.push(tool.name);
     if (!tool.input_schema)
       throw invalidRequest(`Missing required parameter: '${at}.input_schema'.`, `${at}.input_schema`);
     assertJsonDepth(tool.input_schema, `${at}.input_schema`);
@@ -336,6 +340,8 @@ function decodeTools(req: MessagesRequest, notes: Notes): DecodedTools {
     params.push(`${at}.name`);
   });
   uniqueToolNames(tools, (i) => params[i] ?? "tools");
+  if (deferred.length > 0)
+    notes.add(`defer_loading ignored: offered directly: ${deferred.map((n) => q(n, 60)).join(", ")}`);
   return { tools, serverTools };
 }
 
@@ -407,8 +413,9 @@ function ignoredFields(body: Record<string, unknown>, notes: Notes): void {
  * - Assistant content: text, tool_use (→ tool call, `arguments` = JSON.stringify(input)); thinking blocks WITH a
  *   signature and redacted_thinking → `reasoning` (sent back only to an Anthropic provider, which verifies them);
  *   thinking without a signature is dropped (warning): no upstream could verify it.
- * - Tools: custom tools only; server tools (dated `type`) and `defer_loading` tools are dropped with a warning, and a
- *   `tool_choice` naming a server tool is a 400. `tool_choice` any → required, tool → named function, none → none;
+ * - Tools: custom tools only; server tools (dated `type`) are dropped with a warning, and a `tool_choice` naming one
+ *   is a 400. `defer_loading` tools are offered directly (warning) and a `tool_reference` in a tool result becomes the
+ *   text `[tool available: <name>]`, since there is no server-side tool search. `tool_choice` any → required, tool → named function, none → none;
  *   `disable_parallel_tool_use` → parallelToolCalls false.
  * - `max_tokens` (required) → maxOutputTokens; `output_config.effort` (else `thinking.budget_tokens` bucketed by
  *   {@link effortOfBudget}) → reasoningEffort; `top_k` → topK; `metadata`, `context_management`, `service_tier`,

@@ -51,7 +51,11 @@ describe("Claude Code request (recorded)", () => {
       n.messages.map((m) => m.role),
       ["user"],
     );
-    assert.ok(!n.tools.some((t) => t.name === "DeferredToolPlaceholder"), "defer_loading tools are not offered");
+    assert.ok(
+      n.tools.some((t) => t.name === "DeferredToolPlaceholder"),
+      "defer_loading tools are offered directly",
+    );
+    assert.match(n.warnings.join(";"), /defer_loading ignored/);
     assert.ok(n.tools.some((t) => t.name === "Bash"));
     const w = n.warnings.join("; ");
     for (const field of ["metadata", "context_management"]) assert.match(w, new RegExp(field));
@@ -160,6 +164,23 @@ describe("decode rules", () => {
     assert.match(n.warnings.join(";"), /images inside tool_result/);
   });
 
+  test("tool_reference blocks (tool search results) become text naming the tool", () => {
+    const n = decode({
+      messages: [
+        user("find"),
+        { role: "assistant", content: [{ type: "tool_use", id: "toolu_s", name: "ToolSearch", input: {} }] },
+        user([
+          {
+            type: "tool_result",
+            tool_use_id: "toolu_s",
+            content: [{ type: "tool_reference", tool_name: "WebFetch" }],
+          },
+        ]),
+      ],
+    });
+    assert.deepEqual(n.messages[2], { role: "tool", toolCallId: "toolu_s", content: "[tool available: WebFetch]" });
+  });
+
   test("a tool_result for an unknown tool_use id → 400 naming it", () => {
     assert400(
       { ...base, messages: [user([{ type: "tool_result", tool_use_id: "nope" }])] },
@@ -167,7 +188,7 @@ describe("decode rules", () => {
     );
   });
 
-  test("tools: custom kept; server and deferred tools dropped with a warning; forcing a server tool → 400", () => {
+  test("tools: custom and deferred kept; server tools dropped with a warning; forcing a server tool → 400", () => {
     const tools = [
       { name: "mine", input_schema: { type: "object" } },
       { type: "custom", name: "mine2", input_schema: { type: "object" }, cache_control: { type: "ephemeral" } },
@@ -178,7 +199,7 @@ describe("decode rules", () => {
     const n = decode({ tools, messages: [user("x")] });
     assert.deepEqual(
       n.tools.map((t) => t.name),
-      ["mine", "mine2"],
+      ["mine", "mine2", "later"],
     );
     assert.match(n.warnings.join(";"), /web_search/);
     assert.match(n.warnings.join(";"), /bash/);
@@ -188,7 +209,7 @@ describe("decode rules", () => {
         e.status === 400 && /web_search/.test(e.message) && /bash/.test(e.message),
     );
     assert.throws(
-      () => decode({ tools: tools.slice(2), tool_choice: { type: "any" }, messages: [user("x")] }),
+      () => decode({ tools: tools.slice(2, 4), tool_choice: { type: "any" }, messages: [user("x")] }),
       (e: { status: number; message: string }) => e.status === 400 && /web_search/.test(e.message),
     );
   });
