@@ -27,6 +27,7 @@ export interface AnthropicMockReply {
 export class MockAnthropicUpstream {
   readonly requests: AnthropicRecordedRequest[] = [];
   private queue: AnthropicMockReply[] = [];
+  private responder: ((req: AnthropicRecordedRequest) => AnthropicMockReply) | null = null;
   private server: http.Server | null = null;
   private port = 0;
 
@@ -56,10 +57,17 @@ export class MockAnthropicUpstream {
     return this;
   }
 
-  /** Clears recorded requests and the queue. */
+  /** Sets the reply used when the queue is empty (by what the request says). */
+  setResponder(fn: (req: AnthropicRecordedRequest) => AnthropicMockReply): this {
+    this.responder = fn;
+    return this;
+  }
+
+  /** Clears recorded requests, the queue and the responder. */
   reset(): void {
     this.requests.length = 0;
     this.queue = [];
+    this.responder = null;
   }
 
   /** Recorded `/v1/messages` requests. */
@@ -77,13 +85,14 @@ export class MockAnthropicUpstream {
       body = {};
     }
     const path = new URL(req.url ?? "/", "http://x").pathname;
-    this.requests.push({ n: this.requests.length + 1, method: req.method ?? "GET", path, headers: req.headers, body });
+    const rec = { n: this.requests.length + 1, method: req.method ?? "GET", path, headers: req.headers, body };
+    this.requests.push(rec);
     if (!path.endsWith("/messages")) {
       res.writeHead(404, { "content-type": "application/json" });
       res.end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: `mock: no route ${path}` } }));
       return;
     }
-    const reply = this.queue.shift() ?? { text: "MOCK_ANTHROPIC" };
+    const reply = this.queue.shift() ?? this.responder?.(rec) ?? { text: "MOCK_ANTHROPIC" };
     if (reply.error) {
       res.writeHead(reply.error.status, { "content-type": "application/json" });
       res.end(JSON.stringify({ type: "error", error: { type: reply.error.type, message: reply.error.message } }));

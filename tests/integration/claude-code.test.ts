@@ -11,15 +11,25 @@ import path from "node:path";
 import { claudeCodeEnv } from "../../shared/admin/snippets";
 import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
 import type { MockReply, RecordedRequest } from "../harness/mock-upstream";
+import {
+  MockAnthropicUpstream,
+  anthropicProviderConfig,
+  type AnthropicMockReply,
+  type AnthropicRecordedRequest,
+} from "../harness/mock-anthropic-upstream";
 
 type Json = Record<string, unknown>;
 
 const CLAUDE = path.resolve(import.meta.dirname, "../../node_modules/.bin/claude");
 const ALIAS = "cc-main";
+/** An alias for the mock Anthropic model (OpenCode's bundled @ai-sdk/anthropic). */
+const CLAUDE_ALIAS = "cc-claude";
+const SIGNATURE = "EqoBCkgIARABGAIiQClaudeCodeRoundTrip/0123==";
 const PLAIN_ANSWER = "PLAIN_ANSWER_FROM_MOCK_42";
 const FINAL_ANSWER = "FINAL_ANSWER_AFTER_BASH_7";
 
 let fx: PatchbayFixture;
+let anthropic: MockAnthropicUpstream;
 let key: string;
 let tmp: string;
 
@@ -39,14 +49,34 @@ function respond(rec: RecordedRequest): MockReply {
   return { text: PLAIN_ANSWER };
 }
 
+/** The mock Anthropic model: thinking (signed) + a Bash call first; after the tool result, the final answer. */
+function respondAnthropic(rec: AnthropicRecordedRequest): AnthropicMockReply {
+  const messages = (rec.body.messages as Json[] | undefined) ?? [];
+  const last = messages.at(-1);
+  const content = Array.isArray(last?.content) ? (last.content as Json[]) : [];
+  if (content.some((b) => b.type === "tool_result")) return { text: FINAL_ANSWER };
+  return {
+    thinking: "I will write the file with Bash.",
+    signature: SIGNATURE,
+    toolCalls: [
+      { id: "toolu_cc_1", name: "Bash", input: { command: "echo hi > out.txt", description: "Write out.txt" } },
+    ],
+  };
+}
+
 before(async () => {
-  fx = await startPatchbayFixture();
+  anthropic = await new MockAnthropicUpstream().start();
+  fx = await startPatchbayFixture({ extraProviders: anthropicProviderConfig(anthropic.baseURL) });
   key = await fx.createKey("claude-code");
-  await fx.admin.updateApp({ params: { name: "claude-code" }, body: { aliases: { [ALIAS]: "mock/mock-model" } } });
+  await fx.admin.updateApp({
+    params: { name: "claude-code" },
+    body: { aliases: { [ALIAS]: "mock/mock-model", [CLAUDE_ALIAS]: "anthro/mock-claude" } },
+  });
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pb-claude-"));
 });
 after(async () => {
   await fx?.stop();
+  await anthropic?.stop();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -57,11 +87,17 @@ interface Run {
 }
 
 /** Runs `claude -p prompt` in `cwd` through bash with the Connect snippet's exports; killed after `timeoutMs`. */
-function runClaude(prompt: string, cwd: string, extraArgs: string[] = [], timeoutMs = 120_000): Promise<Run> {
+function runClaude(
+  prompt: string,
+  cwd: string,
+  extraArgs: string[] = [],
+  timeoutMs = 120_000,
+  model = ALIAS,
+): Promise<Run> {
   const home = path.join(tmp, `home-${path.basename(cwd)}`);
   fs.mkdirSync(home, { recursive: true });
   const root = fx.apiBase.replace(/\/v1$/, "");
-  const script = [...claudeCodeEnv(root, ALIAS), 'exec "$CLAUDE_BIN" -p "$PROMPT" "$@"'].join("\n");
+  const script = [...claudeCodeEnv(root, model), 'exec "$CLAUDE_BIN" -p "$PROMPT" "$@"'].join("\n");
   return new Promise((resolve, reject) => {
     const child = spawn("bash", ["-c", script, "claude", ...extraArgs], {
       cwd,
@@ -140,4 +176,24 @@ test("claude -p: agent loop — the mock asks for Bash, Claude Code runs it, the
     command: "echo hi > out.txt",
     description: "Write out.txt",
   });
+});
+
+test("claude -p against an Anthropic upstream: signed thinking goes back unchanged in the agent loop", async () => {
+  anthropic.reset();
+  anthropic.setResponder(respondAnthropic);
+  const cwd = path.join(tmp, "thinking");
+  fs.mkdirSync(cwd);
+  const run = await runClaude("Write out.txt containing hi", cwd, ["--allowedTools", "Bash"], 120_000, CLAUDE_ALIAS);
+  assert.equal(run.code, 0, `stdout: ${run.stdout}\nstderr: ${run.stderr}`);
+  assert.equal(run.stdout.trim(), FINAL_ANSWER);
+  assert.equal(fs.readFileSync(path.join(cwd, "out.txt"), "utf8").trim(), "hi");
+  const followUp = anthropic.messageRequests().find((r) => JSON.stringify(r.body.messages).includes('"tool_result"'));
+  assert.ok(followUp, "the tool result reached the Anthropic upstream");
+  const assistant = (followUp.body.messages as Json[]).findLast((m) => m.role === "assistant");
+  const blocks = (assistant?.content as Json[] | undefined) ?? [];
+  assert.deepEqual(blocks[0], { type: "thinking", thinking: "I will write the file with Bash.", signature: SIGNATURE });
+  assert.deepEqual(
+    blocks.filter((b) => b.type === "tool_use").map((b) => [b.id, b.name]),
+    [["toolu_cc_1", "Bash"]],
+  );
 });
