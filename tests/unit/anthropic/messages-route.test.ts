@@ -3,6 +3,7 @@
 // and the Anthropic/OpenAI split of /v1/models.
 import { after, before, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import Anthropic from "@anthropic-ai/sdk";
 import { KEY, MODEL, startUnitServer, textAnswer, type UnitServer } from "../http/fakes";
 
 type Json = Record<string, unknown>;
@@ -49,6 +50,12 @@ describe("POST /v1/messages (scripted backend)", () => {
     assert.ok(!text.includes(": keepalive"));
     assert.ok(text.indexOf("event: ping") < text.indexOf("event: message_start"));
     assert.match(text, /event: message_stop/);
+    // The SDK skips pings (also before message_start) and assembles the message.
+    const sdk = new Anthropic({ apiKey: KEY, baseURL: s.base, maxRetries: 0 });
+    const final = await sdk.messages
+      .stream({ model: MODEL, max_tokens: 10, messages: [{ role: "user", content: "x" }] })
+      .finalMessage();
+    assert.deepEqual(final.content, [{ type: "text", text: "late" }]);
   });
 
   test("an error before output is an HTTP error in Anthropic's envelope, with retry-after", async () => {
