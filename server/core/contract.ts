@@ -18,9 +18,25 @@ export interface ToolCall {
   arguments: string;
 }
 
+/** A reasoning block in assistant history that the provider signed (Anthropic `thinking` with `signature`, or
+ *  `redacted_thinking` with `data`): sent back unchanged, and only to a provider that can verify it. */
+export interface SignedReasoning {
+  text: string;
+  /** Anthropic `thinking.signature`. */
+  signature?: string;
+  /** Anthropic `redacted_thinking.data` (then `text` is ""). */
+  redactedData?: string;
+}
+
 export type NeutralMessage =
   | { role: "user"; content: ContentPart[] }
-  | { role: "assistant"; content: ContentPart[]; toolCalls: ToolCall[] }
+  | {
+      role: "assistant";
+      content: ContentPart[];
+      toolCalls: ToolCall[];
+      /** Signed reasoning that came before the content (Anthropic wire only; other wires never set it). */
+      reasoning?: SignedReasoning[];
+    }
   | { role: "tool"; toolCallId: string; content: string };
 
 /** A client function tool, exact name and JSON schema. */
@@ -38,6 +54,8 @@ export type ToolChoice = "auto" | "none" | "required" | { type: "function"; name
 export interface GenerationParams {
   temperature?: number;
   topP?: number;
+  /** Anthropic `top_k`. */
+  topK?: number;
   /** Max output tokens (chat `max_tokens`/`max_completion_tokens`, Responses `max_output_tokens`). */
   maxOutputTokens?: number;
   stop?: string[];
@@ -105,7 +123,9 @@ export interface ModelError {
 export type ModelEvent =
   | { type: "start"; sessionId: string; warnings: string[] }
   | { type: "text-delta"; delta: string }
-  | { type: "reasoning-delta"; delta: string }
+  /** Reasoning text. A delta "" with `signature` ends the current reasoning part with the provider's signature
+   *  (Anthropic thinking); encoders of wires without signatures ignore it. */
+  | { type: "reasoning-delta"; delta: string; signature?: string }
   | { type: "tool-call"; id: string; name: string; arguments: string }
   | { type: "finish"; reason: FinishReason; usage: Usage }
   | { type: "error"; error: ModelError };

@@ -1,15 +1,19 @@
 // The OpenAI-compatible listener's express app: guards, auth, routes, and the OpenAI error envelope.
 // Routes are thin; policy lives in the request runner and model resolver, OpenCode in the backend.
-import express, { type RequestHandler } from "express";
+import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import type { ModelInfo } from "../core/contract";
 import type { AppsStore, KeysStore } from "../stores/types";
 import { accessLog } from "./middleware/access-log";
+import { anthropicErrorHandler, isAnthropicRequest } from "./middleware/anthropic-errors";
 import { apiAuth, authOf } from "./middleware/api-auth";
 import { cors, restrictCorsToApp } from "./middleware/cors";
 import { hostGuard } from "./middleware/host-guard";
 import { openAiErrorHandler, openAiNotFound } from "./middleware/openai-errors";
 import { chatCompletionsRoute } from "./routes/chat.route";
 import type { ModelRequestDeps } from "./model-run/types";
+import { getAnthropicModelRoute, listAnthropicModelsRoute } from "./routes/anthropic-models.route";
+import { countTokensRoute } from "./routes/count-tokens.route";
+import { messagesRoute } from "./routes/messages.route";
 import { getModelRoute, listModelsRoute } from "./routes/models.route";
 import { responsesRoute } from "./routes/responses.route";
 
@@ -52,14 +56,27 @@ export function createOpenAiApp(deps: OpenAiAppDeps): express.Express {
 
   const catalog = (): Promise<ModelInfo[]> => deps.catalog();
   const json = perAppJsonBody();
+  // Anthropic clients (Claude Code probes the base URL) get a 200 on the root.
+  app.head("/", (_req, res) => void res.status(200).end());
+  app.get("/", (_req, res) => void res.json({ status: "ok", service: "patchbay" }));
+  // `/v1/models` answers in Anthropic's shape for Anthropic-style requests (anthropic-version or x-api-key header).
+  const byWire =
+    (anthropic: RequestHandler, openai: RequestHandler): RequestHandler =>
+    (req, res, next) =>
+      (isAnthropicRequest(req) ? anthropic : openai)(req, res, next);
   for (const prefix of ["/v1", ""]) {
-    app.get(`${prefix}/models`, auth, listModelsRoute(catalog));
-    app.get(`${prefix}/models/*id`, auth, getModelRoute(catalog));
+    app.get(`${prefix}/models`, auth, byWire(listAnthropicModelsRoute(catalog), listModelsRoute(catalog)));
+    app.get(`${prefix}/models/*id`, auth, byWire(getAnthropicModelRoute(catalog), getModelRoute(catalog)));
     app.post(`${prefix}/chat/completions`, auth, json, chatCompletionsRoute(deps));
     app.post(`${prefix}/responses`, auth, json, responsesRoute(deps));
+    app.post(`${prefix}/messages`, auth, json, messagesRoute(deps));
+    app.post(`${prefix}/messages/count_tokens`, auth, json, countTokensRoute(catalog));
   }
   app.use(openAiNotFound);
-  app.use(openAiErrorHandler(deps.log));
+  const openAiErrors = openAiErrorHandler(deps.log);
+  const anthropicErrors = anthropicErrorHandler(deps.log);
+  app.use(((err, req, res, next) =>
+    (isAnthropicRequest(req) ? anthropicErrors : openAiErrors)(err, req, res, next)) as ErrorRequestHandler);
   return app;
 }
 

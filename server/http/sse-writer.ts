@@ -1,13 +1,14 @@
 // Writes Server-Sent Events to an HTTP response: commits headers once, formats frames, and sends keepalive
 // comments while the model is silent so proxies and client timeouts do not cut the stream.
 import type { Response } from "express";
-import { formatSseFrame, type SseFrame } from "../openai/sse-frame";
+import { formatSseFrame, type SseFrame } from "../core/sse-frame";
 
 /** SSE response writer with keepalive; `keepaliveMs` defaults to 15 s. */
 export class SseWriter {
   private committed = false;
   private lastWrite = 0;
   private timer: NodeJS.Timeout | null = null;
+  private keepaliveText = ": keepalive\n\n";
 
   constructor(
     private readonly res: Response,
@@ -16,6 +17,11 @@ export class SseWriter {
 
   get isCommitted(): boolean {
     return this.committed;
+  }
+
+  /** Sets the raw text sent as a keepalive (default an SSE comment; the Anthropic wire sends `event: ping`). */
+  setKeepalive(text: string): void {
+    this.keepaliveText = text;
   }
 
   /** Sends status 200 and SSE headers (plus `extraHeaders`) once, then starts keepalives. */
@@ -33,7 +39,7 @@ export class SseWriter {
     this.lastWrite = Date.now();
     this.timer = setInterval(
       () => {
-        if (Date.now() - this.lastWrite >= this.keepaliveMs) this.raw(": keepalive\n\n");
+        if (Date.now() - this.lastWrite >= this.keepaliveMs) this.raw(this.keepaliveText);
       },
       Math.max(50, Math.floor(this.keepaliveMs / 3)),
     );

@@ -198,9 +198,10 @@ function onPart(raw: unknown, state: MapperState): ModelEvent[] {
       if (raw.synthetic === true || raw.ignored === true || typeof raw.text !== "string") return [];
       // Catch up if the full text is ahead of the deltas we saw (never re-emits what was already sent).
       const seen = state.emitted.get(raw.id) ?? 0;
-      if (raw.text.length <= seen) return [];
-      state.emitted.set(raw.id, raw.text.length);
-      return textEvent(raw.type, raw.text.slice(seen), state);
+      const out = raw.text.length <= seen ? [] : textEvent(raw.type, raw.text.slice(seen), state);
+      if (raw.text.length > seen) state.emitted.set(raw.id, raw.text.length);
+      if (raw.type === "reasoning") out.push(...signatureEvent(raw, state));
+      return out;
     }
     case "tool":
       return onToolPart(raw, state);
@@ -223,6 +224,17 @@ function onDelta(p: Record<string, unknown>, state: MapperState): ModelEvent[] {
   if (type !== "text" && type !== "reasoning") return [];
   state.emitted.set(p.partID, (state.emitted.get(p.partID) ?? 0) + p.delta.length);
   return textEvent(type, p.delta, state);
+}
+
+/** The provider's signature of a finished reasoning part (`metadata.anthropic.signature`, set by @ai-sdk/anthropic),
+ *  once per part, as a `reasoning-delta` with delta "" and `signature`. */
+function signatureEvent(raw: Record<string, unknown>, state: MapperState): ModelEvent[] {
+  const anthropic = isRecord(raw.metadata) && isRecord(raw.metadata.anthropic) ? raw.metadata.anthropic : null;
+  const signature = anthropic && typeof anthropic.signature === "string" ? anthropic.signature : "";
+  const key = `signed:${String(raw.id)}`;
+  if (signature === "" || state.emitted.has(key)) return [];
+  state.emitted.set(key, 1);
+  return [{ type: "reasoning-delta", delta: "", signature }];
 }
 
 function textEvent(type: "text" | "reasoning", delta: string, state: MapperState): ModelEvent[] {

@@ -2,7 +2,15 @@
 // params), the instance's tool set, permission rules, tool_choice/structured-output/variant mapping and warnings.
 // No I/O, no clocks (time and id prefix are inputs). Rules: DESIGN §3 and the spike report §1–§6 (opencode 1.18.33).
 import crypto from "node:crypto";
-import type { BackendRequest, ContentPart, JsonSchema, ModelInfo, NeutralMessage, ToolCall } from "../core/contract";
+import type {
+  BackendRequest,
+  ContentPart,
+  JsonSchema,
+  ModelInfo,
+  NeutralMessage,
+  SignedReasoning,
+  ToolCall,
+} from "../core/contract";
 import { PatchbayError } from "../core/errors";
 import type { CompanionMessage, CompanionParams, CompanionSpec, CompanionTool } from "./plugin/companion";
 import { assertJsonDepth } from "../core/json-depth";
@@ -11,6 +19,9 @@ import { assertJsonDepth } from "../core/json-depth";
 const BRIDGE_JSON_DEPTH = 256;
 import { BRIDGE_AGENT } from "./opencode-config";
 import { toOpenCodeToolName } from "./tool-names";
+
+/** The AI SDK package of Anthropic providers: the only one that can verify signed thinking blocks. */
+const ANTHROPIC_NPM = "@ai-sdk/anthropic";
 
 /** A permission rule as OpenCode's session/prompt API takes it. */
 export interface PermissionRule {
@@ -164,10 +175,12 @@ export function planBridgeRequest(req: BackendRequest, ctx: PlanContext): Bridge
   const params: CompanionParams = {
     temperature: g.temperature ?? null,
     topP: g.topP ?? null,
-    topK: null,
+    topK: g.topK ?? null,
     options,
     dropOptions,
   };
+  if (g.topK !== undefined && openaiCompatible)
+    warnings.push("top_k dropped: OpenAI-compatible providers do not take it");
   if (g.maxOutputTokens !== undefined) params.maxOutputTokens = g.maxOutputTokens;
   else if (!keepsDefaultMaxTokens) params.maxOutputTokens = null;
 
@@ -262,7 +275,7 @@ export function toolsetHash(toolset: readonly CompanionTool[]): string {
 
 function toInternalMessages(
   messages: NeutralMessage[],
-  model: Pick<ModelInfo, "providerID" | "modelID">,
+  model: Pick<ModelInfo, "providerID" | "modelID" | "npm">,
   ctx: PlanContext,
   warnings: string[],
 ): CompanionMessage[] {
@@ -291,7 +304,7 @@ function toInternalMessages(
       });
       continue;
     }
-    const parts: CompanionMessage["parts"] = [];
+    const parts: CompanionMessage["parts"] = reasoningParts(m.reasoning ?? [], model, id, ctx.now, warnings);
     for (const p of m.content) {
       if (p.type === "text" && p.text !== "") parts.push({ id: id("prt"), type: "text", text: p.text });
       else if (p.type === "media") warnings.push("media in an assistant message was dropped");
@@ -315,6 +328,33 @@ function toInternalMessages(
     });
   }
   return out;
+}
+
+/** Signed reasoning as OpenCode reasoning parts whose `metadata` is the AI SDK provider metadata
+ *  (`{anthropic: {signature}}` / `{anthropic: {redactedData}}`): OpenCode sends it back as providerOptions when the
+ *  message's model is the request's model, and @ai-sdk/anthropic turns it into a `thinking` / `redacted_thinking`
+ *  block. Other providers cannot verify it: dropped with a warning. */
+function reasoningParts(
+  reasoning: SignedReasoning[],
+  model: Pick<ModelInfo, "npm">,
+  id: (kind: "prt") => string,
+  now: number,
+  warnings: string[],
+): CompanionMessage["parts"] {
+  if (reasoning.length === 0) return [];
+  if (model.npm !== ANTHROPIC_NPM) {
+    warnings.push("signed thinking blocks in history dropped: only an Anthropic provider can verify them");
+    return [];
+  }
+  return reasoning.map((r) => ({
+    id: id("prt"),
+    type: "reasoning",
+    text: r.text,
+    metadata: {
+      anthropic: r.redactedData !== undefined ? { redactedData: r.redactedData } : { signature: r.signature ?? "" },
+    },
+    time: { start: now, end: now },
+  }));
 }
 
 function userPart(p: ContentPart, partId: string): CompanionMessage["parts"][number] {

@@ -34,12 +34,37 @@ function lit(s: string): string {
   return JSON.stringify(s);
 }
 
+/**
+ * The environment that points Claude Code at Patchbay (Claude Code docs, "LLM gateway configuration" and
+ * "Environment variables"): `ANTHROPIC_BASE_URL` is the server root (no `/v1`), the key goes in
+ * `ANTHROPIC_AUTH_TOKEN` (sent as `Authorization: Bearer`), every model tier (main, background haiku, sonnet/opus
+ * subagents) maps to `model`, `CLAUDE_CODE_ATTRIBUTION_HEADER=0` drops the billing line Claude Code otherwise puts
+ * first in the system prompt, and nonessential traffic (telemetry, update checks) is off. One `export NAME=value`
+ * line each; `root` is the server root URL.
+ */
+export function claudeCodeEnv(root: string, model: string): string[] {
+  const q = shellQuote(model);
+  return [
+    `export ANTHROPIC_BASE_URL=${shellQuote(root)}`,
+    `export ANTHROPIC_AUTH_TOKEN="$${KEY_ENV}"`,
+    `export ANTHROPIC_MODEL=${q}`,
+    `export ANTHROPIC_DEFAULT_SONNET_MODEL=${q}`,
+    `export ANTHROPIC_DEFAULT_OPUS_MODEL=${q}`,
+    `export ANTHROPIC_DEFAULT_HAIKU_MODEL=${q}`,
+    `export ANTHROPIC_SMALL_FAST_MODEL=${q}`,
+    "export CLAUDE_CODE_ATTRIBUTION_HEADER=0",
+    "export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+  ];
+}
+
 /** All snippets for one base URL and model, in display order. */
 export function buildSnippets(o: SnippetOptions): Snippet[] {
   const url = o.baseUrl.replace(/\/+$/, "");
   const m = lit(o.model);
   const u = lit(url);
   const who = o.app ? ` for the "${o.app}" app` : "";
+  // Anthropic clients append `/v1/messages` themselves: their base URL is the server root.
+  const root = url.replace(/\/v1$/, "");
   const chatBody = `{
     "model": ${m},
     "messages": [{"role": "user", "content": "Hello!"}]
@@ -125,6 +150,46 @@ export function buildSnippets(o: SnippetOptions): Snippet[] {
         "  providerOptions: { openai: { store: false } },",
         "});",
         "console.log(text);",
+      ].join("\n"),
+    },
+    {
+      id: "claude-code",
+      label: "Claude Code",
+      language: "bash",
+      hint: `Shell, then run claude. Set ${KEY_ENV} to your key${who} first; the base URL has no /v1 (Claude Code adds it).`,
+      code: claudeCodeEnv(root, o.model).join("\n") + "\nclaude",
+    },
+    {
+      id: "anthropic-python",
+      label: "Anthropic Python",
+      language: "python",
+      hint: "pip install anthropic",
+      code: [
+        "import os",
+        "import anthropic",
+        "",
+        `client = anthropic.Anthropic(base_url=${lit(root)}, api_key=os.environ[${lit(KEY_ENV)}])`,
+        "",
+        `msg = client.messages.create(model=${m}, max_tokens=1024, messages=[{"role": "user", "content": "Hello!"}])`,
+        "print(msg.content[0].text)",
+      ].join("\n"),
+    },
+    {
+      id: "anthropic-js",
+      label: "Anthropic JS",
+      language: "js",
+      hint: "npm install @anthropic-ai/sdk",
+      code: [
+        'import Anthropic from "@anthropic-ai/sdk";',
+        "",
+        `const client = new Anthropic({ baseURL: ${lit(root)}, apiKey: process.env.${KEY_ENV} });`,
+        "",
+        "const msg = await client.messages.create({",
+        `  model: ${m},`,
+        "  max_tokens: 1024,",
+        '  messages: [{ role: "user", content: "Hello!" }],',
+        "});",
+        "console.log(msg.content);",
       ].join("\n"),
     },
     {

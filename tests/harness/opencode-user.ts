@@ -12,6 +12,8 @@ export interface OpenCodeUserOptions {
   auth?: Record<string, unknown>;
   /** Extra top-level keys for the user's opencode.json (e.g. an agent or MCP server that must NOT leak). */
   extraConfig?: Record<string, unknown>;
+  /** Extra provider blocks (enabled next to `mock`), e.g. a mock Anthropic provider. */
+  extraProviders?: Record<string, unknown>;
   /** Parent folder (default: the OS temp dir). */
   parentDir?: string;
 }
@@ -74,9 +76,9 @@ export function createOpenCodeUser(opts: OpenCodeUserOptions): OpenCodeUser {
   const config = {
     $schema: "https://opencode.ai/config.json",
     // Only these three sections may reach Patchbay's OpenCode.
-    enabled_providers: ["mock"],
+    enabled_providers: ["mock", ...Object.keys(opts.extraProviders ?? {})],
     disabled_providers: [],
-    provider: mockProviderConfig(opts.mockBaseURL),
+    provider: { ...mockProviderConfig(opts.mockBaseURL), ...opts.extraProviders },
     ...opts.extraConfig,
   };
   fs.writeFileSync(configFile, JSON.stringify(config, null, 2));

@@ -17,6 +17,8 @@ export interface FixtureOptions {
   verbose?: boolean;
   /** Extra user OpenCode config (e.g. agents/MCP that must not leak). */
   extraUserConfig?: Record<string, unknown>;
+  /** Extra provider blocks for the user's OpenCode config (enabled next to `mock`). */
+  extraProviders?: Record<string, unknown>;
   /** Seconds to wait for OpenCode to be ready (default 60). */
   readyTimeoutS?: number;
   /** Environment locating coding agents' config files for the admin connect rows (tests pass a temp HOME). */
@@ -51,6 +53,7 @@ export async function startPatchbayFixture(opts: FixtureOptions = {}): Promise<P
   const user = createOpenCodeUser({
     mockBaseURL: mock.baseURL,
     ...(opts.extraUserConfig ? { extraConfig: opts.extraUserConfig } : {}),
+    ...(opts.extraProviders ? { extraProviders: opts.extraProviders } : {}),
   });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-data-"));
   const logLines: string[] = [];

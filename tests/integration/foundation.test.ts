@@ -160,7 +160,9 @@ describe("bad input keeps the server serving", () => {
       "payload_too_large",
     );
     await expectEnvelope(await fx.api("/v1/nothing-here", { key }), 404, "not_found");
-    await expectEnvelope(await fx.api("/", {}), 404);
+    await expectEnvelope(await fx.api("/nothing-here", {}), 404);
+    // The root answers 200: Anthropic clients (Claude Code) probe the base URL.
+    assert.equal((await fx.api("/", {})).status, 200);
     assert.equal((await fx.api("/models", { key })).status, 200);
     fx.mock.reset();
     const plain = await fx.api("/chat/completions", {

@@ -10,10 +10,15 @@ export interface ApiAuth {
   keyPrefix: string;
 }
 
-/** Extracts the presented key from `Authorization: Bearer <key>` (scheme case-insensitive), else null. */
+/** Extracts the presented key from `Authorization: Bearer <key>` (scheme case-insensitive), else from `x-api-key`
+ *  (the Anthropic SDK's header), else null. */
 export function presentedKey(req: Request): string | null {
   const header = req.headers.authorization;
-  if (!header) return null;
+  if (!header) {
+    const apiKey = req.headers["x-api-key"];
+    const value = (Array.isArray(apiKey) ? apiKey[0] : apiKey)?.trim();
+    return value ? value : null;
+  }
   const m = /^\s*bearer\s+(\S+)\s*$/i.exec(header);
   return m?.[1] ?? null;
 }
@@ -28,7 +33,7 @@ export function apiAuth(keys: KeysStore, apps: AppsStore): RequestHandler {
         // OpenAI answers a missing key with the same 401 code as a wrong one; clients branch on it.
         new PatchbayError(
           "invalid_api_key",
-          "Missing API key. Send 'Authorization: Bearer <key>' with a key created for your app in Patchbay.",
+          "Missing API key. Send 'Authorization: Bearer <key>' (or 'x-api-key: <key>') with a key created for your app in Patchbay.",
         ),
       );
     }

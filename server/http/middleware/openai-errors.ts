@@ -18,7 +18,7 @@ export const openAiNotFound: RequestHandler = (req, _res, next) => {
   next(
     new PatchbayError(
       "not_found",
-      `Unknown route: ${req.method} ${req.path}. Patchbay serves /v1/chat/completions, /v1/responses and /v1/models.`,
+      `Unknown route: ${req.method} ${req.path}. Patchbay serves /v1/chat/completions, /v1/responses, /v1/messages and /v1/models.`,
     ),
   );
 };

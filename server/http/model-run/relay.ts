@@ -23,8 +23,9 @@ export interface RelayContext {
   onFirstOutput: () => void;
   /** Hold before committing a stream's headers when no output came yet (ms). */
   commitAfterMs: number;
-  /** Keepalive comment interval (ms). */
+  /** Keepalive interval (ms) and text (default an SSE comment; the Anthropic wire sends `event: ping`). */
   keepaliveMs: number;
+  keepalive?: string;
   /** Log the JSON body too. */
   logBody: boolean;
 }
@@ -38,6 +39,7 @@ export interface RelayContext {
 export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayContext): Promise<void> {
   const { encoder, entry } = ctx;
   const sse = new SseWriter(ctx.res, ctx.keepaliveMs);
+  if (ctx.keepalive !== undefined) sse.setKeepalive(ctx.keepalive);
   const headers = () => responseHeaders(entry, ctx.warnings);
   const send = (frames: ReturnType<WireEncoder["push"]>, isError: boolean) => {
     // The commit rule: an error with nothing sent yet stays out of the stream (it becomes the HTTP error below).

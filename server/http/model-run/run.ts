@@ -55,6 +55,7 @@ export async function runModelRequest(
       onFirstOutput: stopFirstTokenDeadline,
       commitAfterMs: deps.commitAfterMs ?? 1000,
       keepaliveMs: deps.keepaliveMs ?? 15_000,
+      ...(decoded.keepalive !== undefined ? { keepalive: decoded.keepalive } : {}),
       logBody: deps.logBodies(),
     });
   } catch (err) {

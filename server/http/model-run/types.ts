@@ -2,7 +2,7 @@
 import type { ModelBackend, ModelInfo, ModelEvent, NeutralRequest } from "../../core/contract";
 import type { ConcurrencyGate } from "../../core/concurrency";
 import type { PatchbayError } from "../../core/errors";
-import type { SseFrame } from "../../openai/sse-frame";
+import type { SseFrame } from "../../core/sse-frame";
 import type { RequestLog } from "../../stores/types";
 
 /**
@@ -25,6 +25,8 @@ export interface DecodedWireRequest {
   request: NeutralRequest;
   /** `model` is the id echoed to the client (what it asked for). */
   createEncoder(model: string): WireEncoder;
+  /** Raw SSE text sent as a keepalive while the model is silent (default: a `: keepalive` comment). */
+  keepalive?: string;
 }
 
 /** What the runner needs; built once in the composition root. */

@@ -14,10 +14,15 @@ import type {
 import { quoteClientText as q } from "../../core/client-text";
 import { PatchbayError, invalidRequest, unsupportedParameter } from "../../core/errors";
 import { assertJsonDepth } from "../../core/json-depth";
-import { decodeFileData, decodeImageUrl } from "../media";
-import { isJsonObject, parseWire } from "../wire-parse";
+import { decodeFileData, decodeImageUrl } from "../../core/media";
+import { isJsonObject, parseWire } from "../../core/wire-parse";
 import { hoistWarning, joinTexts } from "../text";
-import { decodeToolChoiceKeyword, normaliseArguments, refuseEmptyUserContent, uniqueToolNames } from "../tool-helpers";
+import {
+  decodeToolChoiceKeyword,
+  normaliseArguments,
+  refuseEmptyUserContent,
+  uniqueToolNames,
+} from "../../core/tool-helpers";
 import {
   ChatFunctionDefinition,
   ChatRequestSchema,

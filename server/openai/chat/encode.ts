@@ -3,9 +3,9 @@
 import type { FinishReason, ModelError, ModelEvent, ToolCall, Usage } from "../../core/contract";
 import type { PatchbayError } from "../../core/errors";
 import { toOpenAiErrorBody } from "../error-envelope";
-import { STREAM_ENDED_EARLY, modelErrorToPatchbayError } from "../model-error";
-import type { SseFrame } from "../sse-frame";
-import { normaliseArguments } from "../tool-helpers";
+import { STREAM_ENDED_EARLY, modelErrorToPatchbayError } from "../../core/model-error";
+import type { SseFrame } from "../../core/sse-frame";
+import { normaliseArguments } from "../../core/tool-helpers";
 import type { ChatCompletion, ChatCompletionChunk, ChatDelta, ChatUsage } from "./wire-types";
 
 /** What every chunk and the completion share; made by the caller (no ids or clocks in here). */

@@ -12,10 +12,10 @@ import type {
 import { quoteClientText as q } from "../../core/client-text";
 import { PatchbayError, invalidRequest, unsupportedParameter } from "../../core/errors";
 import { assertJsonDepth } from "../../core/json-depth";
-import { decodeFileData, decodeImageUrl } from "../media";
+import { decodeFileData, decodeImageUrl } from "../../core/media";
 import { hoistWarning, joinTexts } from "../text";
-import { normaliseArguments, refuseEmptyUserContent } from "../tool-helpers";
-import { isJsonObject, parseWire } from "../wire-parse";
+import { normaliseArguments, refuseEmptyUserContent } from "../../core/tool-helpers";
+import { isJsonObject, parseWire } from "../../core/wire-parse";
 import {
   KNOWN_ITEM_TYPES,
   ResponsesRequestSchema,

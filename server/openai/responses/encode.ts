@@ -2,9 +2,9 @@
 // same state, the final response object, so the stream and the JSON never disagree. Pure: ids and times are injected.
 import type { ModelError, ModelEvent, Usage } from "../../core/contract";
 import type { PatchbayError } from "../../core/errors";
-import { STREAM_ENDED_EARLY, modelErrorToPatchbayError } from "../model-error";
-import type { SseFrame } from "../sse-frame";
-import { normaliseArguments } from "../tool-helpers";
+import { STREAM_ENDED_EARLY, modelErrorToPatchbayError } from "../../core/model-error";
+import type { SseFrame } from "../../core/sse-frame";
+import { normaliseArguments } from "../../core/tool-helpers";
 import type { ToolNameMap } from "./tools";
 import type {
   ItemStatus,

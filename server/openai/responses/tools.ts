@@ -7,8 +7,8 @@ import type { ToolChoice, ToolDefinition } from "../../core/contract";
 import { quoteClientText as q } from "../../core/client-text";
 import { PatchbayError, invalidRequest, unsupportedParameter } from "../../core/errors";
 import { assertJsonDepth } from "../../core/json-depth";
-import { decodeToolChoiceKeyword, uniqueToolNames } from "../tool-helpers";
-import { formatParam, parseWire, type WirePath } from "../wire-parse";
+import { decodeToolChoiceKeyword, uniqueToolNames } from "../../core/tool-helpers";
+import { formatParam, parseWire, type WirePath } from "../../core/wire-parse";
 import {
   ResponsesCustomTool,
   ResponsesFunctionTool,

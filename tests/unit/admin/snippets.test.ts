@@ -18,6 +18,9 @@ describe("connect snippets", () => {
         "openai-js",
         "ai-sdk-compatible",
         "ai-sdk-responses",
+        "claude-code",
+        "anthropic-python",
+        "anthropic-js",
         "langchain-python",
         "langchain-js",
         "n8n",
@@ -25,8 +28,13 @@ describe("connect snippets", () => {
         "codex",
       ],
     );
+    const anthropic = new Set(["claude-code", "anthropic-python", "anthropic-js"]);
     for (const s of snippets) {
-      assert.ok(s.code.includes("http://127.0.0.1:4747/v1"), s.id);
+      if (anthropic.has(s.id)) {
+        // Anthropic clients add /v1 themselves: the server root, never /v1.
+        assert.ok(s.code.includes("http://127.0.0.1:4747"), s.id);
+        assert.ok(!s.code.includes("4747/v1"), `${s.id}: no /v1`);
+      } else assert.ok(s.code.includes("http://127.0.0.1:4747/v1"), s.id);
       assert.ok(!s.code.includes('/v1/"'), `${s.id}: no trailing slash`);
       assert.ok(s.code.includes("fast"), s.id);
       assert.ok(
@@ -46,6 +54,16 @@ describe("connect snippets", () => {
     assert.match(by("ai-sdk-compatible"), /createOpenAICompatible/);
     assert.match(by("continue"), /apiBase: http:\/\/127\.0\.0\.1:4747\/v1/);
     assert.match(by("curl"), /Authorization: Bearer \$PATCHBAY_KEY/);
+    const claude = by("claude-code");
+    assert.match(claude, /^export ANTHROPIC_BASE_URL='http:\/\/127\.0\.0\.1:4747'$/m);
+    assert.match(claude, /^export ANTHROPIC_AUTH_TOKEN="\$PATCHBAY_KEY"$/m);
+    assert.match(claude, /^export ANTHROPIC_MODEL='fast'$/m);
+    assert.match(claude, /^export ANTHROPIC_DEFAULT_HAIKU_MODEL='fast'$/m);
+    assert.match(claude, /^export CLAUDE_CODE_ATTRIBUTION_HEADER=0$/m);
+    assert.match(claude, /^export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1$/m);
+    assert.match(claude, /\nclaude$/);
+    assert.match(by("anthropic-js"), /baseURL: "http:\/\/127\.0\.0\.1:4747"/);
+    assert.match(by("anthropic-python"), /max_tokens=1024/);
   });
 
   test("the Codex snippet is valid TOML with a complete custom provider", () => {

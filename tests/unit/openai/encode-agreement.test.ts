@@ -4,7 +4,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { FinishReason, ModelEvent } from "../../../server/core/contract";
-import { normaliseArguments } from "../../../server/openai/tool-helpers";
+import { normaliseArguments } from "../../../server/core/tool-helpers";
 import {
   DEFAULT_ECHO,
   assertChatAgreement,

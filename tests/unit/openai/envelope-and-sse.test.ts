@@ -3,9 +3,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { PatchbayError } from "../../../server/core/errors";
 import { toOpenAiErrorBody } from "../../../server/openai/error-envelope";
-import { modelErrorToPatchbayError } from "../../../server/openai/model-error";
-import { formatSseFrame } from "../../../server/openai/sse-frame";
-import { formatParam } from "../../../server/openai/wire-parse";
+import { modelErrorToPatchbayError } from "../../../server/core/model-error";
+import { formatSseFrame } from "../../../server/core/sse-frame";
+import { formatParam } from "../../../server/core/wire-parse";
 import { reparse } from "./helpers";
 import { OpenAiErrorBodySchema } from "./wire-schemas";
 

@@ -10,7 +10,7 @@ import { ChatEncoder, type ChatEncoderOptions } from "../../../server/openai/cha
 import type { ChatCompletion } from "../../../server/openai/chat/wire-types";
 import { ResponsesEncoder, type ResponsesEncoderOptions } from "../../../server/openai/responses/encode";
 import type { ResponseEcho, ResponseObject } from "../../../server/openai/responses/wire-types";
-import { formatSseFrame, type SseFrame } from "../../../server/openai/sse-frame";
+import { formatSseFrame, type SseFrame } from "../../../server/core/sse-frame";
 import {
   ChatChunkSchema,
   ChatCompletionSchema,

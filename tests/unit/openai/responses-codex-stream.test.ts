@@ -15,7 +15,7 @@ import {
   responseErrorMessage,
   toResponseUsage,
 } from "../../../server/openai/responses/encode";
-import { formatSseFrame } from "../../../server/openai/sse-frame";
+import { formatSseFrame } from "../../../server/core/sse-frame";
 import {
   USAGE,
   assertResponsesAgreement,

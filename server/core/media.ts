@@ -1,8 +1,8 @@
 // Decodes image and file references from either wire format into neutral media parts, with 400s naming the field.
 // Must not fetch anything: http(s) image URLs stay URLs here (the request service inlines them when the app allows).
-import { quoteClientText } from "../core/client-text";
-import type { ContentPart } from "../core/contract";
-import { invalidRequest } from "../core/errors";
+import { quoteClientText } from "./client-text";
+import type { ContentPart } from "./contract";
+import { invalidRequest } from "./errors";
 
 const DATA_URL = /^data:([a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+*-]+)((?:;[^;,]*)*?);base64,/i;
 const BASE64_BODY = /^[A-Za-z0-9+/_-]+={0,2}$/;

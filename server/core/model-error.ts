@@ -1,7 +1,7 @@
 // Turns a backend `error` event (ModelError) into a PatchbayError, for both wire encoders.
 // Must not build wire JSON (error-envelope.ts does that).
-import type { ModelError } from "../core/contract";
-import { PatchbayError } from "../core/errors";
+import type { ModelError } from "./contract";
+import { PatchbayError } from "./errors";
 import { ERROR_CODES, type ErrorCode } from "../../shared/errors";
 
 function isErrorCode(code: string): code is ErrorCode {

@@ -1,8 +1,8 @@
 // Parses request JSON with a zod schema and turns the first problem into a 400 PatchbayError that names the field
 // in OpenAI's `param` style (`messages[2].content`). Shared by the chat and Responses decoders; no wire knowledge here.
 import type { z } from "zod";
-import { shortenClientText } from "../core/client-text";
-import { invalidRequest, type PatchbayError } from "../core/errors";
+import { shortenClientText } from "./client-text";
+import { invalidRequest, type PatchbayError } from "./errors";
 
 /** A path into the request body, as zod reports it. */
 export type WirePath = readonly PropertyKey[];

@@ -1,8 +1,8 @@
 // Small rules shared by both decoders: tool argument normalisation, unique tool names, non-empty user messages.
 // No wire shapes here.
-import type { ContentPart, ToolChoice, ToolDefinition } from "../core/contract";
-import { quoteClientText } from "../core/client-text";
-import { invalidRequest } from "../core/errors";
+import type { ContentPart, ToolChoice, ToolDefinition } from "./contract";
+import { quoteClientText } from "./client-text";
+import { invalidRequest } from "./errors";
 
 /** Tool-call arguments as JSON text: "" / whitespace / null / absent become "{}" (a call without arguments); a JSON
  *  object sent instead of a string is serialised. Other strings pass through untouched (history is not re-validated). */

@@ -1,0 +1,23 @@
+// POST /v1/messages/count_tokens: the request is decoded like a Message request (same 400s), its model resolved under
+// the app's policy (same 403/404), and its input tokens ESTIMATED (js-tiktoken; see anthropic/messages/count-tokens).
+import type { RequestHandler } from "express";
+import type { ModelInfo } from "../../core/contract";
+import { resolveModel } from "../../core/model-resolver";
+import { estimateInputTokens } from "../../anthropic/messages/count-tokens";
+import { decodeCountTokensRequest } from "../../anthropic/messages/decode";
+import { authOf } from "../middleware/api-auth";
+
+/** The route handler: `{input_tokens}`. */
+export function countTokensRoute(catalog: () => Promise<ModelInfo[]>): RequestHandler {
+  return async (req, res) => {
+    const request = decodeCountTokensRequest(req.body);
+    resolveModel(authOf(res).app, request.model, await catalog());
+    if (request.warnings.length) res.setHeader("x-patchbay-warnings", headerSafe(request.warnings.join("; ")));
+    res.setHeader("x-patchbay-estimate", "js-tiktoken o200k_base");
+    res.json({ input_tokens: estimateInputTokens(request) });
+  };
+}
+
+function headerSafe(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, "?").slice(0, 2000);
+}
