@@ -36,9 +36,15 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const startedAt = now();
 
-  const settings = await createSettingsStore({ dataDir });
-  const apps = await createAppsStore({ dataDir });
-  const keys = await createKeysStore({ dataDir, apps });
+  // A store notice (e.g. apps.json hand-edited into an invalid state) goes to the log and the dashboard at once.
+  let emitLater = (): void => undefined;
+  const onNotice = (message: string): void => {
+    log(`notice: ${message}`);
+    emitLater();
+  };
+  const settings = await createSettingsStore({ dataDir, onNotice });
+  const apps = await createAppsStore({ dataDir, onNotice });
+  const keys = await createKeysStore({ dataDir, apps, onNotice });
   const requestLog = await createRequestLog({ dataDir, now });
 
   const demo = deps.demo ? await startDemoUpstream() : null;
@@ -131,6 +137,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     const s = status();
     for (const l of listeners) l(s);
   };
+  emitLater = emit;
   supervisor.onStatus(() => {
     catalog.invalidate();
     emit();

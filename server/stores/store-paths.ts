@@ -23,6 +23,10 @@ export interface StoreOptions {
   watch?: boolean;
   /** Test hook: replaces the atomic writer (e.g. to simulate a full disk). */
   writeFile?: AtomicWriter;
+  /** Told every new notice of a store (e.g. its file on disk became invalid), so the server can log it. */
+  onNotice?: (message: string) => void;
+  /** See JsonFileOptions.onInvalid (the CLI passes `keep`). */
+  onInvalid?: "set-aside" | "keep";
 }
 
 /** Creates the data folder (mode 0700: it holds key hashes and logs) if missing. Throws `storage_error`. */
