@@ -12,6 +12,7 @@ import { Listener } from "./http/listener";
 import { createOpenAiApp } from "./http/openai-app";
 import { createOpenCodeBackend } from "./opencode/backend";
 import { createHistory } from "./opencode/history";
+import { stopLeftoverOpenCode } from "./opencode/leftover";
 import { SideChannel } from "./opencode/side-channel";
 import { OpenCodeSupervisor } from "./opencode/supervisor";
 import { defaultUserOpenCodePaths } from "./opencode-user-paths";
@@ -196,6 +197,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   const pb: Patchbay = {
     async start() {
       if (urls) return urls;
+      await stopLeftoverOpenCode(dataDir, log);
       void supervisor.start();
       history.sweeper.start();
       admin = new Listener(adminApp.handler, "127.0.0.1", 0);

@@ -9,6 +9,8 @@ import { describeCliError } from "../errors";
 
 /** How long a clean stop may take before the process gives up and exits with 1 (ms). */
 const STOP_TIMEOUT_MS = 15_000;
+/** How often a server started by the launcher checks that the launcher is still there (ms). */
+const PARENT_POLL_MS = 500;
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -102,6 +104,17 @@ async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
   };
   io.onSignal("SIGINT", () => stop("SIGINT"));
   io.onSignal("SIGTERM", () => stop("SIGTERM"));
+  // Started by `npm start` (build/scripts/start.mjs): if that launcher dies without a word (SIGKILL), stop too, so
+  // no server or OpenCode is left running on its own. A plain `patchbay serve` (nohup, service) is not affected.
+  if (io.env.PATCHBAY_STOP_WITH_PARENT === "1") {
+    const parentPid = process.ppid;
+    const poll = setInterval(() => {
+      if (process.ppid === parentPid || stopping) return;
+      clearInterval(poll);
+      stop("the launcher exited");
+    }, PARENT_POLL_MS);
+    poll.unref();
+  }
 
   try {
     const urls = await pb.start();
