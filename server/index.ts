@@ -22,6 +22,7 @@ import { createAppsStore } from "./stores/apps-store";
 import { createKeysStore } from "./stores/keys-store";
 import { createRequestLog } from "./stores/request-log";
 import { createSettingsStore } from "./stores/settings-store";
+import { acquireInstanceLock } from "./instance-lock";
 import { removeRuntimeFile, writeRuntimeFile } from "./runtime-file";
 import { PATCHBAY_VERSION } from "./version";
 
@@ -104,6 +105,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   let adminOrigin = "";
   let urls: PatchbayUrls | null = null;
   let stopped = false;
+  let releaseLock: (() => Promise<void>) | null = null;
+  let wroteRuntime = false;
 
   const status = (): PatchbayStatus => {
     const a = api.current;
@@ -197,6 +200,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   const pb: Patchbay = {
     async start() {
       if (urls) return urls;
+      // One Patchbay per data folder; only the lock holder may stop a leftover OpenCode or write runtime.json.
+      releaseLock ??= await acquireInstanceLock(dataDir, { onCompromised: log });
       await stopLeftoverOpenCode(dataDir, log);
       void supervisor.start();
       history.sweeper.start();
@@ -213,6 +218,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
         loginUrl: adminApp.createLoginUrl(),
         adminToken,
       };
+      wroteRuntime = true;
       await writeRuntimeFile(dataDir, {
         pid: process.pid,
         adminUrl: adminOrigin,
@@ -226,7 +232,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       if (stopped) return;
       stopped = true;
       adminApp.close();
-      removeRuntimeFile(dataDir);
+      // runtime.json belongs to the Patchbay that wrote it (a refused second start must not remove the first's).
+      if (wroteRuntime) removeRuntimeFile(dataDir);
       await Promise.allSettled([api.stop(500), admin?.stop(500)]);
       await history.sweeper.stop();
       await backend.close();
@@ -234,6 +241,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       await sideChannel.stop();
       await demo?.stop();
       await Promise.allSettled([requestLog.close(), keys.close(), settings.close(), apps.close()]);
+      await releaseLock?.().catch(() => undefined);
     },
     startApi,
     stopApi,
