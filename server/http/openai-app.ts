@@ -5,6 +5,7 @@ import type { ModelInfo } from "../core/contract";
 import type { AppsStore, KeysStore } from "../stores/types";
 import { accessLog } from "./middleware/access-log";
 import { apiAuth, authOf } from "./middleware/api-auth";
+import { bodyDeadline, type BodyDeadlineOptions } from "./middleware/body-deadline";
 import { cors, restrictCorsToApp } from "./middleware/cors";
 import { hostGuard } from "./middleware/host-guard";
 import { openAiErrorHandler, openAiNotFound } from "./middleware/openai-errors";
@@ -21,6 +22,8 @@ export interface OpenAiAppDeps extends ModelRequestDeps {
   /** Reports the backend's health for /healthz. */
   health: () => { ok: boolean; opencode: string };
   log: (line: string) => void;
+  /** Deadlines for receiving a request body (ms); see body-deadline.ts. */
+  bodyDeadlines?: BodyDeadlineOptions;
 }
 
 /** Hard cap on any body before the app is known (bytes); the app's own limit applies after auth. */
@@ -34,6 +37,7 @@ export function createOpenAiApp(deps: OpenAiAppDeps): express.Express {
   app.set("query parser", "simple");
 
   app.use(accessLog(deps.requestLog, deps.now));
+  app.use(bodyDeadline(deps.bodyDeadlines));
   app.use(hostGuard(deps.lanExposure));
   app.use(cors(() => deps.apps.list().flatMap((a) => a.limits.corsOrigins)));
 
@@ -69,6 +73,11 @@ function perAppJsonBody(): RequestHandler {
   const parsers = new Map<number, RequestHandler>();
   return (req, res, next) => {
     const limit = Math.min(authOf(res).app.limits.maxBodyBytes, MAX_BODY_BYTES_CEILING);
+    // Refuse an announced body over the limit before reading a byte of it (the error handler closes the connection).
+    const announced = Number(req.headers["content-length"]);
+    if (Number.isFinite(announced) && announced > limit) {
+      return next(Object.assign(new Error("request entity too large"), { type: "entity.too.large", limit }));
+    }
     let parser = parsers.get(limit);
     if (!parser) {
       parser = express.json({ limit, strict: false, type: () => true });
