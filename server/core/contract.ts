@@ -101,7 +101,8 @@ export type ModelEvent =
   | { type: "text-delta"; delta: string }
   | { type: "reasoning-delta"; delta: string }
   | { type: "tool-call"; id: string; name: string; arguments: string }
-  | { type: "finish"; reason: FinishReason; usage: Usage }
+  /** `warnings`: notes learnt only at the end (e.g. the model ignored tool_choice), for `x-patchbay-warnings`. */
+  | { type: "finish"; reason: FinishReason; usage: Usage; warnings?: string[] }
   | { type: "error"; error: ModelError };
 
 /** Resolved target of a request: OpenCode provider, model and optional variant. */

@@ -201,6 +201,8 @@ export async function runModelRequest(
       if (event.type === "finish") {
         finished = true;
         entry.usage = toLogUsage(event.usage);
+        // Late warnings reach the header of a non-streamed answer (not yet sent) and the request log.
+        for (const w of event.warnings ?? []) if (!warnings.includes(w)) warnings.push(w);
       }
       if (event.type === "error") errorPushed = true;
       const frames = encoder.push(event);

@@ -481,7 +481,7 @@ describe("decodeChatRequest: refusals name the field", () => {
       ],
     });
     const part = req.messages[0]?.content[0];
-    assert.deepEqual(part && "url" in part ? { mediaType: part.mediaType, url: part.url } : null, {
+    assert.deepEqual(typeof part === "object" && "url" in part ? { mediaType: part.mediaType, url: part.url } : null, {
       mediaType: "image/png",
       url: PNG,
     });
