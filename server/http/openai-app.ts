@@ -8,7 +8,7 @@ import { apiAuth, authOf } from "./middleware/api-auth";
 import { bodyDeadline, type BodyDeadlineOptions } from "./middleware/body-deadline";
 import { cors, restrictCorsToApp } from "./middleware/cors";
 import { hostGuard } from "./middleware/host-guard";
-import { openAiErrorHandler, openAiNotFound } from "./middleware/openai-errors";
+import { openAiErrorHandler, openAiMethodNotAllowed, openAiNotFound } from "./middleware/openai-errors";
 import { chatCompletionsRoute } from "./routes/chat.route";
 import type { ModelRequestDeps } from "./routes/model-request";
 import { getModelRoute, listModelsRoute } from "./routes/models.route";
@@ -56,11 +56,16 @@ export function createOpenAiApp(deps: OpenAiAppDeps): express.Express {
 
   const catalog = (): Promise<ModelInfo[]> => deps.catalog();
   const json = perAppJsonBody();
+  const postOnly = openAiMethodNotAllowed(["POST"]);
+  const getOnly = openAiMethodNotAllowed(["GET", "HEAD"]);
   for (const prefix of ["/v1", ""]) {
     app.get(`${prefix}/models`, auth, listModelsRoute(catalog));
     app.get(`${prefix}/models/*id`, auth, getModelRoute(catalog));
     app.post(`${prefix}/chat/completions`, auth, json, chatCompletionsRoute(deps));
     app.post(`${prefix}/responses`, auth, json, responsesRoute(deps));
+    // Known routes with another method: 405 + Allow, not a misleading 404 (GET routes also answer HEAD).
+    for (const route of ["chat/completions", "responses"]) app.all(`${prefix}/${route}`, postOnly);
+    for (const route of ["models", "models/*id"]) app.all(`${prefix}/${route}`, getOnly);
   }
   app.use(openAiNotFound);
   app.use(openAiErrorHandler(deps.log));

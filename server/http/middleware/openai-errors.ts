@@ -46,6 +46,19 @@ export function fromBodyParserError(err: unknown): unknown {
   }
 }
 
+/** For a known route called with the wrong method: 405 `method_not_allowed` with `Allow: <allowed>`. */
+export function openAiMethodNotAllowed(allowed: string[]): RequestHandler {
+  return (req, res, next) => {
+    res.setHeader("Allow", allowed.join(", "));
+    next(
+      new PatchbayError(
+        "method_not_allowed",
+        `${req.method} is not supported on ${req.path}; use ${allowed.filter((m) => m !== "HEAD").join(" or ")}.`,
+      ),
+    );
+  };
+}
+
 /** Final handler for unknown routes: 404 in the OpenAI envelope (never HTML). */
 export const openAiNotFound: RequestHandler = (req, _res, next) => {
   next(
