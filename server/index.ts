@@ -47,7 +47,9 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   const settings = await createSettingsStore({ dataDir, onNotice });
   const apps = await createAppsStore({ dataDir, onNotice });
   const keys = await createKeysStore({ dataDir, apps, onNotice });
-  const requestLog = await createRequestLog({ dataDir, now });
+  // Secrets known by value are removed from every log entry wherever they appear (bodies may echo them).
+  let knownSecrets = (): string[] => [];
+  const requestLog = await createRequestLog({ dataDir, now, secrets: () => knownSecrets() });
 
   const demo = deps.demo ? await startDemoUpstream() : null;
   const sideChannel = new SideChannel();
@@ -101,6 +103,26 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
 
   const listeners = new Set<(s: PatchbayStatus) => void>();
   const adminToken = randomBytes(32).toString("base64url");
+  /** Login tokens handed out in this run (the newest few; older ones are long used or forgotten by the admin app). */
+  const loginTokens: string[] = [];
+  /** OpenCode's Basic credential and password, as last seen (constant for this run). */
+  let openCodeSecrets: string[] = [];
+  knownSecrets = () => {
+    const conn = supervisor.connection();
+    if (conn && openCodeSecrets.length === 0) {
+      const basic = conn.authorization.replace(/^Basic\s+/i, "");
+      const decoded = Buffer.from(basic, "base64").toString("utf8");
+      openCodeSecrets = [basic, decoded.slice(decoded.indexOf(":") + 1)];
+    }
+    return [adminToken, ...loginTokens, ...openCodeSecrets];
+  };
+  const createLoginUrl = (): string => {
+    const url = adminApp.createLoginUrl();
+    const token = new URL(url).searchParams.get("token");
+    if (token) loginTokens.push(token);
+    if (loginTokens.length > 16) loginTokens.shift();
+    return url;
+  };
   let admin: Listener | null = null;
   let adminOrigin = "";
   let urls: PatchbayUrls | null = null;
@@ -215,7 +237,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
         openaiUrl: st.api.baseUrl,
         adminUrl: adminOrigin,
         dashboardUrl: `${adminOrigin}/`,
-        loginUrl: adminApp.createLoginUrl(),
+        loginUrl: createLoginUrl(),
         adminToken,
       };
       wroteRuntime = true;
@@ -253,7 +275,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     get urls() {
       return urls;
     },
-    createLoginUrl: () => adminApp.createLoginUrl(),
+    createLoginUrl,
   };
   return pb;
 }
