@@ -22,6 +22,7 @@ import { createAppsStore } from "./stores/apps-store";
 import { createKeysStore } from "./stores/keys-store";
 import { createRequestLog } from "./stores/request-log";
 import { createSettingsStore } from "./stores/settings-store";
+import { tightenDataDir } from "./stores/store-paths";
 import { acquireInstanceLock } from "./instance-lock";
 import { removeRuntimeFile, writeRuntimeFile } from "./runtime-file";
 import { PATCHBAY_VERSION } from "./version";
@@ -36,6 +37,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   const log = deps.log ?? ((line: string) => process.stderr.write(`[patchbay] ${line}\n`));
   const dataDir = path.resolve(deps.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (tightenDataDir(dataDir)) log(`made the data folder ${dataDir} private (mode 0700)`);
   const startedAt = now();
 
   // A store notice (e.g. apps.json hand-edited into an invalid state) goes to the log and the dashboard at once.
