@@ -55,11 +55,12 @@ export function createOpenAiApp(deps: OpenAiAppDeps): express.Express {
   app.get("/healthz", health);
 
   const catalog = (): Promise<ModelInfo[]> => deps.catalog();
+  const listModels = listModelsRoute(catalog, deps.log);
   const json = perAppJsonBody();
   const postOnly = openAiMethodNotAllowed(["POST"]);
   const getOnly = openAiMethodNotAllowed(["GET", "HEAD"]);
   for (const prefix of ["/v1", ""]) {
-    app.get(`${prefix}/models`, auth, listModelsRoute(catalog));
+    app.get(`${prefix}/models`, auth, listModels);
     app.get(`${prefix}/models/*id`, auth, getModelRoute(catalog));
     app.post(`${prefix}/chat/completions`, auth, json, chatCompletionsRoute(deps));
     app.post(`${prefix}/responses`, auth, json, responsesRoute(deps));
