@@ -192,7 +192,9 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
 
   const startApi = async (): Promise<void> => {
     const st = await api.start(apiHost(), apiPort());
-    if (st.error) log(`OpenAI API not started: ${st.error}`);
+    // During start() the caller reports a failure itself (serve exits with it, the desktop shows the status);
+    // later restarts (settings changed) have no other voice in the log.
+    if (st.error && urls) log(`OpenAI API not started: ${st.error}`);
     else if (pinnedPort === 0) pinnedPort = st.port;
     emit();
   };
@@ -278,6 +280,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       return urls;
     },
     createLoginUrl,
+    onRequest: (listener) => requestLog.subscribe(listener),
   };
   return pb;
 }

@@ -2,6 +2,7 @@
 // Must not build any part of Patchbay itself: the composition root (server/index.ts) does.
 import { InvalidArgumentError, type Command } from "commander";
 import { isLoopbackBindHost, LOOPBACK_HOST_MESSAGE } from "../../../shared/settings";
+import type { RequestLogEntry } from "../../../shared/log-entry";
 import type { PatchbayStatus } from "../../../shared/status";
 import { PatchbayError } from "../../core/errors";
 import type { CliContext } from "../context";
@@ -21,8 +22,21 @@ function parsePort(value: string): number {
 
 /** `--host` is loopback only, like the setting: LAN exposure (dashboard settings) is the one way to listen wider. */
 function parseHost(value: string): string {
-  if (!isLoopbackBindHost(value)) throw new InvalidArgumentError(LOOPBACK_HOST_MESSAGE);
+  if (!isLoopbackBindHost(value))
+    throw new InvalidArgumentError(
+      `${LOOPBACK_HOST_MESSAGE} LAN exposure is the "Expose on LAN" switch in the dashboard's Settings page ` +
+        `(open the Dashboard URL \`patchbay serve\` prints), or \`"lanExposure": true\` in settings.json of the data folder.`,
+    );
   return value;
+}
+
+/** The fatal message when the API could not listen, with what to do about it (CLI flags included). */
+function apiStartFailure(error: string, port: number | undefined): string {
+  if (!/ is in use/.test(error)) return `The OpenAI API could not start: ${error}.`;
+  return (
+    `The OpenAI API could not start: ${error}; it may be another Patchbay (one per data folder; another data folder ` +
+    `needs its own port). Use --port 0 to pick a free port${port ? "" : ", or --port N for another one"}.`
+  );
 }
 
 function openCodeLine(s: PatchbayStatus["opencode"]): string {
@@ -43,6 +57,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     )
     .option("--port <port>", "port of the OpenAI API; 0 picks a free port (default: from settings, 4747)", parsePort)
     .option("--demo", "also start a built-in demo model (provider `demo`), for trying Patchbay without any login")
+    .option("--quiet", "do not print a line per API request")
     .addHelpText(
       "after",
       `
@@ -59,6 +74,7 @@ interface ServeOptions {
   host?: string;
   port?: number;
   demo?: boolean;
+  quiet?: boolean;
 }
 
 /**
@@ -121,7 +137,7 @@ async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
     const status = pb.status();
     if (!urls.openaiUrl && status.api.error) {
       // Headless, the API is the point: a port in use or a bad host is fatal here (the desktop app keeps running).
-      throw new PatchbayError("api_stopped", `The OpenAI API could not start: ${status.api.error}`);
+      throw new PatchbayError("api_stopped", apiStartFailure(status.api.error, opts.port));
     }
     io.out(`Patchbay ${status.version} (headless)${status.demo ? " with the demo model" : ""}\n`);
     io.out(`Data folder: ${status.dataDir}\n`);
@@ -139,7 +155,8 @@ async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
         io.out(`${line}\n`);
       }
     });
-    io.out("Press Ctrl+C to stop.\n");
+    if (!opts.quiet) pb.onRequest?.((e) => io.out(`${requestLine(e)}\n`));
+    io.out(`Press Ctrl+C to stop.${opts.quiet ? "" : " One line per API request follows (--quiet hides them)."}\n`);
   } catch (err) {
     if (stopping) return;
     stopping = true;
@@ -151,4 +168,11 @@ async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
   }
   // Keep running until a signal ends the process (the listeners keep the event loop alive).
   await new Promise<never>(() => undefined);
+}
+
+/** `POST /v1/chat/completions app=x model=y 200 1.2s` (plus the error code when there is one). */
+export function requestLine(e: RequestLogEntry): string {
+  const model = e.modelResolved ?? e.modelAsked;
+  const parts = [e.method, e.endpoint, `app=${e.app ?? "-"}`, ...(model ? [`model=${model}`] : []), String(e.status)];
+  return `${parts.join(" ")} ${(e.totalMs / 1000).toFixed(1)}s${e.errorCode ? ` ${e.errorCode}` : ""}`;
 }
