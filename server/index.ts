@@ -12,6 +12,7 @@ import { Listener } from "./http/listener";
 import { createOpenAiApp } from "./http/openai-app";
 import { createOpenCodeBackend } from "./opencode/backend";
 import { createHistory } from "./opencode/history";
+import { stopLeftoverOpenCode } from "./opencode/leftover";
 import { SideChannel } from "./opencode/side-channel";
 import { OpenCodeSupervisor } from "./opencode/supervisor";
 import { defaultUserOpenCodePaths } from "./opencode-user-paths";
@@ -21,6 +22,8 @@ import { createAppsStore } from "./stores/apps-store";
 import { createKeysStore } from "./stores/keys-store";
 import { createRequestLog } from "./stores/request-log";
 import { createSettingsStore } from "./stores/settings-store";
+import { tightenDataDir } from "./stores/store-paths";
+import { acquireInstanceLock } from "./instance-lock";
 import { removeRuntimeFile, writeRuntimeFile } from "./runtime-file";
 import { PATCHBAY_VERSION } from "./version";
 
@@ -34,12 +37,21 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   const log = deps.log ?? ((line: string) => process.stderr.write(`[patchbay] ${line}\n`));
   const dataDir = path.resolve(deps.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (tightenDataDir(dataDir)) log(`made the data folder ${dataDir} private (mode 0700)`);
   const startedAt = now();
 
-  const settings = await createSettingsStore({ dataDir });
-  const apps = await createAppsStore({ dataDir });
-  const keys = await createKeysStore({ dataDir, apps });
-  const requestLog = await createRequestLog({ dataDir, now });
+  // A store notice (e.g. apps.json hand-edited into an invalid state) goes to the log and the dashboard at once.
+  let emitLater = (): void => undefined;
+  const onNotice = (message: string): void => {
+    log(`notice: ${message}`);
+    emitLater();
+  };
+  const settings = await createSettingsStore({ dataDir, onNotice });
+  const apps = await createAppsStore({ dataDir, onNotice });
+  const keys = await createKeysStore({ dataDir, apps, onNotice });
+  // Secrets known by value are removed from every log entry wherever they appear (bodies may echo them).
+  let knownSecrets = (): string[] => [];
+  const requestLog = await createRequestLog({ dataDir, now, secrets: () => knownSecrets() });
 
   const demo = deps.demo ? await startDemoUpstream() : null;
   const sideChannel = new SideChannel();
@@ -93,10 +105,32 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
 
   const listeners = new Set<(s: PatchbayStatus) => void>();
   const adminToken = randomBytes(32).toString("base64url");
+  /** Login tokens handed out in this run (the newest few; older ones are long used or forgotten by the admin app). */
+  const loginTokens: string[] = [];
+  /** OpenCode's Basic credential and password, as last seen (constant for this run). */
+  let openCodeSecrets: string[] = [];
+  knownSecrets = () => {
+    const conn = supervisor.connection();
+    if (conn && openCodeSecrets.length === 0) {
+      const basic = conn.authorization.replace(/^Basic\s+/i, "");
+      const decoded = Buffer.from(basic, "base64").toString("utf8");
+      openCodeSecrets = [basic, decoded.slice(decoded.indexOf(":") + 1)];
+    }
+    return [adminToken, ...loginTokens, ...openCodeSecrets];
+  };
+  const createLoginUrl = (): string => {
+    const url = adminApp.createLoginUrl();
+    const token = new URL(url).searchParams.get("token");
+    if (token) loginTokens.push(token);
+    if (loginTokens.length > 16) loginTokens.shift();
+    return url;
+  };
   let admin: Listener | null = null;
   let adminOrigin = "";
   let urls: PatchbayUrls | null = null;
   let stopped = false;
+  let releaseLock: (() => Promise<void>) | null = null;
+  let wroteRuntime = false;
 
   const status = (): PatchbayStatus => {
     const a = api.current;
@@ -131,6 +165,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     const s = status();
     for (const l of listeners) l(s);
   };
+  emitLater = emit;
   supervisor.onStatus(() => {
     catalog.invalidate();
     emit();
@@ -157,7 +192,9 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
 
   const startApi = async (): Promise<void> => {
     const st = await api.start(apiHost(), apiPort());
-    if (st.error) log(`OpenAI API not started: ${st.error}`);
+    // During start() the caller reports a failure itself (serve exits with it, the desktop shows the status);
+    // later restarts (settings changed) have no other voice in the log.
+    if (st.error && urls) log(`OpenAI API not started: ${st.error}`);
     else if (pinnedPort === 0) pinnedPort = st.port;
     emit();
   };
@@ -190,6 +227,9 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   const pb: Patchbay = {
     async start() {
       if (urls) return urls;
+      // One Patchbay per data folder; only the lock holder may stop a leftover OpenCode or write runtime.json.
+      releaseLock ??= await acquireInstanceLock(dataDir, { onCompromised: log });
+      await stopLeftoverOpenCode(dataDir, log);
       void supervisor.start();
       history.sweeper.start();
       admin = new Listener(adminApp.handler, "127.0.0.1", 0);
@@ -202,9 +242,10 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
         openaiUrl: st.api.baseUrl,
         adminUrl: adminOrigin,
         dashboardUrl: `${adminOrigin}/`,
-        loginUrl: adminApp.createLoginUrl(),
+        loginUrl: createLoginUrl(),
         adminToken,
       };
+      wroteRuntime = true;
       await writeRuntimeFile(dataDir, {
         pid: process.pid,
         adminUrl: adminOrigin,
@@ -218,7 +259,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       if (stopped) return;
       stopped = true;
       adminApp.close();
-      removeRuntimeFile(dataDir);
+      // runtime.json belongs to the Patchbay that wrote it (a refused second start must not remove the first's).
+      if (wroteRuntime) removeRuntimeFile(dataDir);
       await Promise.allSettled([api.stop(500), admin?.stop(500)]);
       await history.sweeper.stop();
       await backend.close();
@@ -226,6 +268,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       await sideChannel.stop();
       await demo?.stop();
       await Promise.allSettled([requestLog.close(), keys.close(), settings.close(), apps.close()]);
+      await releaseLock?.().catch(() => undefined);
     },
     startApi,
     stopApi,
@@ -237,7 +280,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     get urls() {
       return urls;
     },
-    createLoginUrl: () => adminApp.createLoginUrl(),
+    createLoginUrl,
+    onRequest: (listener) => requestLog.subscribe(listener),
   };
   return pb;
 }

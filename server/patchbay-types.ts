@@ -1,4 +1,5 @@
 // Public types of the composition root (server/index.ts): what main/, the CLI and tests may rely on.
+import type { RequestLogEntry } from "../shared/log-entry";
 import type { PatchbayStatus } from "../shared/status";
 
 /** Native actions the desktop shell offers the dashboard; absent in headless mode (the UI hides them). */
@@ -69,6 +70,9 @@ export interface Patchbay {
   status(): PatchbayStatus;
   /** Called on every status change (API start/stop, OpenCode state, apps changed). Returns unsubscribe. */
   onStatus(listener: (s: PatchbayStatus) => void): () => void;
+  /** Called with each API request's (redacted) log entry as it finishes; returns unsubscribe. Optional so that
+   *  test doubles may leave it out. */
+  onRequest?(listener: (entry: RequestLogEntry) => void): () => void;
   /** URLs once started, else null. */
   readonly urls: PatchbayUrls | null;
   /** A fresh one-time dashboard login URL (each works once). */

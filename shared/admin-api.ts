@@ -7,6 +7,7 @@ import { CreatedKey } from "./keys";
 import { RequestLogEntry } from "./log-entry";
 import { Settings } from "./settings";
 import {
+  AppWithWarnings,
   AdminStatus,
   AppCreate,
   AppList,
@@ -107,7 +108,8 @@ export const adminApi = {
     path: "/admin/api/apps/:name",
     params: AppParams,
     body: AppUpdate,
-    output: App,
+    // `warnings`: e.g. an alias whose target no connected provider offers (set anyway; hidden from /v1/models).
+    output: AppWithWarnings,
     summary: "Change allowlist, aliases, limits or history limits",
   },
   deleteApp: {

@@ -7,8 +7,23 @@ export const AppName = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "App names use lowercase letters, digits and '-' (max 40 characters)");
 
-/** Allowlist pattern: `provider/model` or `provider/*` (`*` alone allows everything). */
-export const ModelPattern = z.string().regex(/^(\*|[A-Za-z0-9._-]+\/(\*|[^\s]+))$/, "Use provider/model or provider/*");
+/**
+ * Allowlist pattern language (README, "Model allowlists"): `provider/model` (exact), `provider/prefix*` (every model
+ * of the provider whose id starts with `prefix`), `provider/*` (every model of the provider), `*` (every model).
+ * A `*` anywhere but at the end is refused when set ({@link ModelPatternInput}); stored lists are read leniently.
+ */
+export const ModelPattern = z
+  .string()
+  .regex(
+    /^(\*|[A-Za-z0-9._-]+\/[^\s]+)$/,
+    "Use provider/model, provider/prefix*, provider/* or * (e.g. openai/gpt-5, openai/gpt*, openai/*)",
+  );
+
+/** A pattern as a user sets it: {@link ModelPattern} with `*` only as the last character. */
+export const ModelPatternInput = ModelPattern.refine(
+  (p) => !p.slice(0, -1).includes("*"),
+  "Only a trailing * is supported: provider/prefix*, provider/* or * alone (e.g. openai/gpt*)",
+);
 
 /** Alias target: `provider/model` with an optional `#variant` (an OpenCode model variant such as `high`). */
 export const AliasTarget = z
@@ -121,7 +136,7 @@ export type App = z.infer<typeof App>;
 /** Fields a user may change on an app. */
 export const AppPatch = z
   .object({
-    models: z.array(ModelPattern).max(200),
+    models: z.array(ModelPatternInput).max(200),
     aliases: AliasMap,
     limits: AppLimitsFields.partial(),
     history: HistoryLimitsFields.partial(),
@@ -129,10 +144,16 @@ export const AppPatch = z
   .partial();
 export type AppPatch = z.infer<typeof AppPatch>;
 
+/** True when `modelId` (`provider/model`) matches one pattern of {@link ModelPattern}'s language. */
+export function matchesModelPattern(pattern: string, modelId: string): boolean {
+  if (pattern === "*" || pattern === modelId) return true;
+  // `provider/prefix*` and `provider/*`: a prefix that includes the provider's slash, so `open*` never matches.
+  if (!pattern.endsWith("*") || !pattern.includes("/")) return false;
+  return modelId.startsWith(pattern.slice(0, -1));
+}
+
 /** Returns true when `modelId` (`provider/model`) matches an allowlist; an empty list allows all. */
 export function isModelAllowed(patterns: readonly string[], modelId: string): boolean {
   if (patterns.length === 0) return true;
-  const slash = modelId.indexOf("/");
-  const provider = slash > 0 ? modelId.slice(0, slash) : "";
-  return patterns.some((p) => p === "*" || p === modelId || (p.endsWith("/*") && p.slice(0, -2) === provider));
+  return patterns.some((p) => matchesModelPattern(p, modelId));
 }

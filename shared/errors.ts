@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   not_found: 404,
   model_not_found: 404,
   session_not_found: 404,
+  method_not_allowed: 405,
   app_not_found: 404,
   key_not_found: 404,
   conflict: 409,

@@ -37,9 +37,29 @@ async function ensureRenderer() {
   }
 }
 
-/** Runs a child with inherited stdio, forwards signals, and exits like it. */
+/** How often the launcher checks that whoever started it (npm, a shell) is still there (ms). */
+const PARENT_POLL_MS = 500;
+
+/**
+ * Runs a child with inherited stdio, forwards signals, and exits like it. When our own parent goes away without
+ * signalling us (`npm start` killed with SIGTERM: npm's `sh -c` dies and leaves us to init), the child gets SIGTERM
+ * too, so no server or OpenCode outlives the command that started them. The child is told to do the same
+ * (PATCHBAY_STOP_WITH_PARENT) in case this launcher itself is SIGKILLed.
+ */
 function runForwarding(command, argv, options = {}) {
-  const child = spawn(command, argv, { cwd: ROOT, stdio: "inherit", ...options });
+  const child = spawn(command, argv, {
+    cwd: ROOT,
+    stdio: "inherit",
+    ...options,
+    env: { ...process.env, ...options.env, PATCHBAY_STOP_WITH_PARENT: "1" },
+  });
+  const parentPid = process.ppid;
+  const parentPoll = setInterval(() => {
+    if (process.ppid === parentPid || child.exitCode !== null || child.signalCode !== null) return;
+    clearInterval(parentPoll);
+    console.error("Patchbay: the command that started Patchbay has gone away; stopping.");
+    child.kill("SIGTERM");
+  }, PARENT_POLL_MS);
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"];
   const handlers = new Map();
   for (const sig of signals) {
@@ -60,6 +80,7 @@ function runForwarding(command, argv, options = {}) {
     process.exit(1);
   });
   child.on("exit", (code, signal) => {
+    clearInterval(parentPoll);
     for (const [sig, h] of handlers) process.off(sig, h);
     if (signal) process.kill(process.pid, signal);
     else process.exit(code ?? 1);

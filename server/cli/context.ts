@@ -46,8 +46,9 @@ export type CommandRegistrar = (program: Command, ctx: CliContext) => void;
 
 /** Opens the stores for `dataDir`, reporting notices on stderr. */
 export async function openCliStores(dataDir: string, io: CliIO): Promise<CliStores> {
-  const apps = await createAppsStore({ dataDir, watch: false });
-  const keys = await createKeysStore({ dataDir, apps, watch: false });
+  // `keep`: a file that does not parse stays where it is (a running server may hold its last good version).
+  const apps = await createAppsStore({ dataDir, watch: false, onInvalid: "keep" });
+  const keys = await createKeysStore({ dataDir, apps, watch: false, onInvalid: "keep" });
   for (const notice of [...apps.notices(), ...keys.notices()]) io.err(`patchbay: notice: ${notice}\n`);
   return {
     apps,

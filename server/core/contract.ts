@@ -127,7 +127,8 @@ export type ModelEvent =
    *  (Anthropic thinking); encoders of wires without signatures ignore it. */
   | { type: "reasoning-delta"; delta: string; signature?: string }
   | { type: "tool-call"; id: string; name: string; arguments: string }
-  | { type: "finish"; reason: FinishReason; usage: Usage }
+  /** `warnings`: notes learnt only at the end (e.g. the model ignored tool_choice), for `x-patchbay-warnings`. */
+  | { type: "finish"; reason: FinishReason; usage: Usage; warnings?: string[] }
   | { type: "error"; error: ModelError };
 
 /** Resolved target of a request: OpenCode provider, model and optional variant. */

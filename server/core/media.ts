@@ -40,15 +40,29 @@ function typeByExtension(table: Record<string, string>, name: string): string | 
 export interface DataUrl {
   mediaType: string;
   payload: string;
+  /** The URL in canonical form: lower-case scheme, media type and `;base64`, no whitespace in the payload
+   *  (RFC 2397 and URL schemes are case-insensitive; backends expect `data:image/png;base64,`). */
+  url: string;
 }
 
-/** Parses a base64 data URL; null when `url` is not one (percent-encoded data URLs are not accepted). */
+/** True when `payload` (base64 or base64url, padding optional) has a length base64 can have: groups of 4, where
+ *  a last group of 1 character is impossible and padding only completes the last group. */
+export function isBase64Length(payload: string): boolean {
+  const body = payload.replace(/=+$/, "");
+  const padding = payload.length - body.length;
+  if (body.length % 4 === 1) return false;
+  return padding === 0 || (body.length + padding) % 4 === 0;
+}
+
+/** Parses a base64 data URL; null when `url` is not one (percent-encoded data URLs are not accepted), or when its
+ *  payload is not base64 (bad characters, or a length base64 cannot have, e.g. a truncated payload). */
 export function parseDataUrl(url: string): DataUrl | null {
   const match = DATA_URL.exec(url);
   if (!match?.[1]) return null;
   const payload = url.slice(match[0].length).replace(/\s+/g, "");
-  if (!BASE64_BODY.test(payload)) return null;
-  return { mediaType: match[1].toLowerCase(), payload };
+  if (!BASE64_BODY.test(payload) || !isBase64Length(payload)) return null;
+  const mediaType = match[1].toLowerCase();
+  return { mediaType, payload, url: `data:${mediaType}${match[2] ?? ""};base64,${payload}` };
 }
 
 /** An image part from an image URL: a base64 `data:image/...` URL, or an http(s) URL whose media type is guessed
@@ -59,11 +73,12 @@ export function decodeImageUrl(url: string, param: string): ContentPart {
     const data = parseDataUrl(url);
     if (!data || !data.mediaType.startsWith("image/")) {
       throw invalidRequest(
-        `Invalid image in '${param}': expected a base64 image data URL such as 'data:image/png;base64,iVBOR...'.`,
+        `Invalid image in '${param}': expected a base64 image data URL such as 'data:image/png;base64,iVBOR...'` +
+          `${DATA_URL.test(url) ? " (the base64 data after the comma is not valid base64: bad characters or a truncated length)" : ""}.`,
         param,
       );
     }
-    return { type: "media", mediaType: data.mediaType, url, param };
+    return { type: "media", mediaType: data.mediaType, url: data.url, param };
   }
   let parsed: URL;
   try {
@@ -89,14 +104,15 @@ export function decodeFileData(fileData: string, filename: string | undefined, p
     const data = parseDataUrl(fileData);
     if (!data) {
       throw invalidRequest(
-        `Invalid file data in '${param}': expected a base64 data URL such as 'data:application/pdf;base64,JVBER...'.`,
+        `Invalid file data in '${param}': expected a base64 data URL such as 'data:application/pdf;base64,JVBER...'` +
+          `${DATA_URL.test(fileData) ? " (the base64 data after the comma is not valid base64: bad characters or a truncated length)" : ""}.`,
         param,
       );
     }
-    return { type: "media", mediaType: data.mediaType, url: fileData, ...named, param };
+    return { type: "media", mediaType: data.mediaType, url: data.url, ...named, param };
   }
   const payload = fileData.replace(/\s+/g, "");
-  if (!BASE64_BODY.test(payload)) {
+  if (!BASE64_BODY.test(payload) || !isBase64Length(payload)) {
     throw invalidRequest(`Invalid file data in '${param}': expected base64 data or a base64 data URL.`, param);
   }
   const mediaType = typeByExtension(FILE_TYPES_BY_EXTENSION, filename ?? "") ?? "application/octet-stream";

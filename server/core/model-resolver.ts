@@ -99,10 +99,27 @@ function withVariant(info: ModelInfo, variant: string | undefined, asked: string
   return { providerID: info.providerID, modelID: info.modelID, variant };
 }
 
-/** Models an app may use: the allowed catalog entries plus its aliases (for `/v1/models`). */
+/** True when an alias target (`provider/model[#variant]`) names a model (and variant) the catalog has. */
+export function aliasTargetAvailable(target: string, catalog: readonly ModelInfo[]): boolean {
+  const t = parseModelRef(target);
+  const info = t && findModel(catalog, t);
+  return Boolean(info && (t.variant === undefined || info.variants.includes(t.variant)));
+}
+
+/**
+ * Models an app may use (for `/v1/models`): the allowed catalog entries plus the aliases whose target exists.
+ * Aliases pointing at a model no connected provider offers are left out of `aliases` and listed in `unavailable`
+ * (alias → target), so a client never picks a model that can only fail.
+ */
 export function modelsForApp(
   app: App,
   catalog: readonly ModelInfo[],
-): { models: ModelInfo[]; aliases: Record<string, string> } {
-  return { models: catalog.filter((m) => isModelAllowed(app.models, m.id)), aliases: { ...app.aliases } };
+): { models: ModelInfo[]; aliases: Record<string, string>; unavailable: Record<string, string> } {
+  const aliases: Record<string, string> = {};
+  const unavailable: Record<string, string> = {};
+  for (const [alias, target] of Object.entries(app.aliases)) {
+    if (aliasTargetAvailable(target, catalog)) aliases[alias] = target;
+    else unavailable[alias] = target;
+  }
+  return { models: catalog.filter((m) => isModelAllowed(app.models, m.id)), aliases, unavailable };
 }

@@ -36,10 +36,12 @@ export class Listener {
     if (this.server) return this.current;
     // requireHostHeader off: Node would answer a Host-less HTTP/1.1 request with a bare 400; the app's own guards
     // (host guard, auth) answer it with a JSON error instead.
-    const server = http.createServer({ requireHostHeader: false }, this.handler);
-    // Long reasoning answers: never let Node's own timeouts cut a request (the app's deadlines apply instead).
-    server.requestTimeout = 0;
-    server.headersTimeout = 60_000;
+    // connectionsCheckingInterval: how often Node enforces the two timeouts below (default 30 s is too coarse).
+    const server = http.createServer({ requireHostHeader: false, connectionsCheckingInterval: 2_000 }, this.handler);
+    // Both bound only *receiving* the request (headers; headers + body); a long streamed answer is not affected.
+    // The app's own body deadline (30 s idle / 60 s total) answers first, in the OpenAI envelope; these are backstops.
+    server.headersTimeout = 20_000;
+    server.requestTimeout = 120_000;
     server.keepAliveTimeout = 5_000;
     server.on("clientError", answerClientError);
     const err = await new Promise<NodeJS.ErrnoException | null>((resolve) => {

@@ -6,9 +6,10 @@ import type { AppsStore, KeysStore } from "../stores/types";
 import { accessLog } from "./middleware/access-log";
 import { anthropicErrorHandler, isAnthropicRequest } from "./middleware/anthropic-errors";
 import { apiAuth, authOf } from "./middleware/api-auth";
+import { bodyDeadline, type BodyDeadlineOptions } from "./middleware/body-deadline";
 import { cors, restrictCorsToApp } from "./middleware/cors";
 import { hostGuard } from "./middleware/host-guard";
-import { openAiErrorHandler, openAiNotFound } from "./middleware/openai-errors";
+import { openAiErrorHandler, openAiMethodNotAllowed, openAiNotFound } from "./middleware/openai-errors";
 import { chatCompletionsRoute } from "./routes/chat.route";
 import type { ModelRequestDeps } from "./model-run/types";
 import { getAnthropicModelRoute, listAnthropicModelsRoute } from "./routes/anthropic-models.route";
@@ -25,6 +26,8 @@ export interface OpenAiAppDeps extends ModelRequestDeps {
   /** Reports the backend's health for /healthz. */
   health: () => { ok: boolean; opencode: string };
   log: (line: string) => void;
+  /** Deadlines for receiving a request body (ms); see body-deadline.ts. */
+  bodyDeadlines?: BodyDeadlineOptions;
 }
 
 /** Hard cap on any body before the app is known (bytes); the app's own limit applies after auth. */
@@ -38,6 +41,7 @@ export function createOpenAiApp(deps: OpenAiAppDeps): express.Express {
   app.set("query parser", "simple");
 
   app.use(accessLog(deps.requestLog, deps.now));
+  app.use(bodyDeadline(deps.bodyDeadlines));
   app.use(hostGuard(deps.lanExposure));
   app.use(cors(() => deps.apps.list().flatMap((a) => a.limits.corsOrigins)));
 
@@ -55,7 +59,10 @@ export function createOpenAiApp(deps: OpenAiAppDeps): express.Express {
   app.get("/healthz", health);
 
   const catalog = (): Promise<ModelInfo[]> => deps.catalog();
+  const listModels = listModelsRoute(catalog, deps.log);
   const json = perAppJsonBody();
+  const postOnly = openAiMethodNotAllowed(["POST"]);
+  const getOnly = openAiMethodNotAllowed(["GET", "HEAD"]);
   // Anthropic clients (Claude Code probes the base URL) get a 200 on the root.
   app.head("/", (_req, res) => void res.status(200).end());
   app.get("/", (_req, res) => void res.json({ status: "ok", service: "patchbay" }));
@@ -65,12 +72,16 @@ export function createOpenAiApp(deps: OpenAiAppDeps): express.Express {
     (req, res, next) =>
       (isAnthropicRequest(req) ? anthropic : openai)(req, res, next);
   for (const prefix of ["/v1", ""]) {
-    app.get(`${prefix}/models`, auth, byWire(listAnthropicModelsRoute(catalog), listModelsRoute(catalog)));
+    app.get(`${prefix}/models`, auth, byWire(listAnthropicModelsRoute(catalog), listModels));
     app.get(`${prefix}/models/*id`, auth, byWire(getAnthropicModelRoute(catalog), getModelRoute(catalog)));
     app.post(`${prefix}/chat/completions`, auth, json, chatCompletionsRoute(deps));
     app.post(`${prefix}/responses`, auth, json, responsesRoute(deps));
     app.post(`${prefix}/messages`, auth, json, messagesRoute(deps));
     app.post(`${prefix}/messages/count_tokens`, auth, json, countTokensRoute(catalog));
+    // Known routes with another method: 405 + Allow, not a misleading 404 (GET routes also answer HEAD).
+    for (const route of ["chat/completions", "responses", "messages", "messages/count_tokens"])
+      app.all(`${prefix}/${route}`, postOnly);
+    for (const route of ["models", "models/*id"]) app.all(`${prefix}/${route}`, getOnly);
   }
   app.use(openAiNotFound);
   const openAiErrors = openAiErrorHandler(deps.log);
@@ -86,6 +97,11 @@ function perAppJsonBody(): RequestHandler {
   const parsers = new Map<number, RequestHandler>();
   return (req, res, next) => {
     const limit = Math.min(authOf(res).app.limits.maxBodyBytes, MAX_BODY_BYTES_CEILING);
+    // Refuse an announced body over the limit before reading a byte of it (the error handler closes the connection).
+    const announced = Number(req.headers["content-length"]);
+    if (Number.isFinite(announced) && announced > limit) {
+      return next(Object.assign(new Error("request entity too large"), { type: "entity.too.large", limit }));
+    }
     let parser = parsers.get(limit);
     if (!parser) {
       parser = express.json({ limit, strict: false, type: () => true });

@@ -1,6 +1,8 @@
 // Builds the environment of `opencode serve` (pure): isolated HOME/XDG, the OPENCODE_* switches of DESIGN §3, the
 // server password and side-channel endpoint, and a narrow passthrough of the parent's env (PATH, proxies, provider keys).
 // Never passes the parent's HOME, XDG_* or OPENCODE_* (the user's own OpenCode must not leak in).
+import path from "node:path";
+import { PIDFILE_ENV } from "./leftover";
 
 /** Flags that keep OpenCode offline-capable and quiet. Values must be "1"/"true" or unset: "" crashes OpenCode. */
 export const OPENCODE_FLAGS: Readonly<Record<string, string>> = Object.freeze({
@@ -74,5 +76,7 @@ export function buildChildEnv(input: ChildEnvInput): Record<string, string> {
   env.OPENCODE_SERVER_USERNAME = "opencode";
   env.PATCHBAY_SIDE_CHANNEL_URL = input.sideChannel.url;
   env.PATCHBAY_SIDE_CHANNEL_TOKEN = input.sideChannel.token;
+  // The child guard records OpenCode's pid there; the same variable in OpenCode's env proves a leftover is ours.
+  if (input.home.XDG_RUNTIME_DIR) env[PIDFILE_ENV] = path.join(input.home.XDG_RUNTIME_DIR, "opencode.pid");
   return env;
 }

@@ -4,13 +4,21 @@
 //
 // argv: <binary> [...args]. IPC messages to the parent: {type:"spawned",pid} | {type:"error",code,message} |
 // {type:"exit",code,signal}. SIGTERM to this process is forwarded to the child (escalating to SIGKILL after 3 s).
+// OpenCode runs in its own process group (signals go to the whole group, helpers included). Its pid is recorded in
+// $PATCHBAY_OPENCODE_PIDFILE while it runs, so Patchbay can stop a leftover one if this guard is SIGKILLed.
 import { spawn } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 
 const [bin, ...args] = process.argv.slice(2);
 const env = { ...process.env };
 delete env.ELECTRON_RUN_AS_NODE;
 
 const KILL_GRACE_MS = 3000;
+/** How often the parent is checked (ms): a parent that died without closing IPC still stops OpenCode. */
+const PARENT_POLL_MS = 500;
+const PIDFILE = process.env.PATCHBAY_OPENCODE_PIDFILE;
+const GROUPS = process.platform !== "win32";
+const parentPid = process.ppid;
 let child;
 let exited = false;
 let finishing = false;
@@ -28,24 +36,65 @@ function finish(code) {
   setTimeout(() => process.exit(code), 50);
 }
 
+/** Signals OpenCode's whole process group (POSIX), else OpenCode itself. */
+function signalChild(signal) {
+  try {
+    if (GROUPS && child.pid) process.kill(-child.pid, signal);
+    else child.kill(signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {}
+  }
+}
+
+let stopRequested = false;
 function stopChild() {
   if (!child || exited) return finish(0);
-  try {
-    child.kill("SIGTERM");
-  } catch {}
+  if (stopRequested) return;
+  stopRequested = true;
+  signalChild("SIGTERM");
   setTimeout(() => {
-    try {
-      if (!exited) child.kill("SIGKILL");
-    } catch {}
+    if (!exited) signalChild("SIGKILL");
   }, KILL_GRACE_MS).unref();
+}
+
+function writePidFile(pid) {
+  if (!PIDFILE) return;
+  try {
+    writeFileSync(PIDFILE, JSON.stringify({ pid, guard: process.pid, parent: parentPid, startedAt: Date.now() }), {
+      mode: 0o600,
+    });
+  } catch {}
+}
+
+function removePidFile(pid) {
+  if (!PIDFILE) return;
+  try {
+    if (JSON.parse(readFileSync(PIDFILE, "utf8")).pid === pid) rmSync(PIDFILE, { force: true });
+  } catch {}
+}
+
+function parentGone() {
+  if (process.ppid !== parentPid) return true; // re-parented to init or a subreaper
+  try {
+    process.kill(parentPid, 0);
+    return false;
+  } catch (err) {
+    return err.code === "ESRCH";
+  }
 }
 
 if (!bin) {
   send({ type: "error", code: "EINVAL", message: "child-guard: no binary given" });
   finish(2);
 } else {
-  child = spawn(bin, args, { stdio: ["ignore", "inherit", "inherit"], env });
-  child.on("spawn", () => send({ type: "spawned", pid: child.pid }));
+  // Own process group: a group signal reaches OpenCode and anything it started, and nothing else.
+  child = spawn(bin, args, { stdio: ["ignore", "inherit", "inherit"], env, detached: GROUPS });
+  child.on("spawn", () => {
+    writePidFile(child.pid);
+    send({ type: "spawned", pid: child.pid });
+  });
   child.on("error", (err) => {
     if (exited) return;
     exited = true;
@@ -54,6 +103,13 @@ if (!bin) {
   });
   child.on("exit", (code, signal) => {
     exited = true;
+    removePidFile(child.pid);
+    // Helpers OpenCode left in its group go with it.
+    if (GROUPS) {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+    }
     send({ type: "exit", code, signal });
     finish(code ?? 1);
   });
@@ -62,4 +118,7 @@ if (!bin) {
   process.on("SIGTERM", stopChild);
   process.on("SIGINT", stopChild);
   process.on("SIGHUP", stopChild);
+  setInterval(() => {
+    if (parentGone()) stopChild();
+  }, PARENT_POLL_MS).unref();
 }

@@ -101,10 +101,8 @@ export function mapOpenCodeEvent(event: OpenCodeEvent, state: MapperState, recei
     }
     case "session.idle":
       return finishNow(state);
-    case "session.error": {
-      const err = isRecord(p.error) ? mapOpenCodeError(p.error as OpenCodeErrorShape) : null;
-      return err ? fail(state, err) : [];
-    }
+    case "session.error":
+      return isRecord(p.error) ? onError(p.error as OpenCodeErrorShape, state) : [];
     default:
       return [];
   }
@@ -181,11 +179,34 @@ function onMessage(raw: unknown, state: MapperState): ModelEvent[] {
   if (typeof raw.finish === "string" && raw.finish) state.finish = raw.finish;
   if (raw.structured !== undefined && raw.structured !== null) state.structuredOutput = { value: raw.structured };
   // Errors also arrive as session.error; mapping them here too makes the mapper independent of which comes first.
-  if (isRecord(raw.error)) {
-    const err = mapOpenCodeError(raw.error as OpenCodeErrorShape);
-    if (err) return fail(state, err);
-  }
+  if (isRecord(raw.error)) return onError(raw.error as OpenCodeErrorShape, state);
   return [];
+}
+
+/** Warning sent when a model answered with text although `tool_choice` required a tool call. */
+export const IGNORED_TOOL_CHOICE_WARNING =
+  "the model ignored tool_choice (a tool call was required) and answered with text; finish_reason is stop";
+
+/**
+ * An OpenCode error of the session. OpenCode's StructuredOutputError on a request that asked for no structured output
+ * means only that the model did not call a tool although `tool_choice` required one (OpenCode forces tool use through
+ * its structured-output switch): what the model said is the answer, finished normally and flagged with a warning.
+ */
+function onError(error: OpenCodeErrorShape, state: MapperState): ModelEvent[] {
+  if (error.name === "StructuredOutputError" && state.structured !== "native") {
+    const out: ModelEvent[] = [];
+    for (const part of state.toolParts.values()) out.push(...emitToolCall(part, state));
+    state.done = true;
+    out.push({
+      type: "finish",
+      reason: finishReason(state),
+      usage: usageOf(state),
+      warnings: [IGNORED_TOOL_CHOICE_WARNING],
+    });
+    return out;
+  }
+  const err = mapOpenCodeError(error);
+  return err ? fail(state, err) : [];
 }
 
 function onPart(raw: unknown, state: MapperState): ModelEvent[] {

@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { OpenCodeStatus } from "../../shared/status";
 import { PatchbayError } from "../core/errors";
 import { checkOpenCodeBinary, resolveOpenCodeBinary } from "./binary";
+import { killOpenCodeGroup } from "./leftover";
 import { buildChildEnv } from "./child-env";
 import { prepareOpenCodeHome, type OpenCodeHome } from "./home";
 import type { SideChannelEndpoint } from "./side-channel";
@@ -317,6 +318,8 @@ export class OpenCodeSupervisor {
       spawnError = `could not start the OpenCode guard process: ${err.message}`;
     });
     guard.on("exit", (code, signal) => {
+      // A guard that died (SIGKILL) cannot stop OpenCode; do it here, before any restart starts a second one.
+      if (run.pid) killOpenCodeGroup(run.pid);
       resolveExit();
       this.onExit(run, spawnError ?? describeExit(code, signal, run.stderrTail));
     });

@@ -64,7 +64,8 @@ export function mapOpenCodeError(error: OpenCodeErrorShape): ModelError | null {
       return {
         code: "upstream_error",
         status: 502,
-        message: "The model did not produce the requested structured output.",
+        message:
+          "The model did not produce the structured output requested by response_format (it answered with something else).",
       };
     case "MessageAbortedError":
       return { code: "upstream_error", status: 502, message: "The OpenCode run was aborted before it finished." };

@@ -38,6 +38,8 @@ export async function createAppsStore(options: StoreOptions): Promise<AppsStoreH
     watch: options.watch,
     clock,
     writeFile: options.writeFile,
+    onNotice: options.onNotice,
+    onInvalid: options.onInvalid,
   });
 
   return {

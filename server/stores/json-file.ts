@@ -6,6 +6,7 @@ import path from "node:path";
 import lockfile from "proper-lockfile";
 import writeFileAtomic from "write-file-atomic";
 import type { z } from "zod";
+import { PatchbayError } from "../core/errors";
 import { describeFsError, errnoCode, storageError } from "./storage-error";
 import { fromZodError } from "./validation";
 
@@ -35,6 +36,15 @@ export interface JsonFileOptions<T> {
   writeFile?: AtomicWriter;
   /** Wall clock for backup names (epoch ms). */
   clock?: () => number;
+  /** How long a file that does not parse (or vanished) is given to settle before it counts as invalid (ms, default
+   *  250). Editors often write in two steps or truncate first; one bad read must not count. */
+  settleMs?: number;
+  /** What `open` does with a file that does not parse: `set-aside` (default: keep it as `<file>.corrupt-<time>` and
+   *  start from defaults) or `keep` (leave it in place, use defaults in memory and refuse writes until it is fixed;
+   *  for short-lived openers such as the CLI, which must not move a file a running server may be reading). */
+  onInvalid?: "set-aside" | "keep";
+  /** Told every new notice (e.g. to log it); notices() lists them too. */
+  onNotice?: (message: string) => void;
 }
 
 /** A change function: mutate `draft` in place or return the next value. May throw (e.g. PatchbayError). */
@@ -71,11 +81,14 @@ export class JsonFileStore<T> {
   private readonly noticeList: string[] = [];
   private watcher: fs.FSWatcher | null = null;
   private watchTimer: NodeJS.Timeout | null = null;
-  private recovering = false;
+  private settleTimer: NodeJS.Timeout | null = null;
+  /** Set while the file on disk stays invalid: the message shown to the user. Writes are refused meanwhile. */
+  private invalidNotice: string | null = null;
   private closed = false;
   private readonly mode: number;
   private readonly dirMode: number;
   private readonly recheckMs: number;
+  private readonly settleMs: number;
   private readonly writer: AtomicWriter;
   private readonly clock: () => number;
   private readonly name: string;
@@ -84,6 +97,7 @@ export class JsonFileStore<T> {
     this.mode = opts.mode ?? 0o600;
     this.dirMode = opts.dirMode ?? 0o700;
     this.recheckMs = opts.recheckMs ?? 1000;
+    this.settleMs = opts.settleMs ?? 250;
     this.writer = opts.writeFile ?? defaultWriter;
     this.clock = opts.clock ?? Date.now;
     this.name = path.basename(opts.file);
@@ -127,9 +141,9 @@ export class JsonFileStore<T> {
     return () => this.listeners.delete(listener);
   }
 
-  /** Messages for the user (e.g. a corrupt file was set aside). */
+  /** Messages for the user (e.g. a corrupt file was set aside, or the file on disk is invalid right now). */
   notices(): string[] {
-    return [...this.noticeList];
+    return this.invalidNotice === null ? [...this.noticeList] : [...this.noticeList, this.invalidNotice];
   }
 
   /** Re-reads the file now (bypassing the throttle); used after a known external change. */
@@ -142,15 +156,26 @@ export class JsonFileStore<T> {
   async close(): Promise<void> {
     this.closed = true;
     this.stopWatching();
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    this.settleTimer = null;
     await this.queue;
   }
 
   // ---- loading -------------------------------------------------------------------------------------------------
 
   private async load(): Promise<void> {
-    const first = await this.readFile();
+    let first = await this.readFile();
+    if (first.kind === "bad") {
+      // Perhaps caught mid-write by an editor: give it a moment before calling it corrupt.
+      await sleep(this.settleMs);
+      first = await this.readFile();
+    }
     if (first.kind === "ok") return this.accept(first.data, first.raw, await this.statSignature());
     if (first.kind === "missing") return;
+    if (this.opts.onInvalid === "keep") {
+      this.signature = await this.statSignature();
+      return this.markInvalid(first.reason);
+    }
     // Set the bad file aside under the lock, so a valid file another process just wrote is never moved.
     try {
       await this.ensureDir();
@@ -233,8 +258,8 @@ export class JsonFileStore<T> {
     }
     if (sameSignature(sig, this.signature)) return;
     if (sig === null) {
-      // Deleted by someone else: behave as on a fresh start.
-      this.accept(this.opts.defaults(), null, null);
+      // Gone: perhaps deleted on purpose (then behave as on a fresh start), perhaps an editor's delete-then-write.
+      this.settleLater();
       return;
     }
     let raw: string;
@@ -245,21 +270,63 @@ export class JsonFileStore<T> {
     }
     if (raw === this.raw) {
       this.signature = sig;
+      this.invalidNotice = null;
       return;
     }
     const parsed = this.parse(raw);
-    if (parsed.kind === "ok") this.accept(parsed.data, raw, sig);
-    else if (parsed.kind === "bad") this.recoverLater();
+    if (parsed.kind === "ok") this.acceptValid(parsed.data, raw, sig);
+    else this.settleLater();
   }
 
-  private recoverLater(): void {
-    if (this.recovering || this.closed) return;
-    this.recovering = true;
-    void this.update(() => undefined)
-      .catch(() => undefined)
-      .finally(() => {
-        this.recovering = false;
-      });
+  /**
+   * The file is invalid or gone: look again once it has settled. Still gone → defaults (deleted on purpose).
+   * Still invalid → the last good data stays in force in memory, the file is left untouched, and a notice says so
+   * until the file is fixed. Nothing is ever written here.
+   */
+  private settleLater(): void {
+    if (this.settleTimer || this.closed) return;
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = null;
+      if (this.closed) return;
+      let sig: FileSignature | null = null;
+      let raw: string | null = null;
+      try {
+        sig = toSignature(fs.statSync(this.opts.file));
+        raw = fs.readFileSync(this.opts.file, "utf8");
+      } catch (err) {
+        if (errnoCode(err) !== "ENOENT") return; // transient; the next check tries again
+      }
+      if (raw === null || sig === null) {
+        this.invalidNotice = null;
+        this.accept(this.opts.defaults(), null, null);
+        return;
+      }
+      if (raw === this.raw) {
+        this.signature = sig;
+        this.invalidNotice = null;
+        return;
+      }
+      const parsed = this.parse(raw);
+      if (parsed.kind === "ok") return this.acceptValid(parsed.data, raw, sig);
+      // Remember this bad version's signature so it is not re-read until it changes again.
+      this.signature = sig;
+      this.markInvalid(parsed.kind === "bad" ? parsed.reason : "unreadable");
+    }, this.settleMs);
+    this.settleTimer.unref();
+  }
+
+  private markInvalid(reason: string): void {
+    const message =
+      `${this.name} on disk is not valid (${reason}). Patchbay keeps using the last good version it read ` +
+      `and will not save changes until the file is fixed; the file was left as it is.`;
+    if (message === this.invalidNotice) return;
+    this.invalidNotice = message;
+    this.opts.onNotice?.(message);
+  }
+
+  private acceptValid(data: T, raw: string, sig: FileSignature | null): void {
+    this.invalidNotice = null;
+    this.accept(data, raw, sig);
   }
 
   private startWatching(): void {
@@ -301,14 +368,23 @@ export class JsonFileStore<T> {
       throw storageError("save", this.opts.file, err);
     }
     try {
-      const fresh = await this.readFile();
-      let draft: T;
-      if (fresh.kind === "ok") draft = fresh.data;
-      else if (fresh.kind === "missing") draft = this.opts.defaults();
-      else {
-        await this.setAside(fresh.reason);
-        draft = this.opts.defaults();
+      let fresh = await this.readFile();
+      if (fresh.kind === "bad") {
+        // Perhaps an editor is mid-write: wait for it to settle before deciding.
+        await sleep(this.settleMs);
+        fresh = await this.readFile();
       }
+      if (fresh.kind === "bad") {
+        // Never replace a file someone is editing with our (emptier or older) view: refuse, keep the file as is.
+        this.markInvalid(fresh.reason);
+        throw new PatchbayError(
+          "storage_error",
+          `${this.name} on disk is not valid (${fresh.reason}), so this change was not saved. Fix the file ` +
+            `(or move it away to start empty) and try again; Patchbay keeps using the last good version meanwhile.`,
+          { status: 503 },
+        );
+      }
+      const draft: T = fresh.kind === "ok" ? fresh.data : this.opts.defaults();
       const returned = await mutate(draft);
       const parsed = this.opts.schema.safeParse(returned === undefined ? draft : returned);
       if (!parsed.success) throw fromZodError(parsed.error);
@@ -321,7 +397,7 @@ export class JsonFileStore<T> {
           throw storageError("save", this.opts.file, err);
         }
       }
-      this.accept(parsed.data, text, await this.statSignature());
+      this.acceptValid(parsed.data, text, await this.statSignature());
       return this.current;
     } finally {
       await release().catch(() => undefined);
@@ -384,7 +460,9 @@ export class JsonFileStore<T> {
   }
 
   private addNotice(message: string): void {
-    if (!this.noticeList.includes(message)) this.noticeList.push(message);
+    if (this.noticeList.includes(message)) return;
+    this.noticeList.push(message);
+    this.opts.onNotice?.(message);
   }
 }
 
@@ -395,6 +473,10 @@ function toSignature(st: fs.Stats): FileSignature {
 function sameSignature(a: FileSignature | null, b: FileSignature | null): boolean {
   if (a === null || b === null) return a === b;
   return a.mtimeMs === b.mtimeMs && a.size === b.size && a.ino === b.ino;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Freezes a JSON-like value recursively so readers of the shared cache cannot change it by accident. */

@@ -67,7 +67,7 @@ export async function createKeysStore(options: KeysStoreOptions): Promise<KeysSt
   const path = storePath(options.dataDir, STORE_FILES.keys);
   const ownApps = options.apps
     ? null
-    : await createAppsStore({ dataDir: options.dataDir, watch: options.watch, clock });
+    : await createAppsStore({ dataDir: options.dataDir, watch: options.watch, clock, onInvalid: options.onInvalid });
   const apps: Pick<AppsStore, "get"> = options.apps ?? (ownApps as AppsStoreHandle);
   const findApp = (name: string): App | undefined => {
     const found = apps.get(name);
@@ -88,6 +88,8 @@ export async function createKeysStore(options: KeysStoreOptions): Promise<KeysSt
     watch: options.watch,
     clock,
     writeFile: options.writeFile,
+    onNotice: options.onNotice,
+    onInvalid: options.onInvalid,
   });
 
   // sha256 hex → record, rebuilt on every change (own or external).

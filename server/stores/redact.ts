@@ -1,5 +1,6 @@
-// Redaction of request-log entries before they are stored or broadcast: API keys, Bearer tokens, auth headers, and
-// size caps on every string (an entry echoes client input). Must stay pure (no I/O) and must never return the
+// Redaction of request-log entries before they are stored or broadcast: API keys, Bearer tokens, auth headers, the
+// secrets Patchbay knows by value (admin token, login tokens, OpenCode's password), and size caps on every string
+// (an entry echoes client input). Must stay pure (no I/O) and must never return the
 // caller's object (it copies).
 import type { RequestLogEntry } from "../../shared/log-entry";
 
@@ -38,8 +39,14 @@ function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…[truncated, ${text.length - max} more characters]` : text;
 }
 
-/** Scrubs keys and Bearer tokens from one string. */
-export function redactString(text: string): string {
+/** Known secrets shorter than this are not searched for (they would blank out ordinary words). */
+const MIN_SECRET_CHARS = 8;
+
+/** Scrubs keys, Bearer tokens and every one of `secrets` (by value, wherever it appears) from one string. */
+export function redactString(text: string, secrets: readonly string[] = []): string {
+  for (const secret of secrets) {
+    if (secret.length >= MIN_SECRET_CHARS && text.includes(secret)) text = text.split(secret).join(REDACTED);
+  }
   if (!text.includes("pb-") && !/bearer/i.test(text)) return text;
   return text
     .replace(KEY_PATTERN, `pb-${REDACTED}`)
@@ -49,24 +56,34 @@ export function redactString(text: string): string {
 export interface RedactOptions {
   /** Strings in request/response bodies longer than this are cut (characters). */
   maxBodyStringChars: number;
+  /** Secrets to remove by value wherever they appear (admin token, login tokens, OpenCode's password…). */
+  secrets?: readonly string[];
 }
 
 /**
- * A redacted copy of `value` (JSON-like): every string scrubbed, credential fields replaced, strings longer than
- * `maxStringChars` cut, nesting deeper than 64 levels replaced by a marker.
+ * A redacted copy of `value` (JSON-like): every string scrubbed (see {@link redactString}), credential fields
+ * replaced, strings longer than `maxStringChars` cut, nesting deeper than 64 levels replaced by a marker.
  */
-export function redactValue(value: unknown, maxStringChars = Infinity, depth = 0): unknown {
-  if (typeof value === "string") return redactString(truncate(value, maxStringChars));
+export function redactValue(
+  value: unknown,
+  maxStringChars = Infinity,
+  depth = 0,
+  secrets: readonly string[] = [],
+): unknown {
+  // Secrets are removed before cutting, so a cut cannot leave a recognisable piece of one.
+  if (typeof value === "string") return truncate(redactString(value, secrets), maxStringChars);
   if (value === null || typeof value === "number" || typeof value === "boolean") return value;
   if (typeof value !== "object") return value === undefined ? undefined : String(value);
   if (depth >= MAX_DEPTH) return "[too deeply nested]";
-  if (Array.isArray(value)) return value.map((v) => redactValue(v, maxStringChars, depth + 1));
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, maxStringChars, depth + 1, secrets));
   // Object.fromEntries defines own properties, so a body's `__proto__` key stays a plain field (an assignment
   // would set the copy's prototype instead).
   return Object.fromEntries(
     Object.entries(value).map(([k, v]) => [
-      redactString(truncate(k, maxStringChars)),
-      SECRET_FIELD.test(k) && v !== null && v !== undefined ? REDACTED : redactValue(v, maxStringChars, depth + 1),
+      truncate(redactString(k, secrets), maxStringChars),
+      SECRET_FIELD.test(k) && v !== null && v !== undefined
+        ? REDACTED
+        : redactValue(v, maxStringChars, depth + 1, secrets),
     ]),
   );
 }
@@ -83,11 +100,12 @@ export function redactEntry(entry: RequestLogEntry, options: RedactOptions): Req
     const value = capped[field];
     if (typeof value === "string") capped[field] = truncate(value, MAX_ENTRY_FIELD_CHARS);
   }
-  const out = redactValue(capped, MAX_ENTRY_MESSAGE_CHARS) as RequestLogEntry;
+  const secrets = options.secrets ?? [];
+  const out = redactValue(capped, MAX_ENTRY_MESSAGE_CHARS, 0, secrets) as RequestLogEntry;
   out.warnings = (warnings ?? [])
     .slice(0, MAX_ENTRY_WARNINGS)
-    .map((w) => redactString(truncate(String(w), MAX_ENTRY_MESSAGE_CHARS)));
-  if (requestBody !== undefined) out.requestBody = redactValue(requestBody, options.maxBodyStringChars);
-  if (responseBody !== undefined) out.responseBody = redactValue(responseBody, options.maxBodyStringChars);
+    .map((w) => truncate(redactString(String(w), secrets), MAX_ENTRY_MESSAGE_CHARS));
+  if (requestBody !== undefined) out.requestBody = redactValue(requestBody, options.maxBodyStringChars, 0, secrets);
+  if (responseBody !== undefined) out.responseBody = redactValue(responseBody, options.maxBodyStringChars, 0, secrets);
   return out;
 }

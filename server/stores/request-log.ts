@@ -34,6 +34,9 @@ export interface RequestLogOptions {
   usageDays?: number;
   /** Body strings longer than this are cut before storing (characters, default 64 KiB). */
   maxBodyStringChars?: number;
+  /** Secrets Patchbay knows by value (admin token, login tokens, OpenCode's password), removed from every entry
+   *  wherever they appear; asked for each entry, so secrets created later are covered. */
+  secrets?: () => readonly string[];
   /** Max bytes a query reads from disk before it returns a partial page with a cursor (default 16 MiB). */
   queryBudgetBytes?: number;
 }
@@ -106,6 +109,7 @@ class FileRequestLog implements RequestLog {
   private readonly ringSize: number;
   private readonly flushDelayMs: number;
   private readonly maxBodyStringChars: number;
+  private readonly secrets: () => readonly string[];
   private readonly queryBudgetBytes: number;
   private readonly book: UsageBook;
   private ring: Stored[] = [];
@@ -131,6 +135,7 @@ class FileRequestLog implements RequestLog {
     this.ringSize = Math.max(1, options.ringSize ?? 1000);
     this.flushDelayMs = options.flushDelayMs ?? 50;
     this.maxBodyStringChars = options.maxBodyStringChars ?? 64 * 1024;
+    this.secrets = options.secrets ?? (() => []);
     this.queryBudgetBytes = options.queryBudgetBytes ?? 16 * 1024 * 1024;
     this.book = new UsageBook(Math.max(1, options.usageDays ?? 400));
   }
@@ -203,7 +208,9 @@ class FileRequestLog implements RequestLog {
 
   append(entry: RequestLogEntry): void {
     try {
-      const redacted = Object.freeze(redactEntry(entry, { maxBodyStringChars: this.maxBodyStringChars }));
+      const redacted = Object.freeze(
+        redactEntry(entry, { maxBodyStringChars: this.maxBodyStringChars, secrets: this.secrets() }),
+      );
       const stored: Stored = { seq: ++this.seq, entry: redacted };
       this.ring.push(stored);
       if (this.ring.length > this.ringSize) this.ring.splice(0, this.ring.length - this.ringSize);

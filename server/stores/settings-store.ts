@@ -24,6 +24,8 @@ export async function createSettingsStore(options: StoreOptions): Promise<Settin
     watch: options.watch,
     clock: options.clock,
     writeFile: options.writeFile,
+    onNotice: options.onNotice,
+    onInvalid: options.onInvalid,
   });
   return {
     get: () => file.get(),

@@ -1,7 +1,7 @@
 // Zod schemas of the admin API's inputs and outputs that are not plain shared records (apps, keys, settings, log
 // entries, status). Used by the endpoint table in shared/admin-api.ts. No Node, no DOM.
 import { z } from "zod";
-import { AliasMap, App, AppLimitsFields, AppName, HistoryLimitsFields, ModelPattern } from "../apps";
+import { AliasMap, App, AppLimitsFields, AppName, HistoryLimitsFields, ModelPatternInput } from "../apps";
 import { KeyInfo } from "../keys";
 import { RequestLogEntry } from "../log-entry";
 import { Settings } from "../settings";
@@ -41,13 +41,16 @@ export const HistoryLimitsPatch = HistoryLimitsFields.strict().partial();
 /** Fields of an app a user may change (allowlist, aliases, limits, history limits). Aliases replace the whole map. */
 export const AppUpdate = z
   .strictObject({
-    models: z.array(ModelPattern).max(200),
+    models: z.array(ModelPatternInput).max(200),
     aliases: AliasMap.refine((a) => Object.keys(a).length <= 200, "At most 200 aliases per app"),
     limits: AppLimitsPatch,
     history: HistoryLimitsPatch,
   })
   .partial();
 export type AppUpdate = z.infer<typeof AppUpdate>;
+
+/** An app as a change returns it, with notes such as an alias whose target no connected provider offers. */
+export const AppWithWarnings = App.extend({ warnings: z.array(z.string()).optional() });
 
 /** `POST /admin/api/apps`: a name plus optional initial fields. */
 export const AppCreate = AppUpdate.extend({ name: AppName });

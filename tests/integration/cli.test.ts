@@ -229,6 +229,22 @@ describe("patchbay serve (CLI + real OpenCode, demo model)", { timeout: 240_000 
     );
   });
 
+  test("a second serve on the same data folder is refused with where the first runs; the first is untouched", async () => {
+    const dataDir = path.join(tmp, "data");
+    const runtimeBefore = fs.readFileSync(path.join(dataDir, "runtime.json"), "utf8");
+    const firstPid = (JSON.parse(runtimeBefore) as { pid: number }).pid;
+    const t0 = Date.now();
+    const second = await cli(["serve", "--port", "0", "--data-dir", dataDir, "--demo"], env);
+    assert.equal(second.code, 1, `stdout:\n${second.stdout}\nstderr:\n${second.stderr}`);
+    assert.ok(Date.now() - t0 < 15_000, "refused promptly");
+    assert.match(second.stderr, /Another Patchbay is already running on the data folder/);
+    assert.match(second.stderr, new RegExp(`pid ${firstPid}`));
+    assert.ok(second.stderr.includes(`OpenAI API ${apiUrl}`), second.stderr);
+    assert.doesNotMatch(second.stdout, /OpenAI API:/, "the second never printed URLs of its own");
+    assert.equal(fs.readFileSync(path.join(dataDir, "runtime.json"), "utf8"), runtimeBefore, "runtime.json untouched");
+    assert.equal((await get(`${apiUrl}/models`, null)).status, 401, "the first still answers");
+  });
+
   test("SIGTERM stops it cleanly: exit 0, OpenCode gone", async () => {
     const marker = path.join(tmp, "data");
     server?.kill("SIGTERM");

@@ -1,11 +1,12 @@
 // `patchbay app create|list|models|alias|history|delete`: manage apps (one per client program) in the data folder.
 // Must not talk to a running server: the stores' files are shared, and a running server picks changes up.
 import type { Command } from "commander";
-import { AliasName, AppName, HistoryLimitsFields, ModelPattern, type HistoryLimits } from "../../../shared/apps";
+import { AliasName, AppName, HistoryLimitsFields, ModelPatternInput, type HistoryLimits } from "../../../shared/apps";
 import { PatchbayError } from "../../core/errors";
 import { deleteApp } from "../../stores/app-lifecycle";
 import { withStores, type CliContext } from "../context";
 import { UsageError } from "../errors";
+import { findRunningPatchbay } from "../running-patchbay";
 import { describeHistoryLimits, localTime, table } from "../format";
 
 /** Splits and checks `--models a/b,c/*`. Throws UsageError naming the bad pattern. */
@@ -15,7 +16,7 @@ function parseModels(value: string): string[] {
     .map((p) => p.trim())
     .filter((p) => p !== "");
   for (const p of patterns) {
-    const result = ModelPattern.safeParse(p);
+    const result = ModelPatternInput.safeParse(p);
     if (!result.success)
       throw new UsageError(`Invalid model pattern "${p}": ${result.error.issues[0]?.message ?? "invalid"}.`);
   }
@@ -72,7 +73,10 @@ Examples:
     .command("create")
     .description("Create an app")
     .argument("<name>", "app name: lowercase letters, digits and '-' (max 40)")
-    .option("--models <patterns>", "comma-separated allowlist: provider/model or provider/* (default: every model)")
+    .option(
+      "--models <patterns>",
+      "comma-separated allowlist: provider/model, provider/prefix*, provider/* or * (default: every model)",
+    )
     .action(async (name: string, opts: { models?: string }) => {
       const valid = checkName(name);
       const models = opts.models === undefined ? undefined : parseModels(opts.models);
@@ -111,7 +115,7 @@ Examples:
     .command("models")
     .description("Show or set which models an app may use")
     .argument("<name>", "app name")
-    .argument("[patterns]", "comma-separated provider/model or provider/*, or `all` for every model")
+    .argument("[patterns]", "comma-separated provider/model, provider/prefix* or provider/*, or `all` for every model")
     .action(async (name: string, patterns: string | undefined) => {
       let models: string[] | undefined;
       if (patterns !== undefined) {
@@ -155,6 +159,7 @@ Examples:
         const to = Object.hasOwn(aliases, alias) ? aliases[alias] : undefined;
         if (to === undefined) throw new PatchbayError("not_found", `App "${name}" has no alias "${alias}".`);
         ctx.io.out(`${alias} → ${to}\n`);
+        if (target !== undefined) await warnIfUnavailable(ctx, alias, to);
         return;
       }
       if (opts.remove) ctx.io.out(`Removed alias "${alias}" of app "${name}".\n`);
@@ -204,4 +209,22 @@ Examples:
       });
       ctx.io.out(`Deleted app "${name}" and revoked its ${revoked} key${revoked === 1 ? "" : "s"}.\n`);
     });
+}
+
+/**
+ * Warns on stderr when an alias just set points to a model the running Patchbay's providers do not offer (it is kept,
+ * but /v1/models leaves it out). Without a running Patchbay (no catalog without OpenCode) nothing is checked.
+ */
+async function warnIfUnavailable(ctx: CliContext, alias: string, target: string): Promise<void> {
+  const running = await findRunningPatchbay(ctx.dataDir()).catch(() => null);
+  if (!running) return;
+  const catalog = await running.client.getModels().catch(() => null);
+  if (!catalog) return;
+  const [base = "", variant] = target.split("#");
+  const model = catalog.providers.flatMap((p) => p.models).find((m) => m.id === base);
+  if (model && (variant === undefined || model.variants.includes(variant))) return;
+  ctx.io.err(
+    `patchbay: warning: alias "${alias}" points to ${target}, which no connected provider offers; ` +
+      `it is saved but not listed in /v1/models until that model is available (see GET /v1/models for ids).\n`,
+  );
 }

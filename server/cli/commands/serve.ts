@@ -2,6 +2,7 @@
 // Must not build any part of Patchbay itself: the composition root (server/index.ts) does.
 import { InvalidArgumentError, type Command } from "commander";
 import { isLoopbackBindHost, LOOPBACK_HOST_MESSAGE } from "../../../shared/settings";
+import type { RequestLogEntry } from "../../../shared/log-entry";
 import type { PatchbayStatus } from "../../../shared/status";
 import { PatchbayError } from "../../core/errors";
 import type { CliContext } from "../context";
@@ -9,6 +10,8 @@ import { describeCliError } from "../errors";
 
 /** How long a clean stop may take before the process gives up and exits with 1 (ms). */
 const STOP_TIMEOUT_MS = 15_000;
+/** How often a server started by the launcher checks that the launcher is still there (ms). */
+const PARENT_POLL_MS = 500;
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -19,8 +22,21 @@ function parsePort(value: string): number {
 
 /** `--host` is loopback only, like the setting: LAN exposure (dashboard settings) is the one way to listen wider. */
 function parseHost(value: string): string {
-  if (!isLoopbackBindHost(value)) throw new InvalidArgumentError(LOOPBACK_HOST_MESSAGE);
+  if (!isLoopbackBindHost(value))
+    throw new InvalidArgumentError(
+      `${LOOPBACK_HOST_MESSAGE} LAN exposure is the "Expose on LAN" switch in the dashboard's Settings page ` +
+        `(open the Dashboard URL \`patchbay serve\` prints), or \`"lanExposure": true\` in settings.json of the data folder.`,
+    );
   return value;
+}
+
+/** The fatal message when the API could not listen, with what to do about it (CLI flags included). */
+function apiStartFailure(error: string, port: number | undefined): string {
+  if (!/ is in use/.test(error)) return `The OpenAI API could not start: ${error}.`;
+  return (
+    `The OpenAI API could not start: ${error}; it may be another Patchbay (one per data folder; another data folder ` +
+    `needs its own port). Use --port 0 to pick a free port${port ? "" : ", or --port N for another one"}.`
+  );
 }
 
 function openCodeLine(s: PatchbayStatus["opencode"]): string {
@@ -41,6 +57,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     )
     .option("--port <port>", "port of the OpenAI API; 0 picks a free port (default: from settings, 4747)", parsePort)
     .option("--demo", "also start a built-in demo model (provider `demo`), for trying Patchbay without any login")
+    .option("--quiet", "do not print a line per API request")
     .addHelpText(
       "after",
       `
@@ -57,6 +74,7 @@ interface ServeOptions {
   host?: string;
   port?: number;
   demo?: boolean;
+  quiet?: boolean;
 }
 
 /**
@@ -102,13 +120,24 @@ async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
   };
   io.onSignal("SIGINT", () => stop("SIGINT"));
   io.onSignal("SIGTERM", () => stop("SIGTERM"));
+  // Started by `npm start` (build/scripts/start.mjs): if that launcher dies without a word (SIGKILL), stop too, so
+  // no server or OpenCode is left running on its own. A plain `patchbay serve` (nohup, service) is not affected.
+  if (io.env.PATCHBAY_STOP_WITH_PARENT === "1") {
+    const parentPid = process.ppid;
+    const poll = setInterval(() => {
+      if (process.ppid === parentPid || stopping) return;
+      clearInterval(poll);
+      stop("the launcher exited");
+    }, PARENT_POLL_MS);
+    poll.unref();
+  }
 
   try {
     const urls = await pb.start();
     const status = pb.status();
     if (!urls.openaiUrl && status.api.error) {
       // Headless, the API is the point: a port in use or a bad host is fatal here (the desktop app keeps running).
-      throw new PatchbayError("api_stopped", `The OpenAI API could not start: ${status.api.error}`);
+      throw new PatchbayError("api_stopped", apiStartFailure(status.api.error, opts.port));
     }
     io.out(`Patchbay ${status.version} (headless)${status.demo ? " with the demo model" : ""}\n`);
     io.out(`Data folder: ${status.dataDir}\n`);
@@ -126,7 +155,8 @@ async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
         io.out(`${line}\n`);
       }
     });
-    io.out("Press Ctrl+C to stop.\n");
+    if (!opts.quiet) pb.onRequest?.((e) => io.out(`${requestLine(e)}\n`));
+    io.out(`Press Ctrl+C to stop.${opts.quiet ? "" : " One line per API request follows (--quiet hides them)."}\n`);
   } catch (err) {
     if (stopping) return;
     stopping = true;
@@ -138,4 +168,11 @@ async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
   }
   // Keep running until a signal ends the process (the listeners keep the event loop alive).
   await new Promise<never>(() => undefined);
+}
+
+/** `POST /v1/chat/completions app=x model=y 200 1.2s` (plus the error code when there is one). */
+export function requestLine(e: RequestLogEntry): string {
+  const model = e.modelResolved ?? e.modelAsked;
+  const parts = [e.method, e.endpoint, `app=${e.app ?? "-"}`, ...(model ? [`model=${model}`] : []), String(e.status)];
+  return `${parts.join(" ")} ${(e.totalMs / 1000).toFixed(1)}s${e.errorCode ? ` ${e.errorCode}` : ""}`;
 }

@@ -13,6 +13,19 @@ export function fromBodyParserError(err: unknown): unknown {
   );
 }
 
+/** For a known route called with the wrong method: 405 `method_not_allowed` with `Allow: <allowed>`. */
+export function openAiMethodNotAllowed(allowed: string[]): RequestHandler {
+  return (req, res, next) => {
+    res.setHeader("Allow", allowed.join(", "));
+    next(
+      new PatchbayError(
+        "method_not_allowed",
+        `${req.method} is not supported on ${req.path}; use ${allowed.filter((m) => m !== "HEAD").join(" or ")}.`,
+      ),
+    );
+  };
+}
+
 /** Final handler for unknown routes: 404 in the OpenAI envelope (never HTML). */
 export const openAiNotFound: RequestHandler = (req, _res, next) => {
   next(
@@ -25,7 +38,7 @@ export const openAiNotFound: RequestHandler = (req, _res, next) => {
 
 /** Writes the OpenAI error envelope; logs unexpected errors through `log`. */
 export function openAiErrorHandler(log: (line: string) => void): ErrorRequestHandler {
-  return (rawErr, _req, res, _next) => {
+  return (rawErr, req, res, _next) => {
     const err = toPatchbayError(fromBodyParserError(rawErr));
     if (err.code === "internal_error")
       log(`internal error: ${String((err.cause as Error | undefined)?.stack ?? err.cause)}`);
@@ -34,6 +47,9 @@ export function openAiErrorHandler(log: (line: string) => void): ErrorRequestHan
       return;
     }
     res.locals.error = err;
+    // An unread body (or a refused key) ends the connection: Node would otherwise read and discard whatever the
+    // client still sends, however large or slow.
+    if (!req.complete || err.status === 401) res.setHeader("Connection", "close");
     if (err.retryAfter !== undefined) res.setHeader("Retry-After", String(Math.max(1, Math.ceil(err.retryAfter))));
     res.status(err.status).json(toOpenAiErrorBody(err));
   };

@@ -72,7 +72,11 @@ export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayC
         entry.ttftMs = ctx.now() - entry.time;
         ctx.onFirstOutput();
       }
-      if (event.type === "finish") entry.usage = toLogUsage(event.usage);
+      if (event.type === "finish") {
+        entry.usage = toLogUsage(event.usage);
+        // Late warnings reach the header of a non-streamed answer (not yet sent) and the request log.
+        ctx.warnings.push(...(event.warnings ?? []));
+      }
       send(encoder.push(event), event.type === "error");
       if (event.type === "finish" || event.type === "error") break;
     }

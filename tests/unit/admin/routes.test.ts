@@ -68,6 +68,18 @@ describe("admin routes (headless)", () => {
       aliases: { fast: "mock/zeta#high" },
       history: { maxSessions: 50 },
     });
+    assert.equal((app as { warnings?: string[] }).warnings, undefined, "an alias to a known model: no warning");
+
+    // An alias to a model no provider offers is saved, with a warning in the response (issue 16 item 15).
+    const ghost = await s.request("PATCH", "/admin/api/apps/notes", {
+      body: { aliases: { fast: "mock/zeta#high", ghost: "mock/nonexistent" } },
+    });
+    assert.equal(ghost.status, 200);
+    const warned = ghost.json() as { aliases: Record<string, string>; warnings?: string[] };
+    assert.equal(warned.aliases.ghost, "mock/nonexistent");
+    assert.equal(warned.warnings?.length, 1);
+    assert.match(warned.warnings?.[0] ?? "", /Alias "ghost" points to mock\/nonexistent, which no connected provider/);
+    await s.request("PATCH", "/admin/api/apps/notes", { body: { aliases: { fast: "mock/zeta#high" } } });
 
     const clear = await s.request("PATCH", "/admin/api/apps/notes", { body: { history: { maxSessions: null } } });
     assert.equal((clear.json() as { history: { maxSessions: number | null } }).history.maxSessions, null);

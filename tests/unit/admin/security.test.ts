@@ -2,6 +2,7 @@
 // JSON errors from one middleware, renderer behind auth.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { rawExchange } from "../http/raw-socket";
 import { errorOf, startAdmin, type StartedAdmin } from "./fakes";
 
 describe("admin security", () => {
@@ -95,6 +96,15 @@ describe("admin security", () => {
     assert.equal(login.status, 403);
     const page = await s.request("GET", "/", { headers: { host: "evil.example" } });
     assert.equal(page.status, 403);
+  });
+
+  test("two Host headers (the right one first) → 400, never served (issue 16 item 7)", async () => {
+    const r = await rawExchange(
+      s.port,
+      `GET /admin/api/status HTTP/1.1\r\nHost: ${s.host}\r\nHost: evil.example\r\nAuthorization: Bearer ${s.token}\r\nConnection: close\r\n\r\n`,
+    );
+    assert.equal(r.status, 400, r.body);
+    assert.match(r.body, /more than one Host header/);
   });
 
   test("cross-origin writes → 403 forbidden_origin", async () => {

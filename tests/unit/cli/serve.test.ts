@@ -3,6 +3,7 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
+import type { RequestLogEntry } from "../../../shared/log-entry";
 import type { PatchbayStatus } from "../../../shared/status";
 import { main } from "../../../server/cli";
 import type { CliIO, CreatePatchbay } from "../../../server/cli/context";
@@ -75,6 +76,7 @@ function fakePatchbay(
 ) {
   const calls = { deps: [] as PatchbayDeps[], stops: 0 };
   let listener: ((s: PatchbayStatus) => void) | null = null;
+  let requestListener: ((e: RequestLogEntry) => void) | null = null;
   const urls: PatchbayUrls = {
     openaiUrl: "http://127.0.0.1:5555/v1",
     adminUrl: "http://127.0.0.1:6666",
@@ -98,11 +100,20 @@ function fakePatchbay(
         listener = l;
         return () => (listener = null);
       },
+      onRequest(l) {
+        requestListener = l;
+        return () => (requestListener = null);
+      },
       urls,
     };
     return pb;
   };
-  return { create, calls, emit: (s: PatchbayStatus) => listener?.(s) };
+  return {
+    create,
+    calls,
+    emit: (s: PatchbayStatus) => listener?.(s),
+    request: (e: RequestLogEntry) => requestListener?.(e),
+  };
 }
 
 describe("patchbay serve (fake Patchbay)", () => {
@@ -180,7 +191,68 @@ describe("patchbay serve (fake Patchbay)", () => {
     void main(["node", "patchbay", "serve"], h.io, { createPatchbay: fake.create });
     assert.equal(await h.exited, 1);
     assert.equal(fake.calls.stops, 1);
-    assert.match(h.err(), /^patchbay: The OpenAI API could not start: port 4747 is in use\n$/);
+    assert.match(
+      h.err(),
+      /^patchbay: The OpenAI API could not start: port 4747 is in use; it may be another Patchbay .* Use --port 0 to pick a free port, or --port N for another one\.\n$/,
+    );
     assert.ok(!h.out().includes("OpenAI API: "), "no URL printed for an API that is not there");
+  });
+
+  test("one short line per API request on stdout; --quiet hides them (issue 16 item 16)", async () => {
+    const entry: RequestLogEntry = {
+      id: "r1",
+      time: 0,
+      app: "editor",
+      keyPrefix: "abc",
+      method: "POST",
+      endpoint: "/v1/chat/completions",
+      modelAsked: "fast",
+      modelResolved: "demo/echo",
+      stream: false,
+      status: 200,
+      errorCode: null,
+      errorMessage: null,
+      ttftMs: 5,
+      totalMs: 1234,
+      usage: null,
+      sessionId: null,
+      warnings: [],
+    };
+    const h = harness();
+    const fake = fakePatchbay();
+    void main(["node", "patchbay", "serve"], h.io, { createPatchbay: fake.create });
+    await h.waitForOut(/Press Ctrl\+C/);
+    fake.request(entry);
+    fake.request({
+      ...entry,
+      app: null,
+      modelAsked: null,
+      modelResolved: null,
+      status: 401,
+      errorCode: "invalid_api_key",
+      totalMs: 2,
+    });
+    assert.match(h.out(), /^POST \/v1\/chat\/completions app=editor model=demo\/echo 200 1\.2s$/m);
+    assert.match(h.out(), /^POST \/v1\/chat\/completions app=- 401 0\.0s invalid_api_key$/m);
+    h.signal("SIGTERM");
+    assert.equal(await h.exited, 0);
+
+    const q = harness();
+    const quiet = fakePatchbay();
+    void main(["node", "patchbay", "serve", "--quiet"], q.io, { createPatchbay: quiet.create });
+    await q.waitForOut(/Press Ctrl\+C/);
+    quiet.request(entry);
+    assert.doesNotMatch(q.out(), /app=editor/);
+    q.signal("SIGTERM");
+    assert.equal(await q.exited, 0);
+  });
+
+  test("--host 0.0.0.0 is refused, saying where LAN exposure is turned on", async () => {
+    const h = harness();
+    const fake = fakePatchbay();
+    const code = await main(["node", "patchbay", "serve", "--host", "0.0.0.0"], h.io, { createPatchbay: fake.create });
+    assert.equal(code, 2);
+    assert.match(h.err(), /"Expose on LAN" switch in the dashboard's Settings page/);
+    assert.equal(fake.calls.deps.length, 0, "Patchbay is not started");
   });
 });

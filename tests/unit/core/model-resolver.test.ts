@@ -1,10 +1,10 @@
 // resolveModel / parseModelRef: aliases, catalog ids, variants, and client input that must not crash or be echoed whole.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { App } from "../../../shared/apps";
+import { App, AppPatch, isModelAllowed } from "../../../shared/apps";
 import type { ModelInfo } from "../../../server/core/contract";
 import { PatchbayError } from "../../../server/core/errors";
-import { parseModelRef, resolveModel } from "../../../server/core/model-resolver";
+import { modelsForApp, parseModelRef, resolveModel } from "../../../server/core/model-resolver";
 import { modelInfo } from "../../harness/neutral-fixtures";
 
 function model(id: string, variants: string[] = []): ModelInfo {
@@ -55,5 +55,43 @@ describe("resolveModel", () => {
     assert.match(err.message, /y…'/);
     const variant = rejects(`demo/echo#${"v".repeat(20_000)}`, "model_not_found");
     assert.ok(variant.message.length < 700, `variant message length ${variant.message.length}`);
+  });
+});
+
+describe("allowlist patterns and aliases (issue 16 item 15)", () => {
+  const catalog = [model("openai/gpt-5"), model("openai/gpt-4.1-mini"), model("openai/o3"), model("anthropic/claude")];
+  const allowedBy = (models: string[]) => catalog.filter((m) => isModelAllowed(models, m.id)).map((m) => m.id);
+
+  test("provider/prefix*, provider/*, * and exact ids", () => {
+    assert.deepEqual(allowedBy(["openai/gpt*"]), ["openai/gpt-5", "openai/gpt-4.1-mini"]);
+    assert.deepEqual(allowedBy(["openai/*"]), ["openai/gpt-5", "openai/gpt-4.1-mini", "openai/o3"]);
+    assert.deepEqual(
+      allowedBy(["*"]),
+      catalog.map((m) => m.id),
+    );
+    assert.deepEqual(allowedBy(["openai/o3", "anthropic/*"]), ["openai/o3", "anthropic/claude"]);
+    const app = App.parse({ id: "a", name: "p", createdAt: 0, models: ["openai/gpt*"] });
+    assert.equal(resolveModel(app, "openai/gpt-5", catalog).id, "openai/gpt-5");
+  });
+
+  test("other wildcard forms are refused with a message naming the pattern language", () => {
+    for (const bad of ["openai/*mini", "*/gpt-5", "open*", "openai/g*t*", "**"]) {
+      const r = AppPatch.safeParse({ models: [bad] });
+      assert.equal(r.success, false, bad);
+      assert.match(r.error?.issues[0]?.message ?? "", /trailing \*|provider\/prefix\*/, bad);
+    }
+    assert.equal(AppPatch.safeParse({ models: ["openai/gpt*", "openai/*", "*", "a/b"] }).success, true);
+  });
+
+  test("/v1/models leaves out aliases whose target does not exist and says which", () => {
+    const app = App.parse({
+      id: "a",
+      name: "p",
+      createdAt: 0,
+      aliases: { good: "openai/o3", gone: "openai/gpt-9", badVariant: "openai/o3#ultra" },
+    });
+    const listed = modelsForApp(app, catalog);
+    assert.deepEqual(listed.aliases, { good: "openai/o3" });
+    assert.deepEqual(listed.unavailable, { gone: "openai/gpt-9", badVariant: "openai/o3#ultra" });
   });
 });

@@ -184,7 +184,7 @@ export interface UnitServer {
 
 /** Starts createOpenAiApp with the fakes in a Listener on 127.0.0.1:0. `commitAfterMs` defaults to 1000 like production. */
 export async function startUnitServer(
-  opts: { commitAfterMs?: number; keepaliveMs?: number } = {},
+  opts: { commitAfterMs?: number; keepaliveMs?: number; bodyDeadlines?: { idleMs?: number; totalMs?: number } } = {},
 ): Promise<UnitServer> {
   const apps = new OneApp();
   const backend = new ScriptedBackend();
@@ -207,6 +207,7 @@ export async function startUnitServer(
     log: (line) => diagnostics.push(line),
     ...(opts.commitAfterMs !== undefined ? { commitAfterMs: opts.commitAfterMs } : {}),
     ...(opts.keepaliveMs !== undefined ? { keepaliveMs: opts.keepaliveMs } : {}),
+    ...(opts.bodyDeadlines ? { bodyDeadlines: opts.bodyDeadlines } : {}),
   });
   const listener = new Listener(app, "127.0.0.1", 0);
   const st = await listener.start();

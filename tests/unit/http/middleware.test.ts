@@ -9,6 +9,7 @@ import { fromBodyParserError } from "../../../server/http/middleware/openai-erro
 import type { PatchbayError } from "../../../server/core/errors";
 import { OpenAiErrorEnvelope } from "../../harness/http-helpers";
 import { KEY, startUnitServer, type UnitServer } from "./fakes";
+import { rawExchange } from "./raw-socket";
 
 let s: UnitServer;
 before(async () => {
@@ -97,6 +98,17 @@ describe("isLoopbackHost", () => {
 });
 
 describe("host guard", () => {
+  test("two Host headers (loopback first, then another) → 400, never served (issue 16 item 7)", async () => {
+    for (const second of ["evil.example", "localhost"]) {
+      const r = await rawExchange(
+        s.port,
+        `GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: ${second}\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
+      );
+      assert.equal(r.status, 400, r.body);
+      assert.match(OpenAiErrorEnvelope.parse(JSON.parse(r.body)).error.message, /more than one Host header/);
+    }
+  });
+
   test("a loopback Host is served; a foreign Host gets 403 forbidden_host on every route, even with a key", async () => {
     const ok = await raw("GET", "/v1/models", { host: "localhost:1234", authorization: `Bearer ${KEY}` });
     assert.equal(ok.status, 200);
@@ -254,5 +266,26 @@ describe("body-parser errors", () => {
     );
     assert.ok(d.status >= 400 && d.status < 500, `deep JSON → ${d.status}`);
     envelope(d);
+  });
+});
+
+describe("wrong method on a known route (issue 16 item 7)", () => {
+  test("GET on POST-only routes (with and without /v1) → 405, Allow: POST, OpenAI envelope", async () => {
+    for (const p of ["/v1/chat/completions", "/chat/completions", "/v1/responses", "/responses"]) {
+      const r = await raw("GET", p, { host: "localhost", authorization: `Bearer ${KEY}` });
+      assert.equal(r.status, 405, p);
+      assert.equal(r.headers.allow, "POST", p);
+      const err = envelope(r);
+      assert.equal(err.code, "method_not_allowed");
+      assert.match(err.message, /use POST/);
+    }
+  });
+
+  test("POST on /v1/models → 405 with Allow: GET, HEAD; unknown paths stay 404", async () => {
+    const r = await raw("POST", "/v1/models", { host: "localhost", authorization: `Bearer ${KEY}` }, "{}");
+    assert.equal(r.status, 405);
+    assert.equal(r.headers.allow, "GET, HEAD");
+    const unknown = await raw("GET", "/v1/nowhere", { host: "localhost", authorization: `Bearer ${KEY}` });
+    assert.equal(unknown.status, 404);
   });
 });

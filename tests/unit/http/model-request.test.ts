@@ -245,3 +245,27 @@ describe("client disconnect and backend failures", () => {
     assert.equal(inBandError(frames)?.code, "upstream_error");
   });
 });
+
+describe("warnings learnt at the end of the answer", () => {
+  test("a finish with warnings (model ignored tool_choice): 200, the text, finish stop, the warning in the header and log", async () => {
+    s.backend.script = () => [
+      { type: "start", sessionId: "ses_unit", warnings: [] },
+      { type: "text-delta", delta: "no tool for you" },
+      {
+        type: "finish",
+        reason: "stop",
+        usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 },
+        warnings: ["the model ignored tool_choice"],
+      },
+    ];
+    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
+    const r = await post(chat({ tools, tool_choice: "required" }));
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get("x-patchbay-warnings") ?? "", /the model ignored tool_choice/);
+    const body = (await r.json()) as { choices: { message: { content: string }; finish_reason: string }[] };
+    assert.equal(body.choices[0]!.message.content, "no tool for you");
+    assert.equal(body.choices[0]!.finish_reason, "stop");
+    await waitFor("the log entry", () => s.log.entries.length > 0);
+    assert.ok(s.log.entries.at(-1)!.warnings.includes("the model ignored tool_choice"));
+  });
+});

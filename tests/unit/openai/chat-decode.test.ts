@@ -459,6 +459,34 @@ describe("decodeChatRequest: refusals name the field", () => {
     assert400(() => image({ detail: "low" }), { param: "messages[0].content[0].image_url.url" });
   });
 
+  test("base64 of an impossible length is the client's mistake: 400 naming the field (issue 16 item 5)", () => {
+    const image = (url: string) =>
+      decode({ messages: [{ role: "user", content: [{ type: "image_url", image_url: { url } }] }] });
+    for (const url of ["data:image/png;base64,AAAAA==", "data:image/png;base64,AAAAA", "data:image/png;base64,AA="]) {
+      assert400(() => image(url), { param: "messages[0].content[0].image_url.url", message: /not valid base64/ });
+    }
+    const file = (file_data: string) =>
+      decode({ messages: [{ role: "user", content: [{ type: "file", file: { file_data, filename: "a.pdf" } }] }] });
+    assert400(() => file("JVBERi0=A"), { param: "messages[0].content[0].file.file_data" });
+    assert400(() => file("data:application/pdf;base64,JVBERi0=A"), { param: "messages[0].content[0].file.file_data" });
+  });
+
+  test("an upper-case data URL is accepted and passed on in canonical form (RFC 2397: case-insensitive)", () => {
+    const req = decode({
+      messages: [
+        {
+          role: "user",
+          content: [{ type: "image_url", image_url: { url: `DATA:IMAGE/PNG;BASE64,${PNG.slice(22)}` } }],
+        },
+      ],
+    });
+    const part = req.messages[0]?.content[0];
+    assert.deepEqual(typeof part === "object" && "url" in part ? { mediaType: part.mediaType, url: part.url } : null, {
+      mediaType: "image/png",
+      url: PNG,
+    });
+  });
+
   test("audio and file ids", () => {
     assert400(
       () =>

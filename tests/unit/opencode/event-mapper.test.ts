@@ -9,7 +9,13 @@ import { fileURLToPath } from "node:url";
 import type { ModelEvent } from "../../../server/core/contract";
 import type { OpenCodeEvent } from "../../../server/opencode/event-hub";
 import { matchGoldenFile } from "../../harness/golden";
-import { createMapperState, finishNow, mapOpenCodeEvent, type MapperInit } from "../../../server/opencode/event-mapper";
+import {
+  createMapperState,
+  finishNow,
+  IGNORED_TOOL_CHOICE_WARNING,
+  mapOpenCodeEvent,
+  type MapperInit,
+} from "../../../server/opencode/event-mapper";
 
 const DIR = fileURLToPath(new URL("../../fixtures/opencode-events/", import.meta.url));
 
@@ -60,6 +66,42 @@ describe("event mapper: focused cases", () => {
   const ev = (type: string, properties: Record<string, unknown>): OpenCodeEvent => ({ type, properties });
   const assistant = (extra: Record<string, unknown> = {}) =>
     ev("message.updated", { sessionID: "ses_1", info: { id: "msg_a", role: "assistant", ...extra } });
+
+  test("tool_choice required but the model answered with text: its text, finish stop, and a warning (issue 16 item 6)", () => {
+    for (const via of ["session.error", "message.updated"] as const) {
+      const s = createMapperState(init);
+      mapOpenCodeEvent(assistant(), s);
+      const text = mapOpenCodeEvent(
+        ev("message.part.updated", {
+          sessionID: "ses_1",
+          part: { id: "p1", messageID: "msg_a", sessionID: "ses_1", type: "text", text: "It is noon." },
+        }),
+        s,
+      );
+      assert.deepEqual(text, [{ type: "text-delta", delta: "It is noon." }]);
+      const error = { name: "StructuredOutputError", data: { message: "Model did not produce structured output" } };
+      const out =
+        via === "session.error"
+          ? mapOpenCodeEvent(ev("session.error", { sessionID: "ses_1", error }), s)
+          : mapOpenCodeEvent(assistant({ finish: "stop", error }), s);
+      assert.equal(out.length, 1, via);
+      const fin = out[0];
+      assert.ok(fin?.type === "finish", via);
+      assert.equal(fin.reason, "stop");
+      assert.deepEqual(fin.warnings, [IGNORED_TOOL_CHOICE_WARNING]);
+    }
+  });
+
+  test("response_format sent as structured output (native) that the model did not produce stays an error", () => {
+    const s = createMapperState({ ...init, structured: "native" });
+    mapOpenCodeEvent(assistant(), s);
+    const out = mapOpenCodeEvent(
+      ev("session.error", { sessionID: "ses_1", error: { name: "StructuredOutputError", data: {} } }),
+      s,
+    );
+    assert.equal(out[0]?.type, "error");
+    assert.match(out[0]?.type === "error" ? out[0].error.message : "", /response_format/);
+  });
 
   test("user message parts are never emitted as output", () => {
     const s = createMapperState(init);

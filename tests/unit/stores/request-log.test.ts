@@ -92,6 +92,39 @@ describe("request log", () => {
     assert.equal(stored.keyPrefix, "AbCdEfGhIjKl", "the public prefix stays");
   });
 
+  test("secrets Patchbay knows by value are removed wherever they appear, without Bearer (issue 16 item 8)", async () => {
+    const dir = fs.mkdtempSync(path.join(root, "known-"));
+    const adminToken = "Zq8v0xYw3AdminTokenValue_abcdefghijkLMNOP";
+    const secrets = [adminToken, "login-nonce-0123456789", "opencode-password-xyz"];
+    const log = await createRequestLog({ dataDir: dir, clock: () => T0, secrets: () => secrets });
+    const seen: RequestLogEntry[] = [];
+    log.subscribe((e) => seen.push(e));
+    log.append(
+      entry({
+        errorMessage: `token=${adminToken};`,
+        requestBody: {
+          messages: [
+            { role: "user", content: `here:${adminToken}.and(${secrets[1]})` },
+            { role: "user", content: `opencode:${secrets[2]} and a key mid-word x${KEY}y` },
+          ],
+          [`k${adminToken}`]: 1,
+        },
+        responseBody: `echo ${secrets[2]}`,
+      }),
+    );
+    await log.close();
+    for (const text of [JSON.stringify(log.recent(1)[0]), JSON.stringify(seen[0]), readAll(dir)]) {
+      for (const secret of secrets) assert.ok(!text.includes(secret), `${secret} leaked in ${text}`);
+      assert.ok(!text.includes(KEY.slice(15)), "the key leaked");
+    }
+    const stored = log.recent(1)[0] as RequestLogEntry;
+    assert.equal(stored.errorMessage, "token=[redacted];");
+    assert.deepEqual((stored.requestBody as { messages: { content: string }[] }).messages[0], {
+      role: "user",
+      content: "here:[redacted].and([redacted])",
+    });
+  });
+
   test("bodies are kept only when the entry carries them; long body strings are cut", async () => {
     const dir = fs.mkdtempSync(path.join(root, "bodies-"));
     const log = await createRequestLog({ dataDir: dir, maxBodyStringChars: 100 });

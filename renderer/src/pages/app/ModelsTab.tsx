@@ -2,7 +2,7 @@
 // An empty list allows every model (shared/apps.ts isModelAllowed).
 import { useMemo, useState } from "react";
 import { X } from "lucide-react";
-import { ModelPattern, isModelAllowed } from "../../../../shared/apps";
+import { ModelPatternInput, isModelAllowed } from "../../../../shared/apps";
 import { errorMessage, useModels } from "../../api";
 import { ModelPicker, catalogOptions } from "../../components/ModelPicker";
 import { Callout } from "../../components/States";
@@ -26,7 +26,7 @@ export function ModelsTab() {
   const add = (value: string) => {
     const v = value.trim();
     if (!v) return;
-    const r = ModelPattern.safeParse(v);
+    const r = ModelPatternInput.safeParse(v);
     if (!r.success) {
       setPickError(r.error.issues[0]?.message ?? "Invalid pattern");
       return;

@@ -2,6 +2,7 @@
 // on writes (CSRF). Never sets CORS headers: the admin API is same-origin only (DESIGN §1).
 import type { NextFunction, Request, Response } from "express";
 import { PatchbayError } from "../../../core/errors";
+import { duplicateHostError } from "../../middleware/host-guard";
 
 /** Methods that change state and therefore need a same-origin proof. */
 export const WRITE_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -28,10 +29,12 @@ export function originHost(origin: string): string {
   return new URL(origin).host.toLowerCase();
 }
 
-/** 403 `forbidden_host` unless the Host header is exactly the admin origin's host:port. A DNS-rebinding page reaches
+/** 400 for several Host headers; 403 `forbidden_host` unless the Host header is exactly the admin origin's host:port. A DNS-rebinding page reaches
  *  us with its own host name in Host, so this alone defeats it. */
 export function hostGuard(adminOrigin: () => string) {
   return (req: Request, _res: Response, next: NextFunction): void => {
+    const duplicate = duplicateHostError(req);
+    if (duplicate) return next(duplicate);
     const host = (req.headers.host ?? "").toLowerCase();
     if (host !== originHost(adminOrigin())) {
       next(

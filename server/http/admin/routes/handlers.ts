@@ -3,7 +3,9 @@
 import type { z } from "zod";
 import type { AdminApi, AdminStatus, EndpointParsedInput, JsonEndpointName } from "../../../../shared/admin-api";
 import type { App } from "../../../../shared/apps";
+import type { ModelInfo } from "../../../core/contract";
 import { PatchbayError } from "../../../core/errors";
+import { aliasTargetAvailable } from "../../../core/model-resolver";
 import type { AdminServices } from "../services";
 import { groupCatalog } from "./catalog";
 import { connectHandlers } from "./connect-handlers";
@@ -51,9 +53,12 @@ export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
     return s.apps.create(name, init);
   },
   getApp: ({ params }, s) => requireApp(s, params.name),
-  updateApp: ({ params, body }, s) => {
+  updateApp: async ({ params, body }, s) => {
     requireApp(s, params.name);
-    return s.apps.update(params.name, body);
+    const app = await s.apps.update(params.name, body);
+    if (body.aliases === undefined) return app;
+    const warnings = await unavailableAliasWarnings(app.aliases, s);
+    return warnings.length ? { ...app, warnings } : app;
   },
   deleteApp: async ({ params }, s) => {
     requireApp(s, params.name);
@@ -107,3 +112,19 @@ export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
     return { launchAtLogin: await desktop.getLaunchAtLogin(), dataDir: s.status().dataDir };
   },
 };
+
+/** One warning per alias whose target no connected provider offers; none when the catalog cannot be read now. */
+async function unavailableAliasWarnings(aliases: Record<string, string>, s: AdminServices): Promise<string[]> {
+  let catalog: ModelInfo[];
+  try {
+    catalog = await s.listModels();
+  } catch {
+    return [];
+  }
+  return Object.entries(aliases)
+    .filter(([, target]) => !aliasTargetAvailable(target, catalog))
+    .map(
+      ([alias, target]) =>
+        `Alias "${alias}" points to ${target}, which no connected provider offers; it is saved but not listed in /v1/models until that model is available.`,
+    );
+}
