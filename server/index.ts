@@ -20,6 +20,7 @@ import { inlineRemoteImages } from "./security/inline-images";
 import { createAppsStore } from "./stores/apps-store";
 import { createKeysStore } from "./stores/keys-store";
 import { createRequestLog } from "./stores/request-log";
+import { ResponseStore } from "./responses-store/response-store";
 import { createSettingsStore } from "./stores/settings-store";
 import { removeRuntimeFile, writeRuntimeFile } from "./runtime-file";
 import { PATCHBAY_VERSION } from "./version";
@@ -40,6 +41,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   const apps = await createAppsStore({ dataDir });
   const keys = await createKeysStore({ dataDir, apps });
   const requestLog = await createRequestLog({ dataDir, now });
+  const responses = new ResponseStore({ dataDir, log });
 
   const demo = deps.demo ? await startDemoUpstream() : null;
   const sideChannel = new SideChannel();
@@ -62,6 +64,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     // Sweeps yield to requests in flight so they never slow them down.
     activeRequests: () => apps.list().reduce((n, a) => n + gate.count(a.name), 0),
     liveDirectories: () => backend.liveInstances(),
+    responses,
     log,
     now,
   });
@@ -69,6 +72,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   const openAiApp = createOpenAiApp({
     apps,
     keys,
+    responses,
     backend,
     catalog: () => catalog.list(),
     gate,
@@ -138,7 +142,12 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   let knownApps = new Set(apps.list().map((a) => a.name));
   apps.onChange(() => {
     const current = new Set(apps.list().map((a) => a.name));
-    for (const name of knownApps) if (!current.has(name)) history.sweeper.forget(name);
+    for (const name of knownApps) {
+      if (current.has(name)) continue;
+      history.sweeper.forget(name);
+      // A new app of the same name must not see the old one's responses.
+      void responses.removeApp(name).catch((err: unknown) => log(`could not remove stored responses: ${String(err)}`));
+    }
     knownApps = current;
     emit();
   });
@@ -181,6 +190,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     stopApi,
     ...(deps.desktop ? { desktop: deps.desktop } : {}),
     history: history.admin,
+    responses,
     adminToken,
     adminOrigin: () => adminOrigin,
     staticDir: deps.rendererDir ?? path.resolve(import.meta.dirname, "../dist/renderer"),

@@ -12,11 +12,19 @@ import { chatCompletionsRoute } from "./routes/chat.route";
 import type { ModelRequestDeps } from "./routes/model-request";
 import { getModelRoute, listModelsRoute } from "./routes/models.route";
 import { responsesRoute } from "./routes/responses.route";
+import {
+  deleteStoredResponseRoute,
+  getStoredResponseRoute,
+  listInputItemsRoute,
+} from "./routes/stored-responses.route";
+import type { ResponseStore } from "../responses-store/response-store";
 
 /** Dependencies of the OpenAI listener. */
 export interface OpenAiAppDeps extends ModelRequestDeps {
   apps: AppsStore;
   keys: KeysStore;
+  /** Stored Responses (previous_response_id, item_reference, GET/DELETE /v1/responses/{id}). */
+  responses: ResponseStore;
   lanExposure: () => boolean;
   /** Reports the backend's health for /healthz. */
   health: () => { ok: boolean; opencode: string };
@@ -57,6 +65,9 @@ export function createOpenAiApp(deps: OpenAiAppDeps): express.Express {
     app.get(`${prefix}/models/*id`, auth, getModelRoute(catalog));
     app.post(`${prefix}/chat/completions`, auth, json, chatCompletionsRoute(deps));
     app.post(`${prefix}/responses`, auth, json, responsesRoute(deps));
+    app.get(`${prefix}/responses/:id`, auth, getStoredResponseRoute(deps.responses));
+    app.delete(`${prefix}/responses/:id`, auth, deleteStoredResponseRoute(deps.responses));
+    app.get(`${prefix}/responses/:id/input_items`, auth, listInputItemsRoute(deps.responses));
   }
   app.use(openAiNotFound);
   app.use(openAiErrorHandler(deps.log));

@@ -2,6 +2,7 @@
 // Must not construct anything: stores, backend and listeners are injected.
 import type { ModelInfo } from "../../core/contract";
 import type { AdminHistory } from "../../opencode/history";
+import type { ResponseStore } from "../../responses-store/response-store";
 import type { DesktopHost } from "../../patchbay-types";
 import type { AppsStore, KeysStore, RequestLog, SettingsStore } from "../../stores/types";
 import type { PatchbayStatus } from "../../../shared/status";
@@ -36,6 +37,8 @@ export interface AdminServices {
   /** Per-app session history (list, read, delete, prune; server/opencode/history). Absent → the history endpoints
    *  answer 503 `backend_unavailable`. */
   history?: AdminHistory;
+  /** Stored Responses (issue 13). Absent → their endpoints answer 503 `backend_unavailable`. */
+  responses?: ResponseStore;
 }
 
 /** Tunables, for tests. */

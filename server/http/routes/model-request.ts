@@ -23,6 +23,11 @@ export interface WireEncoder {
   end(): SseFrame[];
   /** The non-stream JSON body; valid once a `finish` event was pushed. */
   body(): unknown;
+  /** Optional: keeps the finished response (stored Responses). The runner awaits it once the encoder reached its
+   *  terminal state and before the terminal frames or the JSON body are sent, so a client can refer to the response
+   *  as soon as it sees it. `sessionId` is the OpenCode session of the run (null when none started). Returns the
+   *  stored id (for the log entry), or null; never throws. */
+  persist?(sessionId: string | null): Promise<string | null>;
 }
 
 /** A decoded request of some wire plus the factory of its encoder. */
@@ -133,6 +138,10 @@ export async function runModelRequest(
     }
 
     const encoder = decoded.createEncoder(request.model);
+    const persist = async (): Promise<void> => {
+      const id = encoder.persist ? await encoder.persist(entry.sessionId) : null;
+      if (id) entry.responseId = id;
+    };
     const warnings = [...request.warnings];
     const ttftTimer = setTimeout(
       () =>
@@ -204,6 +213,7 @@ export async function runModelRequest(
       }
       if (event.type === "error") errorPushed = true;
       const frames = encoder.push(event);
+      if (event.type === "finish" || event.type === "error") await persist();
       if (request.stream) {
         if (!sse.isCommitted) sse.commit(headers());
         sse.write(frames);
@@ -227,8 +237,10 @@ export async function runModelRequest(
       return;
     }
     if (request.stream && sse.isCommitted) {
-      if (failure && !errorPushed) sse.write(encoder.push({ type: "error", error: failure }));
-      sse.write(encoder.end());
+      const tail = failure && !errorPushed ? encoder.push({ type: "error", error: failure }) : [];
+      tail.push(...encoder.end());
+      await persist();
+      sse.write(tail);
       sse.end();
       entry.status = 200;
       if (failure) {

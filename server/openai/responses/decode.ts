@@ -330,7 +330,6 @@ function decodeGeneration(req: ResponsesRequest): GenerationParams {
 
 function notesOf(req: ResponsesRequest): string[] {
   const notes: string[] = [];
-  if (req.store === true) notes.push("store ignored (Patchbay stores no responses)");
   if (req.text?.verbosity != null) notes.push("text.verbosity ignored");
   if (req.max_tool_calls != null) notes.push("max_tool_calls ignored");
   if (req.include?.includes("reasoning.encrypted_content")) notes.push("reasoning.encrypted_content not available");

@@ -7,6 +7,7 @@ import { PatchbayError } from "../../../core/errors";
 import type { AdminServices } from "../services";
 import { groupCatalog } from "./catalog";
 import { historyHandlers } from "./history-handlers";
+import { storedResponseHandlers } from "./stored-responses-handlers";
 
 /** A row's handler: parsed input in, a value its output schema accepts out. */
 export type Handler<K extends JsonEndpointName> = (
@@ -82,6 +83,7 @@ export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
   },
 
   ...historyHandlers,
+  ...storedResponseHandlers,
 
   getModels: async (_i, s) => groupCatalog(await s.listModels()),
 
