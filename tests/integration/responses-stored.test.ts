@@ -289,8 +289,8 @@ describe("official openai client", () => {
     assert.equal(bad.status, 400);
     assert.equal(errorOf(bad.body).param, "limit");
 
-    const deleted = await client.responses.delete(r1.id);
-    assert.equal(deleted, undefined, "the SDK's delete resolves (its return type is void)");
+    const deleted: unknown = await client.responses.delete(r1.id);
+    assert.deepEqual(deleted, { id: r1.id, object: "response.deleted", deleted: true });
     const del = await getJson(`/v1/responses/${r2.id}`, key, { method: "DELETE" });
     assert.deepEqual(del.body, { id: r2.id, object: "response.deleted", deleted: true });
     for (const id of [r1.id, r2.id]) {
