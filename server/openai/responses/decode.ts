@@ -33,8 +33,10 @@ export interface DecodedResponsesRequest {
   echo: ResponseEcho;
 }
 
+// The decoder itself is stateless: the Responses route expands previous_response_id and item references first
+// (server/responses-store/expand-input.ts), so these refusals only meet callers that skip that step.
 const STATELESS =
-  "Patchbay's Responses API is stateless and stores no responses: send the whole conversation in 'input' on every request.";
+  "Send the whole conversation in 'input', or continue a stored response with 'previous_response_id'.";
 const AI_SDK_HINT =
   "Vercel AI SDK users: pass providerOptions: { openai: { store: false } } so the SDK sends full items instead of references.";
 
