@@ -221,6 +221,10 @@ describe("@ai-sdk/openai default provider (Responses API)", () => {
     assert.equal(r.text, "Quito: 14°C.");
     const [, b2, ...more] = bodies();
     assert.equal(more.length, 0);
-    assert.equal(((b2?.messages as Json[])[1] as Json).content, "Let me check.", "the referenced text reached the upstream");
+    assert.equal(
+      ((b2?.messages as Json[])[1] as Json).content,
+      "Let me check.",
+      "the referenced text reached the upstream",
+    );
   });
 });

@@ -275,7 +275,10 @@ describe("official openai client", () => {
         return typeof c === "string" ? c : ((c as Array<{ text: string }>)[0]?.text ?? "");
       });
     assert.deepEqual(texts(desc.data), ["q2", "Be nice.", "First.", "q1"]);
-    assert.ok(desc.data.every((i) => typeof i.id === "string" && i.id.length > 0), "every input item has an id");
+    assert.ok(
+      desc.data.every((i) => typeof i.id === "string" && i.id.length > 0),
+      "every input item has an id",
+    );
     assert.equal(desc.data[2]?.id, r1.output[0]?.id, "the previous output item keeps its id");
     const page1 = await client.responses.inputItems.list(r2.id, { order: "asc", limit: 2 });
     assert.deepEqual(texts(page1.data), ["q1", "First."]);
@@ -366,7 +369,11 @@ describe("per app: isolation, switch, pruning, damage, restart", () => {
       method: "POST",
       body: JSON.stringify({
         model: MODEL,
-        input: [{ role: "user", content: "hi" }, { type: "item_reference", id: outId }, { role: "user", content: "?" }],
+        input: [
+          { role: "user", content: "hi" },
+          { type: "item_reference", id: outId },
+          { role: "user", content: "?" },
+        ],
       }),
     });
     assert.equal(ref.status, 404);

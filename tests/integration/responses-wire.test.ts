@@ -262,7 +262,10 @@ describe("refused fields: 400 naming the field, saying what to do instead", () =
   test("unknown stored state: previous_response_id → 400, item_reference → 404, nothing sent upstream", async () => {
     for (const stream of [false, true]) {
       fx.mock.reset();
-      const prev = expectEnvelope(await post("/v1/responses", { ...base, stream, previous_response_id: "resp_123" }), 400);
+      const prev = expectEnvelope(
+        await post("/v1/responses", { ...base, stream, previous_response_id: "resp_123" }),
+        400,
+      );
       assert.equal(prev.param, "previous_response_id");
       assert.equal(prev.code, "previous_response_not_found");
       assert.equal(prev.message, "Previous response with id 'resp_123' not found.");

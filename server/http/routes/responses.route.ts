@@ -2,7 +2,6 @@
 // wire, run it, encode events or a response object, and store the finished response unless `store` is false or the
 // app turned storing off.
 import type { RequestHandler } from "express";
-import { randomUUID } from "node:crypto";
 import { decodeResponsesRequest } from "../../openai/responses/decode";
 import { ResponsesEncoder } from "../../openai/responses/encode";
 import { expandStoredInput } from "../../responses-store/expand-input";

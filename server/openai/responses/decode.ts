@@ -35,8 +35,7 @@ export interface DecodedResponsesRequest {
 
 // The decoder itself is stateless: the Responses route expands previous_response_id and item references first
 // (server/responses-store/expand-input.ts), so these refusals only meet callers that skip that step.
-const STATELESS =
-  "Send the whole conversation in 'input', or continue a stored response with 'previous_response_id'.";
+const STATELESS = "Send the whole conversation in 'input', or continue a stored response with 'previous_response_id'.";
 const AI_SDK_HINT =
   "Vercel AI SDK users: pass providerOptions: { openai: { store: false } } so the SDK sends full items instead of references.";
 

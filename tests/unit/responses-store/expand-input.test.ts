@@ -51,9 +51,7 @@ describe("expandStoredInput", () => {
     const r = await expandStoredInput(body, "app", reader, NEW);
     assert.equal(r.body, body);
     assert.equal(r.previousResponseId, null);
-    assert.deepEqual(r.input, [
-      { type: "message", role: "user", content: "Hi there", id: `msg_${NEW.slice(5)}_in0` },
-    ]);
+    assert.deepEqual(r.input, [{ type: "message", role: "user", content: "Hi there", id: `msg_${NEW.slice(5)}_in0` }]);
   });
 
   test("previous_response_id: its input and output, then the new input; its instructions are not carried", async () => {
@@ -81,7 +79,11 @@ describe("expandStoredInput", () => {
     const r = await expandStoredInput(
       {
         model: "m",
-        input: [{ type: "item_reference", id: `msg_${KEY_A}_in0` }, { id: `msg_${KEY_A}_0` }, { role: "user", content: "?" }],
+        input: [
+          { type: "item_reference", id: `msg_${KEY_A}_in0` },
+          { id: `msg_${KEY_A}_0` },
+          { role: "user", content: "?" },
+        ],
       },
       "app",
       reader,
@@ -109,7 +111,17 @@ describe("expandStoredInput", () => {
     );
     for (const id of [`msg_${KEY_A}_9`, "msg_1", `msg_${"f".repeat(32)}_0`]) {
       await assert.rejects(
-        expandStoredInput({ input: [{ role: "user", content: "a" }, { type: "item_reference", id }] }, "app", reader, NEW),
+        expandStoredInput(
+          {
+            input: [
+              { role: "user", content: "a" },
+              { type: "item_reference", id },
+            ],
+          },
+          "app",
+          reader,
+          NEW,
+        ),
         (e: unknown) => code(e) === "404 item_not_found input[1].id",
       );
     }

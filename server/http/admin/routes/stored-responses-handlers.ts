@@ -10,7 +10,8 @@ type StoredRow = "listStoredResponses" | "getStoredResponse" | "deleteStoredResp
 
 /** The store, after checking the app exists (404 `app_not_found`). */
 function storeFor(s: AdminServices, name: string): ResponseStore {
-  if (!s.apps.get(name)) throw new PatchbayError("app_not_found", `There is no app named '${name}'.`, { param: "name" });
+  if (!s.apps.get(name))
+    throw new PatchbayError("app_not_found", `There is no app named '${name}'.`, { param: "name" });
   if (!s.responses) throw new PatchbayError("backend_unavailable", "Stored responses are not available here.");
   return s.responses;
 }
