@@ -234,7 +234,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       await supervisor.stop();
       await sideChannel.stop();
       await demo?.stop();
-      await Promise.allSettled([requestLog.close(), keys.close(), settings.close(), apps.close()]);
+      await Promise.allSettled([requestLog.close(), keys.close(), settings.close(), apps.close(), responses.flush()]);
     },
     startApi,
     stopApi,

@@ -75,6 +75,8 @@ export class ResponseStore {
   /** app → its index (sorted by creation, oldest first), built lazily. */
   private readonly indexes = new Map<string, Promise<IndexedResponse[]>>();
   private readonly madeDirs = new Set<string>();
+  /** Writes in flight, by `app/id`: their records answer `get` until they are on disk. */
+  private readonly pending = new Map<string, { record: RecordT; write: Promise<void> }>();
 
   constructor(opts: ResponseStoreOptions) {
     this.root = path.join(path.resolve(opts.dataDir), RESPONSES_DIR);
@@ -87,11 +89,33 @@ export class ResponseStore {
     return isResponseId(id) ? path.join(appDir(this.root, app), shardOf(id), `${id}.json`) : null;
   }
 
-  /** Stores a record (write-once; validated first). Throws `storage_error` when the disk fails. */
+  /**
+   * Stores a record (write-once; validated first). Resolves once it is on disk; throws `storage_error` when the disk
+   * fails. While the write is in flight, `get` already answers from memory (so a client can continue a conversation
+   * the moment it sees the response, without waiting for the disk).
+   */
   async put(record: RecordT): Promise<void> {
     const valid = StoredResponseRecord.parse({ ...record, v: RECORD_VERSION });
     const file = this.fileOf(valid.app, valid.id);
     if (!file) throw new Error(`not a response id: ${valid.id}`);
+    const key = pendingKey(valid.app, valid.id);
+    const write = this.writeRecord(file, valid);
+    this.pending.set(key, { record: valid, write });
+    try {
+      await write;
+    } finally {
+      if (this.pending.get(key)?.write === write) this.pending.delete(key);
+    }
+    const index = this.indexes.get(valid.app);
+    if (index) insertSorted(await index, { id: valid.id, createdAt: valid.createdAt });
+  }
+
+  /** Waits for every write in flight (call before exit). Never throws. */
+  async flush(): Promise<void> {
+    await Promise.allSettled([...this.pending.values()].map((p) => p.write));
+  }
+
+  private async writeRecord(file: string, valid: RecordT): Promise<void> {
     const dir = path.dirname(file);
     try {
       if (!this.madeDirs.has(dir)) {
@@ -102,8 +126,6 @@ export class ResponseStore {
     } catch (err) {
       throw storageError("store response", file, err);
     }
-    const index = this.indexes.get(valid.app);
-    if (index) insertSorted(await index, { id: valid.id, createdAt: valid.createdAt });
   }
 
   /**
@@ -113,6 +135,8 @@ export class ResponseStore {
   async get(app: string, id: string, param: string | null = null): Promise<RecordT> {
     const file = this.fileOf(app, id);
     if (!file) throw responseNotFound(id, param);
+    const inFlight = this.pending.get(pendingKey(app, id));
+    if (inFlight) return structuredClone(inFlight.record);
     let text: string;
     try {
       text = await fsp.readFile(file, "utf8");
@@ -135,6 +159,7 @@ export class ResponseStore {
   async delete(app: string, id: string): Promise<void> {
     const file = this.fileOf(app, id);
     if (!file) throw responseNotFound(id);
+    await this.pending.get(pendingKey(app, id))?.write.catch(() => {});
     try {
       await fsp.unlink(file);
     } catch (err) {
@@ -245,6 +270,10 @@ async function scanApp(dir: string): Promise<IndexedResponse[]> {
     }
   }
   return out.sort(compareOldestFirst);
+}
+
+function pendingKey(app: string, id: string): string {
+  return `${app}/${id}`;
 }
 
 function compareOldestFirst(a: IndexedResponse, b: IndexedResponse): number {

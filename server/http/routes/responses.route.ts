@@ -50,12 +50,14 @@ export function decodeResponsesWire(
         model,
         echo: { ...echo, store: stored !== undefined, previous_response_id: options.previousResponseId ?? null },
       });
-      let persisted: Promise<string | null> | null = null;
-      const persist = async (p: ResponsePersistence, sessionId: string | null): Promise<string | null> => {
+      let persisted: string | null | undefined;
+      // The record is handed to the store at once (reads see it immediately); the disk write finishes in the
+      // background, so the client does not wait for it. A failed write is logged (the id then reads as not found).
+      const persist = (p: ResponsePersistence, sessionId: string | null): string | null => {
         const final = enc.snapshot().final;
         if (!final) return null;
-        try {
-          await p.store.put({
+        p.store
+          .put({
             v: 1,
             id,
             app: p.app,
@@ -63,18 +65,24 @@ export function decodeResponsesWire(
             sessionId,
             input: p.input,
             response: final as unknown as StoredResponseObject,
-          });
-          return id;
-        } catch (err) {
-          p.log(`stored responses: could not store ${id} of app '${p.app}': ${(err as Error).message}`);
-          return null;
-        }
+          })
+          .catch((err: unknown) =>
+            p.log(`stored responses: could not store ${id} of app '${p.app}': ${(err as Error).message}`),
+          );
+        return id;
       };
       return {
         push: (e) => enc.push(e),
         end: () => enc.end(),
         body: () => enc.response(),
-        ...(stored ? { persist: (sessionId) => (persisted ??= persist(stored, sessionId)) } : {}),
+        ...(stored
+          ? {
+              persist: async (sessionId) => {
+                if (persisted === undefined) persisted = persist(stored, sessionId);
+                return persisted;
+              },
+            }
+          : {}),
       };
     },
   };

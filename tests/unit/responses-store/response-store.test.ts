@@ -178,6 +178,31 @@ describe("ResponseStore", () => {
     assert.equal((await store.get("b", otherApp.id)).id, otherApp.id, "another app's responses are not pruned");
   });
 
+  test("a record is readable while its write is in flight; delete waits for the write; flush waits for all", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const store = new ResponseStore({
+      dataDir: dir,
+      writeFile: async (file, text) => {
+        await gate;
+        fs.writeFileSync(file, text);
+      },
+    });
+    const r = record("a", Date.now());
+    const written = store.put(r);
+    assert.deepEqual(await store.get("a", r.id), r, "served from memory before the disk write");
+    await assert.rejects(store.get("b", r.id), (e: unknown) => code(e) === "404 response_not_found");
+    const flushed = store.flush();
+    release();
+    await flushed;
+    await written;
+    assert.ok(fs.existsSync(store.fileOf("a", r.id) as string));
+    const second = new ResponseStore({ dataDir: dir });
+    assert.deepEqual(await second.get("a", r.id), r);
+    await store.delete("a", r.id);
+    await assert.rejects(store.get("a", r.id), (e: unknown) => code(e) === "404 response_not_found");
+  });
+
   test("removeApp forgets every response of the app", async () => {
     const store = new ResponseStore({ dataDir: dir });
     const r = record("a", Date.now());
