@@ -420,7 +420,10 @@ describe("per app: isolation, switch, pruning, damage, restart", () => {
     const good = await create(key, { input: "fine" });
     const id = bad.id as string;
     const file = path.join(fx.dataDir, "responses", "stored", id.slice(-2), `${id}.json`);
+    // The disk write finishes in the background: wait for the file before damaging it.
+    for (let i = 0; i < 100 && !fs.existsSync(file); i++) await new Promise((r) => setTimeout(r, 20));
     assert.ok(fs.existsSync(file), `record at ${file}`);
+    await new Promise((r) => setTimeout(r, 50));
     fs.writeFileSync(file, '{"v":1,"id":"');
     const r = await getJson(`/v1/responses/${id}`);
     assert.equal(r.status, 500);
