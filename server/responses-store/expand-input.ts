@@ -74,9 +74,12 @@ export async function expandStoredInput(
 ): Promise<ExpandedRequest> {
   if (!isJsonObject(body)) return { body, input: null, previousResponseId: null };
   const prevId = body.previous_response_id;
-  if (prevId !== undefined && prevId !== null && typeof prevId !== "string")
-    throw invalidRequest("Invalid 'previous_response_id': expected a string.", "previous_response_id");
-  const previousResponseId = prevId ? prevId : null;
+  if (prevId !== undefined && prevId !== null && (typeof prevId !== "string" || prevId === ""))
+    throw invalidRequest(
+      "Invalid 'previous_response_id': expected the id of a stored response.",
+      "previous_response_id",
+    );
+  const previousResponseId = typeof prevId === "string" ? prevId : null;
 
   const raw = body.input;
   if (typeof raw !== "string" && !Array.isArray(raw)) {

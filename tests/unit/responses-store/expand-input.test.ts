@@ -105,10 +105,12 @@ describe("expandStoredInput", () => {
       expandStoredInput({ previous_response_id: A, input: "x" }, "other", reader, NEW),
       (e: unknown) => code(e) === "400 previous_response_not_found previous_response_id",
     );
-    await assert.rejects(
-      expandStoredInput({ previous_response_id: 5, input: "x" }, "app", reader, NEW),
-      (e: unknown) => code(e) === "400 invalid_request_error previous_response_id",
-    );
+    for (const bad of [5, "", {}]) {
+      await assert.rejects(
+        expandStoredInput({ previous_response_id: bad, input: "x" }, "app", reader, NEW),
+        (e: unknown) => code(e) === "400 invalid_request_error previous_response_id",
+      );
+    }
     for (const id of [`msg_${KEY_A}_9`, "msg_1", `msg_${"f".repeat(32)}_0`]) {
       await assert.rejects(
         expandStoredInput(
