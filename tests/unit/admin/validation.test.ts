@@ -159,6 +159,19 @@ const CASES: BadCase[] = [
     field: "dryRun",
   },
   { row: "getLastSweep", method: "GET", path: "/admin/api/apps/Bad/history/last-sweep", field: "name" },
+  {
+    row: "listStoredResponses",
+    method: "GET",
+    path: "/admin/api/apps/demo/responses?limit=0",
+    field: "limit",
+  },
+  { row: "getStoredResponse", method: "GET", path: "/admin/api/apps/demo/responses/resp_1", field: "id" },
+  {
+    row: "deleteStoredResponse",
+    method: "DELETE",
+    path: "/admin/api/apps/demo/responses/..%2Fx",
+    field: "id",
+  },
 ];
 
 describe("admin input validation", () => {
