@@ -50,7 +50,7 @@ export function decodeResponsesWire(
         model,
         echo: { ...echo, store: stored !== undefined, previous_response_id: options.previousResponseId ?? null },
       });
-      let persisted: string | null | undefined;
+      let persisted: string | null = null;
       // The record is handed to the store at once (reads see it immediately); the disk write finishes in the
       // background, so the client does not wait for it. A failed write is logged (the id then reads as not found).
       const persist = (p: ResponsePersistence, sessionId: string | null): string | null => {
@@ -78,7 +78,7 @@ export function decodeResponsesWire(
         ...(stored
           ? {
               persist: async (sessionId) => {
-                if (persisted === undefined) persisted = persist(stored, sessionId);
+                persisted ??= persist(stored, sessionId);
                 return persisted;
               },
             }
