@@ -21,6 +21,7 @@ import { inlineRemoteImages } from "./security/inline-images";
 import { createAppsStore } from "./stores/apps-store";
 import { createKeysStore } from "./stores/keys-store";
 import { createRequestLog } from "./stores/request-log";
+import { ResponseStore } from "./responses-store/response-store";
 import { createSettingsStore } from "./stores/settings-store";
 import { tightenDataDir } from "./stores/store-paths";
 import { acquireInstanceLock } from "./instance-lock";
@@ -52,6 +53,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   // Secrets known by value are removed from every log entry wherever they appear (bodies may echo them).
   let knownSecrets = (): string[] => [];
   const requestLog = await createRequestLog({ dataDir, now, secrets: () => knownSecrets() });
+  const responses = new ResponseStore({ dataDir, log });
 
   const demo = deps.demo ? await startDemoUpstream() : null;
   const sideChannel = new SideChannel();
@@ -74,6 +76,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     // Sweeps yield to requests in flight so they never slow them down.
     activeRequests: () => apps.list().reduce((n, a) => n + gate.count(a.name), 0),
     liveDirectories: () => backend.liveInstances(),
+    responses,
     log,
     now,
   });
@@ -81,6 +84,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   const openAiApp = createOpenAiApp({
     apps,
     keys,
+    responses,
     backend,
     catalog: () => catalog.list(),
     gate,
@@ -173,7 +177,12 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   let knownApps = new Set(apps.list().map((a) => a.name));
   apps.onChange(() => {
     const current = new Set(apps.list().map((a) => a.name));
-    for (const name of knownApps) if (!current.has(name)) history.sweeper.forget(name);
+    for (const name of knownApps) {
+      if (current.has(name)) continue;
+      history.sweeper.forget(name);
+      // A new app of the same name must not see the old one's responses.
+      void responses.removeApp(name).catch((err: unknown) => log(`could not remove stored responses: ${String(err)}`));
+    }
     knownApps = current;
     emit();
   });
@@ -219,6 +228,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     ...(deps.desktop ? { desktop: deps.desktop } : {}),
     history: history.admin,
     ...(deps.clientEnv ? { clientEnv: deps.clientEnv } : {}),
+    responses,
     adminToken,
     adminOrigin: () => adminOrigin,
     staticDir: deps.rendererDir ?? path.resolve(import.meta.dirname, "../dist/renderer"),
@@ -267,7 +277,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       await supervisor.stop();
       await sideChannel.stop();
       await demo?.stop();
-      await Promise.allSettled([requestLog.close(), keys.close(), settings.close(), apps.close()]);
+      await Promise.allSettled([requestLog.close(), keys.close(), settings.close(), apps.close(), responses.flush()]);
       await releaseLock?.().catch(() => undefined);
     },
     startApi,

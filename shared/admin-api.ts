@@ -50,9 +50,17 @@ import {
   ConnectVerifyResult,
 } from "./admin/connect";
 
+import {
+  StoredResponseDetail,
+  StoredResponseListQuery,
+  StoredResponsePage,
+  StoredResponseParams,
+} from "./admin/stored-responses";
+
 export * from "./admin/schemas";
 export * from "./admin/history";
 export * from "./admin/connect";
+export * from "./admin/stored-responses";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -240,6 +248,30 @@ export const adminApi = {
     params: ConnectParams,
     output: ConnectVerifyResult,
     summary: "One real request in the client's wire with the settings in its config file",
+  },
+
+  // Stored Responses (issue 13): 404 `app_not_found` / `response_not_found`, 500 `storage_error` for a damaged record.
+  listStoredResponses: {
+    method: "GET",
+    path: "/admin/api/apps/:name/responses",
+    params: AppParams,
+    query: StoredResponseListQuery,
+    output: StoredResponsePage,
+    summary: "The app's stored Responses, newest first (damaged records listed with their error)",
+  },
+  getStoredResponse: {
+    method: "GET",
+    path: "/admin/api/apps/:name/responses/:id",
+    params: StoredResponseParams,
+    output: StoredResponseDetail,
+    summary: "One stored response: the whole conversation the model saw and its output",
+  },
+  deleteStoredResponse: {
+    method: "DELETE",
+    path: "/admin/api/apps/:name/responses/:id",
+    params: StoredResponseParams,
+    output: Ok,
+    summary: "Delete one stored response",
   },
 
   getModels: { method: "GET", path: "/admin/api/models", output: ModelCatalog, summary: "Model catalog from OpenCode" },

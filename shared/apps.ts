@@ -130,6 +130,9 @@ export const App = z.object({
   aliases: AliasMap.default({}),
   limits: AppLimits.default(DEFAULT_APP_LIMITS),
   history: HistoryLimits.default({ maxSessions: null, maxAgeDays: null }),
+  /** Keep Responses API responses for `previous_response_id`, `item_reference` and GET /v1/responses/{id} (default
+   *  on). Off: every request is treated as `store: false`, and the response says so. */
+  storeResponses: z.boolean().default(true),
 });
 export type App = z.infer<typeof App>;
 
@@ -140,6 +143,7 @@ export const AppPatch = z
     aliases: AliasMap,
     limits: AppLimitsFields.partial(),
     history: HistoryLimitsFields.partial(),
+    storeResponses: z.boolean(),
   })
   .partial();
 export type AppPatch = z.infer<typeof AppPatch>;

@@ -33,6 +33,9 @@ export const ERROR_CODES = {
   backend_starting: 503,
   api_stopped: 503,
   timeout: 504,
+  response_not_found: 404,
+  item_not_found: 404,
+  previous_response_not_found: 400,
   storage_error: 500,
   internal_error: 500,
 } as const;

@@ -28,6 +28,8 @@ export const RequestLogEntry = z.object({
   totalMs: z.number(),
   usage: LogUsage.nullable(),
   sessionId: z.string().nullable(),
+  /** The stored response this request created (`resp_…`; Responses requests with `store` on only). */
+  responseId: z.string().optional(),
   warnings: z.array(z.string()).default([]),
   /** Present only when the user enabled body logging. */
   requestBody: z.unknown().optional(),

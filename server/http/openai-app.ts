@@ -17,11 +17,19 @@ import { countTokensRoute } from "./routes/count-tokens.route";
 import { messagesRoute } from "./routes/messages.route";
 import { getModelRoute, listModelsRoute } from "./routes/models.route";
 import { responsesRoute } from "./routes/responses.route";
+import {
+  deleteStoredResponseRoute,
+  getStoredResponseRoute,
+  listInputItemsRoute,
+} from "./routes/stored-responses.route";
+import type { ResponseStore } from "../responses-store/response-store";
 
 /** Dependencies of the OpenAI listener. */
 export interface OpenAiAppDeps extends ModelRequestDeps {
   apps: AppsStore;
   keys: KeysStore;
+  /** Stored Responses (previous_response_id, item_reference, GET/DELETE /v1/responses/{id}). */
+  responses: ResponseStore;
   lanExposure: () => boolean;
   /** Reports the backend's health for /healthz. */
   health: () => { ok: boolean; opencode: string };
@@ -76,6 +84,9 @@ export function createOpenAiApp(deps: OpenAiAppDeps): express.Express {
     app.get(`${prefix}/models/*id`, auth, byWire(getAnthropicModelRoute(catalog), getModelRoute(catalog)));
     app.post(`${prefix}/chat/completions`, auth, json, chatCompletionsRoute(deps));
     app.post(`${prefix}/responses`, auth, json, responsesRoute(deps));
+    app.get(`${prefix}/responses/:id`, auth, getStoredResponseRoute(deps.responses));
+    app.delete(`${prefix}/responses/:id`, auth, deleteStoredResponseRoute(deps.responses));
+    app.get(`${prefix}/responses/:id/input_items`, auth, listInputItemsRoute(deps.responses));
     app.post(`${prefix}/messages`, auth, json, messagesRoute(deps));
     app.post(`${prefix}/messages/count_tokens`, auth, json, countTokensRoute(catalog));
     // Known routes with another method: 405 + Allow, not a misleading 404 (GET routes also answer HEAD).

@@ -95,6 +95,7 @@ function applyPatch(app: App, raw: unknown, parsed: AppPatch): App {
   if (top.aliases) next.aliases = { ...top.aliases };
   if (top.limits) next.limits = { ...app.limits, ...presentFields(rawObj.limits, top.limits) };
   if (top.history) next.history = { ...app.history, ...presentFields(rawObj.history, top.history) };
+  if (top.storeResponses !== undefined) next.storeResponses = top.storeResponses;
   return parseInput(App, next);
 }
 

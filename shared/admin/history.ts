@@ -162,6 +162,8 @@ export const PrunePreview = z.object({
   newest: z.number().nullable(),
   /** Up to 10 of the sessions to delete, newest first. */
   sample: z.array(SessionSummary),
+  /** Stored Responses the same limits would delete (absent when Patchbay keeps none). */
+  responses: z.number().int().optional(),
 });
 export type PrunePreview = z.infer<typeof PrunePreview>;
 
@@ -185,6 +187,8 @@ export const SweepResult = z.object({
   dryRun: z.boolean(),
   /** Why the sweep could not run or stopped early (e.g. OpenCode down), else null. */
   error: z.string().nullable(),
+  /** Stored Responses deleted by this sweep (absent when Patchbay keeps none). */
+  responsesRemoved: z.number().int().optional(),
 });
 export type SweepResult = z.infer<typeof SweepResult>;
 

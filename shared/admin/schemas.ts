@@ -45,6 +45,8 @@ export const AppUpdate = z
     aliases: AliasMap.refine((a) => Object.keys(a).length <= 200, "At most 200 aliases per app"),
     limits: AppLimitsPatch,
     history: HistoryLimitsPatch,
+    /** Keep Responses API responses (default on; see App.storeResponses). */
+    storeResponses: z.boolean(),
   })
   .partial();
 export type AppUpdate = z.infer<typeof AppUpdate>;

@@ -1,6 +1,6 @@
 // The Vercel AI SDK (`ai` v6) against Patchbay: `@ai-sdk/openai-compatible` on chat completions (generateText with a
 // client-side tool round trip, streamText, generateObject) and the `@ai-sdk/openai` default provider on the Responses
-// API (generateText, streamText with a tool, generateObject, with store: false). Asserts what the SDK got AND what the
+// API (generateText, streamText with a tool, generateObject, with store: false; and once with the default store: true). Asserts what the SDK got AND what the
 // mock upstream saw.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -202,29 +202,29 @@ describe("@ai-sdk/openai default provider (Responses API)", () => {
     assert.equal(rf.json_schema.name, "person");
   });
 
-  test("without store: false the second step refers to stored items: a 400 that tells the user about store: false", async () => {
+  test("without store: false the second step refers to stored items, which Patchbay resolves", async () => {
     fx.mock.reset();
     // The first step's text comes back with an item id, which the SDK (store defaults to true) then sends as an
-    // item_reference.
+    // item_reference; Patchbay stored the response, so the reference expands to the text. Details and the comparison
+    // with store: false: tests/integration/responses-stored.test.ts.
     fx.mock.script(
       { text: "Let me check.", toolCalls: [{ id: "call_x", name: "get_weather", arguments: { city: "Quito" } }] },
-      { text: "unused" },
+      { text: "Quito: 14°C." },
     );
-    await assert.rejects(
-      generateText({
-        model: openai()(MODEL),
-        prompt: "Weather in Quito?",
-        tools: { get_weather: weatherTool([]) },
-        stopWhen: stepCountIs(3),
-        maxRetries: 0,
-      }),
-      (err: unknown) => {
-        const e = err as { statusCode?: number; message?: string; responseBody?: string };
-        assert.equal(e.statusCode, 400);
-        assert.match(String(e.responseBody ?? e.message), /store: false/);
-        return true;
-      },
+    const r = await generateText({
+      model: openai()(MODEL),
+      prompt: "Weather in Quito?",
+      tools: { get_weather: weatherTool([]) },
+      stopWhen: stepCountIs(3),
+      maxRetries: 0,
+    });
+    assert.equal(r.text, "Quito: 14°C.");
+    const [, b2, ...more] = bodies();
+    assert.equal(more.length, 0);
+    assert.equal(
+      ((b2?.messages as Json[])[1] as Json).content,
+      "Let me check.",
+      "the referenced text reached the upstream",
     );
-    assert.equal(bodies().length, 1, "only the first step reached the upstream");
   });
 });

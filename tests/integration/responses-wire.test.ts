@@ -204,28 +204,10 @@ describe("refused fields: 400 naming the field, saying what to do instead", () =
   const base = { model: "mock/mock-model", input: "hi" };
   const refused: Array<{ field: string; body: Json; param: string | RegExp; hint?: RegExp }> = [
     {
-      field: "previous_response_id",
-      body: { ...base, previous_response_id: "resp_123" },
-      param: "previous_response_id",
-      hint: /whole conversation/,
-    },
-    {
       field: "conversation",
       body: { ...base, conversation: "conv_123" },
       param: "conversation",
       hint: /whole conversation/,
-    },
-    {
-      field: "item_reference",
-      body: {
-        ...base,
-        input: [
-          { role: "user", content: "hi" },
-          { type: "item_reference", id: "msg_1" },
-        ],
-      },
-      param: "input[1]",
-      hint: /store: false/,
     },
     { field: "background", body: { ...base, background: true }, param: "background" },
     { field: "prompt", body: { ...base, prompt: { id: "pmpt_123" } }, param: "prompt", hint: /instructions/ },
@@ -274,7 +256,27 @@ describe("refused fields: 400 naming the field, saying what to do instead", () =
       const { res } = await run("/v1/responses", { ...base, ...extra });
       const r = res.json();
       assert.equal(r.status, "completed", JSON.stringify(extra));
-      assert.equal(r.store, false, "the response says store: false");
+      assert.equal(r.store, (extra as Json).store !== false, "the response says whether it was stored");
+    }
+  });
+  test("unknown stored state: previous_response_id → 400, item_reference → 404, nothing sent upstream", async () => {
+    for (const stream of [false, true]) {
+      fx.mock.reset();
+      const prev = expectEnvelope(
+        await post("/v1/responses", { ...base, stream, previous_response_id: "resp_123" }),
+        400,
+      );
+      assert.equal(prev.param, "previous_response_id");
+      assert.equal(prev.code, "previous_response_not_found");
+      assert.equal(prev.message, "Previous response with id 'resp_123' not found.");
+      const input = [
+        { role: "user", content: "hi" },
+        { type: "item_reference", id: "msg_1" },
+      ];
+      const ref = expectEnvelope(await post("/v1/responses", { ...base, stream, input }), 404);
+      assert.equal(ref.param, "input[1].id");
+      assert.equal(ref.message, "Item with id 'msg_1' not found.");
+      assert.equal(fx.mock.chatRequests().length, 0);
     }
   });
 });

@@ -1,4 +1,5 @@
 // Side drawer with one request-log entry in full, and "Copy as curl" (shared/admin/curl.ts: never includes a key).
+import { Link } from "react-router";
 import type { RequestLogEntry } from "../../../shared/log-entry";
 import { curlForEntry } from "../../../shared/admin/curl";
 import { useBaseUrl } from "../api";
@@ -68,6 +69,19 @@ export function LogDetailDrawer({ entry, onClose }: { entry: RequestLogEntry; on
         </dd>
         <dt>Session</dt>
         <dd className="mono">{entry.sessionId ?? EMPTY}</dd>
+        {entry.responseId && entry.app ? (
+          <>
+            <dt>Stored response</dt>
+            <dd>
+              <Link
+                className="mono"
+                to={`/apps/${encodeURIComponent(entry.app)}/sessions?response=${encodeURIComponent(entry.responseId)}`}
+              >
+                {entry.responseId}
+              </Link>
+            </dd>
+          </>
+        ) : null}
       </dl>
       {entry.warnings.length ? (
         <div className="stack">

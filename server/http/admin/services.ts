@@ -2,6 +2,7 @@
 // Must not construct anything: stores, backend and listeners are injected.
 import type { ModelInfo } from "../../core/contract";
 import type { AdminHistory } from "../../opencode/history";
+import type { ResponseStore } from "../../responses-store/response-store";
 import type { DesktopHost } from "../../patchbay-types";
 import type { AppsStore, KeysStore, RequestLog, SettingsStore } from "../../stores/types";
 import type { PatchbayStatus } from "../../../shared/status";
@@ -39,6 +40,8 @@ export interface AdminServices {
   /** Environment that locates coding agents' config files for the connect rows (HOME, CLAUDE_CONFIG_DIR,
    *  CODEX_HOME); default: this process's. */
   clientEnv?: Record<string, string | undefined>;
+  /** Stored Responses (issue 13). Absent → their endpoints answer 503 `backend_unavailable`. */
+  responses?: ResponseStore;
 }
 
 /** Tunables, for tests. */

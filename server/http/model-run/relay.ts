@@ -47,6 +47,11 @@ export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayC
     sse.commit(headers());
     sse.write(frames);
   };
+  // Stored Responses: kept before the client sees the end, so it can refer to the response at once.
+  const persist = async () => {
+    const id = encoder.persist ? await encoder.persist(entry.sessionId) : null;
+    if (id) entry.responseId = id;
+  };
   if (ctx.stream) ctx.abort.later(ctx.commitAfterMs, () => sse.commit(headers()));
   try {
     const aborted = ctx.abort.aborted();
@@ -58,7 +63,9 @@ export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayC
           sse.end();
           return setClientClosed(entry, why.message);
         }
-        send(encoder.push({ type: "error", error: why }), true);
+        const frames = encoder.push({ type: "error", error: why });
+        await persist();
+        send(frames, true);
         break;
       }
       if (step.done) break;
@@ -77,11 +84,15 @@ export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayC
         // Late warnings reach the header of a non-streamed answer (not yet sent) and the request log.
         ctx.warnings.push(...(event.warnings ?? []));
       }
-      send(encoder.push(event), event.type === "error");
-      if (event.type === "finish" || event.type === "error") break;
+      const frames = encoder.push(event);
+      const terminal = event.type === "finish" || event.type === "error";
+      if (terminal) await persist();
+      send(frames, event.type === "error");
+      if (terminal) break;
     }
     entry.warnings = ctx.warnings;
     const closing = encoder.end();
+    await persist();
     const failure = encoder.failure;
     if (ctx.stream && (sse.isCommitted || !failure)) {
       sse.commit(headers());

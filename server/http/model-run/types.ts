@@ -18,6 +18,11 @@ export interface WireEncoder {
   body(): unknown;
   /** The run's failure (an `error` event, or `end()` before `finish`), else null. */
   readonly failure: PatchbayError | null;
+  /** Optional: keeps the finished response (stored Responses). The runner awaits it once the encoder reached its
+   *  terminal state and before the terminal frames or the JSON body are sent, so a client can refer to the response
+   *  as soon as it sees it. `sessionId` is the OpenCode session of the run (null when none started). Returns the
+   *  stored id (for the log entry), or null; never throws; idempotent. */
+  persist?(sessionId: string | null): Promise<string | null>;
 }
 
 /** A decoded request of some wire plus the factory of its encoder. */

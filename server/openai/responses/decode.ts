@@ -34,8 +34,9 @@ export interface DecodedResponsesRequest {
   toolNames: ToolNameMap;
 }
 
-const STATELESS =
-  "Patchbay's Responses API is stateless and stores no responses: send the whole conversation in 'input' on every request.";
+// The decoder itself is stateless: the Responses route expands previous_response_id and item references first
+// (server/responses-store/expand-input.ts), so these refusals only meet callers that skip that step.
+const STATELESS = "Send the whole conversation in 'input', or continue a stored response with 'previous_response_id'.";
 const AI_SDK_HINT =
   "Vercel AI SDK users: pass providerOptions: { openai: { store: false } } so the SDK sends full items instead of references.";
 
@@ -310,7 +311,6 @@ function decodeGeneration(req: ResponsesRequest): GenerationParams {
 
 function notesOf(req: ResponsesRequest): string[] {
   const notes: string[] = [];
-  if (req.store === true) notes.push("store ignored (Patchbay stores no responses)");
   if (req.text?.verbosity != null) notes.push("text.verbosity ignored");
   if (req.max_tool_calls != null) notes.push("max_tool_calls ignored");
   if (req.include?.includes("reasoning.encrypted_content")) notes.push("reasoning.encrypted_content not available");

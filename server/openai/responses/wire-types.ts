@@ -61,6 +61,10 @@ export interface ResponseEcho {
   tools: ResponseToolOut[];
   top_p: number | null;
   user: string | null;
+  /** Whether this response is stored (set by the Responses route; absent: false). */
+  store?: boolean;
+  /** The `previous_response_id` the request named (set by the Responses route; absent: null). */
+  previous_response_id?: string | null;
 }
 
 /** An `output_text` content part. */
@@ -134,7 +138,7 @@ export interface ResponseUsageOut {
 
 export type ResponseStatus = "in_progress" | "completed" | "incomplete" | "failed";
 
-/** The response object (`object: "response"`). `store` is always false: Patchbay keeps nothing. */
+/** The response object (`object: "response"`). `store` says whether Patchbay keeps it (GET /v1/responses/{id}). */
 export interface ResponseObject {
   id: string;
   object: "response";
@@ -150,11 +154,11 @@ export interface ResponseObject {
   model: string;
   output: OutputItem[];
   parallel_tool_calls: boolean;
-  previous_response_id: null;
+  previous_response_id: string | null;
   prompt_cache_key: string | null;
   reasoning: { effort: string | null; summary: string | null };
   service_tier: "default";
-  store: false;
+  store: boolean;
   temperature: number | null;
   text: { format: ResponseTextFormatOut };
   tool_choice: ResponseToolChoiceOut;

@@ -152,7 +152,8 @@ export class Sweeper {
       this.last.set(app, result);
       this.finishedAt.set(app, performance.now());
     }
-    const worked = result.removed + result.alreadyMissing + result.failed + result.remaining > 0;
+    const worked =
+      result.removed + result.alreadyMissing + result.failed + result.remaining + (result.responsesRemoved ?? 0) > 0;
     if (worked || result.error || trigger === "manual") this.o.log(describeSweep(result));
     // Work left over (budget or deadline reached): continue soon, whatever started this sweep.
     if (!dryRun && result.remaining > 0 && hasLimits(limits)) this.schedule(app, trigger, this.untilAllowed(app));
@@ -162,7 +163,7 @@ export class Sweeper {
 
 /** The log line of a sweep. */
 export function describeSweep(r: SweepResult): string {
-  const counts = `scanned=${r.scanned} removed=${r.removed} alreadyMissing=${r.alreadyMissing} failed=${r.failed} skippedRunning=${r.skippedRunning} remaining=${r.remaining}`;
+  const counts = `scanned=${r.scanned} removed=${r.removed} alreadyMissing=${r.alreadyMissing} failed=${r.failed} skippedRunning=${r.skippedRunning} remaining=${r.remaining}${r.responsesRemoved === undefined ? "" : ` responsesRemoved=${r.responsesRemoved}`}`;
   const tail = r.error ? ` error=${JSON.stringify(r.error)}` : "";
   return `history: ${r.dryRun ? "dry-run " : ""}sweep app=${r.app} trigger=${r.trigger} ${counts} in ${r.finishedAt - r.startedAt} ms${tail}`;
 }

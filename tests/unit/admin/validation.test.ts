@@ -171,6 +171,19 @@ const CASES: BadCase[] = [
   { row: "applyConnect", method: "POST", path: "/admin/api/connect/codex/apply", body: { x: 1 }, field: "x" },
   { row: "undoConnect", method: "POST", path: "/admin/api/connect/opencode/undo", body: {}, field: "client" },
   { row: "verifyConnect", method: "POST", path: "/admin/api/connect/Codex/verify", body: {}, field: "client" },
+  {
+    row: "listStoredResponses",
+    method: "GET",
+    path: "/admin/api/apps/demo/responses?limit=0",
+    field: "limit",
+  },
+  { row: "getStoredResponse", method: "GET", path: "/admin/api/apps/demo/responses/resp_1", field: "id" },
+  {
+    row: "deleteStoredResponse",
+    method: "DELETE",
+    path: "/admin/api/apps/demo/responses/..%2Fx",
+    field: "id",
+  },
 ];
 
 describe("admin input validation", () => {

@@ -15,6 +15,10 @@ import type {
 import type { PatchbayError } from "../../../server/core/errors";
 import { Listener } from "../../../server/http/listener";
 import { createOpenAiApp } from "../../../server/http/openai-app";
+import { ResponseStore } from "../../../server/responses-store/response-store";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { AppsStore, KeysStore, LogPage, RequestLog } from "../../../server/stores/types";
 
 export const KEY = "pb-unitTestKeyUnitTestKeyUnitTestKey000000000";
@@ -192,9 +196,11 @@ export async function startUnitServer(
   const gate = new ConcurrencyGate();
   const lan = { on: false };
   const diagnostics: string[] = [];
+  const responsesDir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-unit-responses-"));
   const app = createOpenAiApp({
     apps,
     keys: new OneKey(),
+    responses: new ResponseStore({ dataDir: responsesDir }),
     backend,
     catalog: () => backend.listModels(),
     gate,
@@ -230,6 +236,7 @@ export async function startUnitServer(
     port: st.port,
     async close() {
       await listener.stop(0);
+      fs.rmSync(responsesDir, { recursive: true, force: true });
     },
   };
 }

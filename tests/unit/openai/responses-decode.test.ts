@@ -244,10 +244,8 @@ describe("decodeResponsesRequest: mapping", () => {
       reasoningEffort: "high",
     });
     assert.deepEqual([request.stream, request.includeUsage, request.promptCacheKey], [true, true, "pck"]);
-    assert.deepEqual(request.warnings, [
-      "store ignored (Patchbay stores no responses)",
-      "reasoning.encrypted_content not available",
-    ]);
+    // `store` is honoured by the Responses route (stored Responses), so it is no longer a warning.
+    assert.deepEqual(request.warnings, ["reasoning.encrypted_content not available"]);
     assert.deepEqual(
       [
         echo.temperature,

@@ -187,11 +187,11 @@ export const ResponseObjectSchema = z.strictObject({
   model: z.string().min(1),
   output: z.array(OutputItemSchema),
   parallel_tool_calls: z.boolean(),
-  previous_response_id: z.null(),
+  previous_response_id: z.string().nullable(),
   prompt_cache_key: z.string().nullable(),
   reasoning: z.strictObject({ effort: z.string().nullable(), summary: z.string().nullable() }),
   service_tier: z.string(),
-  store: z.literal(false),
+  store: z.boolean(),
   temperature: z.number().nullable(),
   text: z.strictObject({ format: TextFormat }),
   tool_choice: z.union([

@@ -95,6 +95,22 @@ export function HistoryTab() {
           onReset={() => setForm(toForm(app.history))}
         />
       </div>
+      <div className="card stack">
+        <div>
+          <h2>Stored responses</h2>
+          <p className="section-note">
+            Responses API answers are kept (unless a request says <code>store: false</code>) so clients can continue
+            with <code>previous_response_id</code> or <code>item_reference</code>. They count toward these limits and
+            are pruned with the sessions.
+          </p>
+        </div>
+        <Switch
+          label="Store responses"
+          checked={app.storeResponses}
+          disabled={save.isPending}
+          onChange={(v) => save.mutate({ storeResponses: v })}
+        />
+      </div>
       <PrunePanel app={app.name} limits={parsed.success ? value : null} saved={app.history} />
     </section>
   );

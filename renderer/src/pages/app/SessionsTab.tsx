@@ -13,6 +13,7 @@ import { Callout, EmptyState, ErrorState, Loading } from "../../components/State
 import { EMPTY, formatDateTime, formatNumber, formatRelative } from "../../lib/format";
 import { useCurrentApp } from "./context";
 import { SessionView } from "./SessionView";
+import { StoredResponsesPanel } from "./StoredResponsesPanel";
 import { tokenText } from "./sessions-data";
 import "../../styles/sessions.css";
 
@@ -202,6 +203,7 @@ export function SessionsTab() {
         </div>
       )}
       {open ? <SessionView app={app.name} session={open} onClose={() => setOpen(null)} /> : null}
+      <StoredResponsesPanel app={app.name} enabled={app.storeResponses} />
       {confirming ? (
         <ConfirmDialog
           title={confirming.length === 1 ? "Delete session" : `Delete ${confirming.length} sessions`}

@@ -10,6 +10,7 @@ import type { AdminServices } from "../services";
 import { groupCatalog } from "./catalog";
 import { connectHandlers } from "./connect-handlers";
 import { historyHandlers } from "./history-handlers";
+import { storedResponseHandlers } from "./stored-responses-handlers";
 
 /** A row's handler: parsed input in, a value its output schema accepts out. */
 export type Handler<K extends JsonEndpointName> = (
@@ -89,6 +90,7 @@ export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
 
   ...historyHandlers,
   ...connectHandlers,
+  ...storedResponseHandlers,
 
   getModels: async (_i, s) => groupCatalog(await s.listModels()),
 

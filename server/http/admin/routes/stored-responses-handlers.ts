@@ -1,0 +1,26 @@
+// Handlers of the stored-Responses rows of the admin endpoint table (issue 13): thin calls into the response store's
+// admin view (server/responses-store/admin-view.ts).
+import { PatchbayError } from "../../../core/errors";
+import { listStoredResponses, storedResponseDetail } from "../../../responses-store/admin-view";
+import type { ResponseStore } from "../../../responses-store/response-store";
+import type { AdminServices } from "../services";
+import type { Handler } from "./handlers";
+
+type StoredRow = "listStoredResponses" | "getStoredResponse" | "deleteStoredResponse";
+
+/** The store, after checking the app exists (404 `app_not_found`). */
+function storeFor(s: AdminServices, name: string): ResponseStore {
+  if (!s.apps.get(name))
+    throw new PatchbayError("app_not_found", `There is no app named '${name}'.`, { param: "name" });
+  if (!s.responses) throw new PatchbayError("backend_unavailable", "Stored responses are not available here.");
+  return s.responses;
+}
+
+export const storedResponseHandlers: { [K in StoredRow]: Handler<K> } = {
+  listStoredResponses: ({ params, query }, s) => listStoredResponses(storeFor(s, params.name), params.name, query),
+  getStoredResponse: ({ params }, s) => storedResponseDetail(storeFor(s, params.name), params.name, params.id),
+  deleteStoredResponse: async ({ params }, s) => {
+    await storeFor(s, params.name).delete(params.name, params.id);
+    return { ok: true as const };
+  },
+};

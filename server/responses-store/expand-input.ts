@@ -1,0 +1,136 @@
+// Expands a Responses request against the app's stored responses BEFORE the (stateless) decoder sees it:
+// `previous_response_id` → that response's effective input + output items, then this request's input; each
+// `item_reference` (or an id-only item) → the stored item. Also assigns ids to id-less items for storing. The decoder
+// then gets an ordinary full conversation, so a stored turn reaches the upstream exactly as the inline one would.
+// Reads only; never writes. OpenAI API reference, "Create a model response" (`previous_response_id`, `input`).
+import { PatchbayError, invalidRequest } from "../core/errors";
+import { isJsonObject } from "../core/wire-parse";
+import { inputItemId, responseIdOfItem, type StoredItem, type StoredResponseRecord } from "./record";
+
+/** What expansion reads: a record of this app by id (throws PatchbayError `response_not_found` when absent). */
+export interface StoredResponseReader {
+  get(app: string, id: string, param?: string | null): Promise<StoredResponseRecord>;
+}
+
+/** The request prepared for the decoder and for storing. */
+export interface ExpandedRequest {
+  /** The body for the decoder: the original one, or (when something was expanded) a copy whose `input` is the
+   *  effective input and without `previous_response_id`. */
+  body: unknown;
+  /** The effective input to store, every item with an `id` (null when `input` is not a string or an array: the
+   *  decoder reports that). */
+  input: StoredItem[] | null;
+  /** The `previous_response_id` the request named (echoed on the response), or null. */
+  previousResponseId: string | null;
+}
+
+/** True for `{type: "item_reference", id}` and for the bare `{id}` form (an item without type and role). */
+function isReference(item: Record<string, unknown>): boolean {
+  return item.type === "item_reference" || (item.type === undefined && !("role" in item) && "id" in item);
+}
+
+/** The stored item `id` of this app, found through the response its id names. Throws 404 `item_not_found`. */
+async function resolveReference(
+  reader: StoredResponseReader,
+  app: string,
+  id: unknown,
+  at: string,
+  cache: Map<string, StoredResponseRecord>,
+): Promise<StoredItem> {
+  if (typeof id !== "string" || id === "")
+    throw invalidRequest(`Invalid '${at}.id': an item_reference needs the id of a stored item.`, `${at}.id`);
+  const notFound = () =>
+    new PatchbayError("item_not_found", `Item with id '${id}' not found.`, { param: `${at}.id`, status: 404 });
+  const responseId = responseIdOfItem(id);
+  if (!responseId) throw notFound();
+  let record = cache.get(responseId);
+  if (!record) {
+    try {
+      record = await reader.get(app, responseId);
+    } catch (err) {
+      if (err instanceof PatchbayError && err.code === "response_not_found") throw notFound();
+      throw err;
+    }
+    cache.set(responseId, record);
+  }
+  const item = record.response.output.find((x) => x.id === id) ?? record.input.find((x) => x.id === id);
+  if (!item) throw notFound();
+  return structuredClone(item);
+}
+
+/**
+ * Expands `body` for `app` (see the module comment). `responseId` is the id the new response will get (input items
+ * without an id get `<prefix>_<key>_in<n>`). Leaves anything it does not understand to the decoder (a body that is not
+ * an object, an `input` of the wrong type, items that are not objects).
+ * @throws PatchbayError 400 `previous_response_id` not a string / `previous_response_not_found` (unknown, another
+ *   app's, deleted or pruned: OpenAI answers "Previous response with id '…' not found." with 400); 404 `item_not_found`
+ *   naming `input[i].id`; `storage_error` (500) when a needed record is damaged.
+ */
+export async function expandStoredInput(
+  body: unknown,
+  app: string,
+  reader: StoredResponseReader,
+  responseId: string,
+): Promise<ExpandedRequest> {
+  if (!isJsonObject(body)) return { body, input: null, previousResponseId: null };
+  const prevId = body.previous_response_id;
+  if (prevId !== undefined && prevId !== null && (typeof prevId !== "string" || prevId === ""))
+    throw invalidRequest(
+      "Invalid 'previous_response_id': expected the id of a stored response.",
+      "previous_response_id",
+    );
+  const previousResponseId = typeof prevId === "string" ? prevId : null;
+
+  const raw = body.input;
+  if (typeof raw !== "string" && !Array.isArray(raw)) {
+    if (previousResponseId) await previous(reader, app, previousResponseId);
+    return { body: withoutPrevious(body), input: null, previousResponseId };
+  }
+  const cache = new Map<string, StoredResponseRecord>();
+  let expanded = previousResponseId !== null;
+  const own: unknown[] =
+    typeof raw === "string" ? [{ type: "message", role: "user", content: raw }] : (raw as unknown[]);
+  const items: unknown[] = [];
+  for (const [i, item] of own.entries()) {
+    if (isJsonObject(item) && isReference(item)) {
+      items.push(await resolveReference(reader, app, item.id, `input[${i}]`, cache));
+      expanded = true;
+    } else {
+      items.push(item);
+    }
+  }
+  const history: StoredItem[] = [];
+  if (previousResponseId) {
+    const prev = await previous(reader, app, previousResponseId);
+    history.push(...structuredClone(prev.input), ...structuredClone(prev.response.output));
+  }
+  let n = 0;
+  const withIds = items.map((item): unknown => {
+    if (!isJsonObject(item)) return item;
+    const type = typeof item.type === "string" ? item.type : "role" in item ? "message" : "item";
+    const id = typeof item.id === "string" && item.id !== "" ? item.id : inputItemId(responseId, type, n++);
+    return { ...item, type, id };
+  });
+  const storable = withIds.every((x) => isJsonObject(x)) ? [...history, ...(withIds as StoredItem[])] : null;
+  if (!expanded) return { body, input: storable, previousResponseId };
+  return { body: { ...withoutPrevious(body), input: [...history, ...items] }, input: storable, previousResponseId };
+}
+
+async function previous(reader: StoredResponseReader, app: string, id: string): Promise<StoredResponseRecord> {
+  try {
+    return await reader.get(app, id, "previous_response_id");
+  } catch (err) {
+    if (err instanceof PatchbayError && err.code === "response_not_found") {
+      throw new PatchbayError("previous_response_not_found", `Previous response with id '${id}' not found.`, {
+        param: "previous_response_id",
+      });
+    }
+    throw err;
+  }
+}
+
+function withoutPrevious(body: Record<string, unknown>): Record<string, unknown> {
+  const copy = { ...body };
+  delete copy.previous_response_id;
+  return copy;
+}

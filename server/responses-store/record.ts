@@ -1,0 +1,95 @@
+// What one stored Response is on disk (zod-validated when read) and how its ids are made and parsed: response ids
+// carry their creation time, item ids carry their response's key, so an item_reference finds its record in one read.
+// Pure: no I/O, no clock of its own.
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+
+/** Format version of a record file. */
+export const RECORD_VERSION = 1;
+
+/** An item (input or output) as stored: any Responses item with a string `id` and `type`. */
+export const StoredItem = z.looseObject({ id: z.string().min(1), type: z.string().min(1) });
+/** An item as stored. */
+export type StoredItem = z.infer<typeof StoredItem>;
+
+/** The response object as it was sent (the fields Patchbay relies on are checked, the rest is kept as is). */
+export const StoredResponseObject = z.looseObject({
+  id: z.string(),
+  object: z.literal("response"),
+  created_at: z.number(),
+  status: z.enum(["completed", "incomplete", "failed", "in_progress"]),
+  model: z.string(),
+  output: z.array(StoredItem),
+  previous_response_id: z.string().nullable(),
+  instructions: z.unknown(),
+  usage: z.unknown(),
+  store: z.literal(true),
+});
+/** The response object as stored. */
+export type StoredResponseObject = z.infer<typeof StoredResponseObject>;
+
+/** One stored response: `<dataDir>/responses/<app>/<shard>/<id>.json`. Times are epoch ms. */
+export const StoredResponseRecord = z.object({
+  v: z.literal(RECORD_VERSION),
+  id: z.string(),
+  app: z.string(),
+  createdAt: z.number().int(),
+  /** The OpenCode session that ran it (links the Sessions view), when known. */
+  sessionId: z.string().nullable(),
+  /** The effective input: the previous response's input and output (when `previous_response_id`), then this
+   *  request's input with item references resolved; every item has an id. `instructions` is not part of it. */
+  input: z.array(StoredItem),
+  response: StoredResponseObject,
+});
+/** One stored response. */
+export type StoredResponseRecord = z.infer<typeof StoredResponseRecord>;
+
+/** `resp_` + 12 hex digits of the creation time (epoch ms) + 20 random hex digits. */
+const RESPONSE_ID = /^resp_([0-9a-f]{12})([0-9a-f]{20})$/;
+/** `<prefix>_<32-hex key of the response>_<suffix>`: the encoder's default output ids (`msg_<key>_0`) and the ids
+ *  given to input items when stored (`msg_<key>_in0`). */
+const ITEM_ID = /^[a-z]+_([0-9a-f]{32})_[a-z0-9]+$/;
+
+/** A new response id whose first 12 hex digits are `nowMs` (so listing and pruning need no file reads). */
+export function newResponseId(nowMs: number): string {
+  const time = Math.max(0, Math.trunc(nowMs)).toString(16).padStart(12, "0").slice(-12);
+  return `resp_${time}${randomBytes(10).toString("hex")}`;
+}
+
+/** True for ids made by {@link newResponseId} (anything else is unknown: never a path). */
+export function isResponseId(id: string): boolean {
+  return RESPONSE_ID.test(id);
+}
+
+/** Creation time (epoch ms) encoded in a response id, or null when it is not one. */
+export function createdAtOfId(id: string): number | null {
+  const m = RESPONSE_ID.exec(id);
+  return m?.[1] ? parseInt(m[1], 16) : null;
+}
+
+/** The response id an item id belongs to (`msg_<key>_0` → `resp_<key>`), or null for other ids. */
+export function responseIdOfItem(itemId: string): string | null {
+  const m = ITEM_ID.exec(itemId);
+  return m?.[1] ? `resp_${m[1]}` : null;
+}
+
+/** The id prefix of a new input item of `type` (`message` → `msg`, `function_call` → `fc`, …). */
+function prefixOf(type: string): string {
+  switch (type) {
+    case "message":
+      return "msg";
+    case "function_call":
+      return "fc";
+    case "function_call_output":
+      return "fco";
+    case "reasoning":
+      return "rs";
+    default:
+      return type.replace(/[^a-z]/g, "").slice(0, 12) || "item";
+  }
+}
+
+/** The id of the `n`-th input item of response `responseId` that came without one. */
+export function inputItemId(responseId: string, type: string, n: number): string {
+  return `${prefixOf(type)}_${responseId.replace(/^resp_/, "")}_in${n}`;
+}

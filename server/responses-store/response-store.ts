@@ -1,0 +1,293 @@
+// The stored-Responses store: one JSON file per response under `<dataDir>/responses/<app>/<shard>/<id>.json`
+// (written atomically, write-once), plus a per-app in-memory index of ids built lazily from the folder names (ids
+// carry their creation time, so the index needs no file reads). Owns files and the index; knows nothing of HTTP.
+import fsp from "node:fs/promises";
+import path from "node:path";
+import writeFileAtomic from "write-file-atomic";
+import type { HistoryLimits } from "../../shared/apps";
+import { PatchbayError } from "../core/errors";
+import { DAY_MS } from "../opencode/history/prune-plan";
+import { describeFsError, errnoCode, storageError } from "../stores/storage-error";
+import {
+  RECORD_VERSION,
+  StoredResponseRecord,
+  createdAtOfId,
+  isResponseId,
+  type StoredResponseRecord as RecordT,
+} from "./record";
+
+/** Folder of the stored responses inside the data folder. */
+export const RESPONSES_DIR = "responses";
+
+/** Writes `text` to `file` atomically (temp file + rename). Default: write-file-atomic with fsync. */
+export type RecordWriter = (file: string, text: string) => Promise<void>;
+
+/** Options of {@link ResponseStore}. */
+export interface ResponseStoreOptions {
+  /** Patchbay's data folder. */
+  dataDir: string;
+  /** Test/bench hook: replaces the atomic writer. */
+  writeFile?: RecordWriter;
+  /** Diagnostic log (damaged records, failed deletions). */
+  log?: (line: string) => void;
+}
+
+/** One row of an app's index: id and creation time (epoch ms). */
+export interface IndexedResponse {
+  id: string;
+  createdAt: number;
+}
+
+/** What one prune removed (`removed` ids, oldest first) or would remove (`dryRun`). */
+export interface ResponsePruneResult {
+  removed: string[];
+  failed: number;
+}
+
+const defaultWriter: RecordWriter = (file, text) => writeFileAtomic(file, text, { mode: 0o600, fsync: true });
+
+/** The app's response folder; app names are validated by shared/apps.ts (no separators). */
+function appDir(root: string, app: string): string {
+  if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(app)) throw new Error(`invalid app name for the response store: ${app}`);
+  return path.join(root, app);
+}
+
+/** Shard folder of an id: its last two hex digits (256 folders; ~400 files each at 100,000 responses). */
+function shardOf(id: string): string {
+  return id.slice(-2);
+}
+
+/** "resp_x not found" as the OpenAI wire says it (404 naming the id). */
+export function responseNotFound(id: string, param: string | null = null): PatchbayError {
+  return new PatchbayError("response_not_found", `Response with id '${id}' not found.`, { param });
+}
+
+/**
+ * Stored Responses of every app. Reads by id are one file read (no index needed); listing and pruning use the app's
+ * index (built on first use by reading the 256 shard folders; kept up to date by this instance's writes).
+ * Errors: `response_not_found` (404: unknown id, another app's, deleted or pruned), `storage_error` (500: disk
+ * failure, or a damaged record; the message names the id and file).
+ */
+export class ResponseStore {
+  private readonly root: string;
+  private readonly write: RecordWriter;
+  private readonly log: (line: string) => void;
+  /** app → its index (sorted by creation, oldest first), built lazily. */
+  private readonly indexes = new Map<string, Promise<IndexedResponse[]>>();
+  private readonly madeDirs = new Set<string>();
+  /** Writes in flight, by `app/id`: their records answer `get` until they are on disk. */
+  private readonly pending = new Map<string, { record: RecordT; write: Promise<void> }>();
+
+  constructor(opts: ResponseStoreOptions) {
+    this.root = path.join(path.resolve(opts.dataDir), RESPONSES_DIR);
+    this.write = opts.writeFile ?? defaultWriter;
+    this.log = opts.log ?? (() => {});
+  }
+
+  /** The file of `id` for `app`, or null when `id` is not a Patchbay response id. */
+  fileOf(app: string, id: string): string | null {
+    return isResponseId(id) ? path.join(appDir(this.root, app), shardOf(id), `${id}.json`) : null;
+  }
+
+  /**
+   * Stores a record (write-once; validated first). Resolves once it is on disk; throws `storage_error` when the disk
+   * fails. While the write is in flight, `get` already answers from memory (so a client can continue a conversation
+   * the moment it sees the response, without waiting for the disk).
+   */
+  async put(record: RecordT): Promise<void> {
+    const valid = StoredResponseRecord.parse({ ...record, v: RECORD_VERSION });
+    const file = this.fileOf(valid.app, valid.id);
+    if (!file) throw new Error(`not a response id: ${valid.id}`);
+    const key = pendingKey(valid.app, valid.id);
+    const write = this.writeRecord(file, valid);
+    this.pending.set(key, { record: valid, write });
+    try {
+      await write;
+    } finally {
+      if (this.pending.get(key)?.write === write) this.pending.delete(key);
+    }
+    const index = this.indexes.get(valid.app);
+    if (index) insertSorted(await index, { id: valid.id, createdAt: valid.createdAt });
+  }
+
+  /** Waits for every write in flight (call before exit). Never throws. */
+  async flush(): Promise<void> {
+    await Promise.allSettled([...this.pending.values()].map((p) => p.write));
+  }
+
+  private async writeRecord(file: string, valid: RecordT): Promise<void> {
+    const dir = path.dirname(file);
+    try {
+      if (!this.madeDirs.has(dir)) {
+        await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+        this.madeDirs.add(dir);
+      }
+      await this.write(file, JSON.stringify(valid));
+    } catch (err) {
+      throw storageError("store response", file, err);
+    }
+  }
+
+  /**
+   * The record of `id` for `app`. Throws `response_not_found` (404, `param` as given) when absent or not this app's;
+   * `storage_error` (500) naming the id when the file cannot be read or is damaged (invalid JSON or shape).
+   */
+  async get(app: string, id: string, param: string | null = null): Promise<RecordT> {
+    const file = this.fileOf(app, id);
+    if (!file) throw responseNotFound(id, param);
+    const inFlight = this.pending.get(pendingKey(app, id));
+    if (inFlight) return structuredClone(inFlight.record);
+    let text: string;
+    try {
+      text = await fsp.readFile(file, "utf8");
+    } catch (err) {
+      if (errnoCode(err) === "ENOENT") throw responseNotFound(id, param);
+      throw storageError("read stored response", file, err);
+    }
+    let parsed: ReturnType<typeof StoredResponseRecord.safeParse>;
+    try {
+      parsed = StoredResponseRecord.safeParse(JSON.parse(text));
+    } catch (err) {
+      throw this.damaged(id, file, describeFsError(err));
+    }
+    if (!parsed.success) throw this.damaged(id, file, parsed.error.issues[0]?.message ?? "invalid record");
+    if (parsed.data.app !== app || parsed.data.id !== id) throw responseNotFound(id, param);
+    return parsed.data;
+  }
+
+  /** Deletes `id` of `app` (damaged records too). Throws `response_not_found` when absent, `storage_error`. */
+  async delete(app: string, id: string): Promise<void> {
+    const file = this.fileOf(app, id);
+    if (!file) throw responseNotFound(id);
+    await this.pending.get(pendingKey(app, id))?.write.catch(() => {});
+    try {
+      await fsp.unlink(file);
+    } catch (err) {
+      if (errnoCode(err) === "ENOENT") throw responseNotFound(id);
+      throw storageError("delete stored response", file, err);
+    }
+    const index = this.indexes.get(app);
+    if (index) removeId(await index, id);
+  }
+
+  /** The app's responses, newest first: `limit` ids created before `before` (an id of the list), and whether more
+   *  follow. */
+  async list(app: string, q: { limit: number; before?: string }): Promise<{ ids: IndexedResponse[]; more: boolean }> {
+    const index = await this.index(app);
+    let end = index.length;
+    if (q.before) {
+      const at = index.findIndex((r) => r.id === q.before);
+      end = at < 0 ? 0 : at;
+    }
+    const start = Math.max(0, end - q.limit);
+    return { ids: index.slice(start, end).reverse(), more: start > 0 };
+  }
+
+  /** How many responses the app has stored. */
+  async count(app: string): Promise<number> {
+    return (await this.index(app)).length;
+  }
+
+  /**
+   * The app's responses its history limits would delete now, oldest first: beyond the newest `maxSessions`, or
+   * created more than `maxAgeDays` before `now` (same rules as sessions, a response's last activity being its
+   * creation). No limits: none.
+   */
+  async overLimits(app: string, limits: HistoryLimits, now: number): Promise<IndexedResponse[]> {
+    if (limits.maxSessions === null && limits.maxAgeDays === null) return [];
+    const index = await this.index(app);
+    const keepFrom = limits.maxSessions === null ? 0 : Math.max(0, index.length - limits.maxSessions);
+    const cutoff = limits.maxAgeDays === null ? -Infinity : now - limits.maxAgeDays * DAY_MS;
+    return index.filter((r, i) => i < keepFrom || r.createdAt < cutoff);
+  }
+
+  /** Deletes what {@link overLimits} lists (at most `budget`, oldest first). Failures are counted and logged. */
+  async prune(app: string, limits: HistoryLimits, now: number, budget = Infinity): Promise<ResponsePruneResult> {
+    const over = (await this.overLimits(app, limits, now)).slice(0, budget);
+    const result: ResponsePruneResult = { removed: [], failed: 0 };
+    for (const r of over) {
+      try {
+        await this.delete(app, r.id);
+        result.removed.push(r.id);
+      } catch (err) {
+        if (err instanceof PatchbayError && err.code === "response_not_found") continue;
+        result.failed++;
+        this.log(`stored responses: could not prune ${r.id} of app '${app}': ${describeFsError(err)}`);
+      }
+    }
+    return result;
+  }
+
+  /** Removes every stored response of an app (the app was deleted, so a new app of that name starts empty). */
+  async removeApp(app: string): Promise<void> {
+    this.indexes.delete(app);
+    const dir = appDir(this.root, app);
+    for (const d of this.madeDirs) if (d.startsWith(dir + path.sep)) this.madeDirs.delete(d);
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
+
+  private damaged(id: string, file: string, reason: string): PatchbayError {
+    this.log(`stored responses: damaged record ${file}: ${reason}`);
+    return new PatchbayError(
+      "storage_error",
+      `Stored response '${id}' is damaged on disk (${file}: ${reason}). Other responses are unaffected; delete this one with DELETE /v1/responses/${id}.`,
+    );
+  }
+
+  private index(app: string): Promise<IndexedResponse[]> {
+    let index = this.indexes.get(app);
+    if (!index) {
+      index = scanApp(appDir(this.root, app));
+      this.indexes.set(app, index);
+      index.catch(() => this.indexes.delete(app));
+    }
+    return index;
+  }
+}
+
+/** Reads an app's shard folders into an index sorted oldest first. A missing folder is an empty index. */
+async function scanApp(dir: string): Promise<IndexedResponse[]> {
+  let shards: string[];
+  try {
+    shards = await fsp.readdir(dir);
+  } catch (err) {
+    if (errnoCode(err) === "ENOENT") return [];
+    throw storageError("list stored responses in", dir, err);
+  }
+  const out: IndexedResponse[] = [];
+  for (const shard of shards) {
+    let names: string[];
+    try {
+      names = await fsp.readdir(path.join(dir, shard));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (!name.endsWith(".json")) continue;
+      const id = name.slice(0, -5);
+      const createdAt = createdAtOfId(id);
+      if (createdAt !== null) out.push({ id, createdAt });
+    }
+  }
+  return out.sort(compareOldestFirst);
+}
+
+function pendingKey(app: string, id: string): string {
+  return `${app}/${id}`;
+}
+
+function compareOldestFirst(a: IndexedResponse, b: IndexedResponse): number {
+  return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+function insertSorted(index: IndexedResponse[], row: IndexedResponse): void {
+  if (index.some((r) => r.id === row.id)) return;
+  let i = index.length;
+  while (i > 0 && compareOldestFirst(index[i - 1] as IndexedResponse, row) > 0) i--;
+  index.splice(i, 0, row);
+}
+
+function removeId(index: IndexedResponse[], id: string): void {
+  const i = index.findIndex((r) => r.id === id);
+  if (i >= 0) index.splice(i, 1);
+}
