@@ -8,6 +8,7 @@ import type {
   JsonSchema,
   ModelInfo,
   NeutralMessage,
+  NeutralRequest,
   SignedReasoning,
   ToolCall,
 } from "../core/contract";
@@ -76,13 +77,35 @@ const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: "object", properties: {} };
  */
 export function planBridgeRequest(req: BackendRequest, ctx: PlanContext): BridgePlan {
   const r = req.request;
-  const model = req.model;
   // Only this layer's own warnings: the runner adds them to the decoder's.
   const warnings: string[] = [];
-  const npm = model.npm ?? "";
-  const openaiCompatible = npm === OPENAI_COMPATIBLE;
+  const tools = planTools(r, warnings);
+  const output = planStructuredOutput(req, tools.forceToolUse, warnings);
+  const params = planGenerationParams(req, output.options, tools.allowed.length > 0, warnings);
+  const variant = planVariant(req, output.options, warnings);
+  const messages = toInternalMessages(r.messages, req.model, ctx, warnings);
+  const plan: BridgePlan = {
+    spec: { v: 1, system: [...r.system], messages, params, singleStep: true },
+    toolset: tools.toolset,
+    toolsetHash: toolsetHash(tools.toolset),
+    toolNames: tools.toolNames,
+    permission: planPermissions(tools.toolset, tools.allowed, output.structured, output.format),
+    structured: output.structured,
+    triggerText: triggerText(r.messages),
+    warnings,
+  };
+  if (output.format) plan.format = output.format;
+  if (variant) plan.variant = variant;
+  return plan;
+}
 
-  // ---- tools ---------------------------------------------------------------------------------------------------
+/** The client tools under their OpenCode names (sorted: a tool set is one instance directory), which of them are
+ *  offered (`tool_choice`), and whether a call is required. Throws for two tools that map to one OpenCode name and for
+ *  a named `tool_choice` that is not among the tools. */
+function planTools(
+  r: NeutralRequest,
+  warnings: string[],
+): { toolset: CompanionTool[]; toolNames: Map<string, string>; allowed: string[]; forceToolUse: boolean } {
   const toolNames = new Map<string, string>();
   const toolset: CompanionTool[] = [];
   for (const t of r.tools) {
@@ -126,17 +149,25 @@ export function planBridgeRequest(req: BackendRequest, ctx: PlanContext): Bridge
       `tool_choice {"function":"${tc.name}"} is approximated: only that tool is offered and a tool call is required`,
     );
   }
+  return { toolset, toolNames, allowed, forceToolUse };
+}
 
-  // ---- structured output ---------------------------------------------------------------------------------------
+/** Structured output: `response_format` passed through to OpenAI-compatible providers, else OpenCode's native
+ *  structured-output tool; a forced tool call also needs a `format` (OpenCode's only way to require one). Returns the
+ *  provider options it started (more are added by the generation parameters). */
+function planStructuredOutput(
+  req: BackendRequest,
+  forceToolUse: boolean,
+  warnings: string[],
+): { structured: StructuredMode; format: BridgePlan["format"]; options: Record<string, unknown> } {
   const options: Record<string, unknown> = {};
-  const dropOptions: string[] = [];
   let structured: StructuredMode = null;
   let format: BridgePlan["format"];
-  const rf = r.responseFormat;
+  const rf = req.request.responseFormat;
   if (rf.type === "json_schema")
     assertJsonDepth(rf.schema, "response_format", "the response_format schema", BRIDGE_JSON_DEPTH);
   if (rf.type === "json_schema" || rf.type === "json_object") {
-    if (openaiCompatible) {
+    if (req.model.npm === OPENAI_COMPATIBLE) {
       structured = "passthrough";
       options.response_format =
         rf.type === "json_object"
@@ -154,12 +185,22 @@ export function planBridgeRequest(req: BackendRequest, ctx: PlanContext): Bridge
       structured = "native";
       format = { type: "json_schema", schema: rf.type === "json_schema" ? rf.schema : { type: "object" } };
       warnings.push(
-        `response_format ${rf.type} is sent as OpenCode's structured-output tool for provider ${model.providerID} (no response_format passthrough)`,
+        `response_format ${rf.type} is sent as OpenCode's structured-output tool for provider ${req.model.providerID} (no response_format passthrough)`,
       );
     }
   }
-  if (forceToolUse && !format) format = { type: "json_schema", schema: EMPTY_OBJECT_SCHEMA }; // OpenCode's only way to set tool_choice "required"
+  if (forceToolUse && !format) format = { type: "json_schema", schema: EMPTY_OBJECT_SCHEMA };
+  return { structured, format, options };
+}
 
+/** Session permission rules: offered client tools allowed, the others denied; OpenCode's StructuredOutput tool allowed
+ *  only for native structured output. */
+function planPermissions(
+  toolset: readonly CompanionTool[],
+  allowed: readonly string[],
+  structured: StructuredMode,
+  format: BridgePlan["format"],
+): PermissionRule[] {
   const permission: PermissionRule[] = toolset.map((t) => ({
     permission: t.name,
     pattern: "*",
@@ -167,10 +208,22 @@ export function planBridgeRequest(req: BackendRequest, ctx: PlanContext): Bridge
   }));
   if (structured === "native") permission.push({ permission: STRUCTURED_OUTPUT_TOOL, pattern: "*", action: "allow" });
   else if (format) permission.push({ permission: STRUCTURED_OUTPUT_TOOL, pattern: "*", action: "deny" });
+  return permission;
+}
 
-  // ---- generation parameters -----------------------------------------------------------------------------------
+/** `chat.params` for the plugin: the client's parameters, `null` for those it did not send (clears OpenCode's
+ *  defaults), provider options for what only some packages take (others dropped with a warning). Adds to `options`. */
+function planGenerationParams(
+  req: BackendRequest,
+  options: Record<string, unknown>,
+  offersTools: boolean,
+  warnings: string[],
+): CompanionParams {
+  const { request: r, model } = req;
   const g = r.generation;
-  const offersTools = allowed.length > 0;
+  const npm = model.npm ?? "";
+  const openaiCompatible = npm === OPENAI_COMPATIBLE;
+  const dropOptions: string[] = [];
   const keepsDefaultMaxTokens = /anthropic|bedrock/.test(npm); // these APIs require max_tokens
   const params: CompanionParams = {
     temperature: g.temperature ?? null,
@@ -213,41 +266,29 @@ export function planBridgeRequest(req: BackendRequest, ctx: PlanContext): Bridge
     options.promptCacheKey =
       r.promptCacheKey ?? sha256([model.providerID, model.modelID, r.system, r.messages[0] ?? null]).slice(0, 32);
   }
+  return params;
+}
 
-  // ---- reasoning effort → variant -------------------------------------------------------------------------------
-  let variant = req.variant;
-  if (g.reasoningEffort !== undefined) {
-    if (variant) {
-      if (variant !== g.reasoningEffort)
-        warnings.push(`reasoning_effort "${g.reasoningEffort}" ignored: the model alias selects variant "${variant}"`);
-    } else if (model.variants.includes(g.reasoningEffort)) {
-      variant = g.reasoningEffort;
-    } else if (openaiCompatible || OPENAI_RESPONSES.has(npm)) {
-      options.reasoningEffort = g.reasoningEffort;
-    } else {
-      warnings.push(
-        `reasoning_effort "${g.reasoningEffort}" dropped: model ${model.providerID}/${model.modelID} has no such variant`,
-      );
-    }
+/** `reasoning_effort` → the model's OpenCode variant of that name; else a provider option where the package takes
+ *  one; else dropped with a warning. A variant chosen by the alias or model id wins. Adds to `options`. */
+function planVariant(req: BackendRequest, options: Record<string, unknown>, warnings: string[]): string | undefined {
+  const { model } = req;
+  const effort = req.request.generation.reasoningEffort;
+  const npm = model.npm ?? "";
+  const variant = req.variant;
+  if (effort === undefined) return variant;
+  if (variant) {
+    if (variant !== effort)
+      warnings.push(`reasoning_effort "${effort}" ignored: the model alias selects variant "${variant}"`);
+    return variant;
   }
-
-  // ---- conversation ----------------------------------------------------------------------------------------------
-  const messages = toInternalMessages(r.messages, model, ctx, warnings);
-  const spec: CompanionSpec = { v: 1, system: [...r.system], messages, params, singleStep: true };
-
-  const plan: BridgePlan = {
-    spec,
-    toolset,
-    toolsetHash: toolsetHash(toolset),
-    toolNames,
-    permission,
-    structured,
-    triggerText: triggerText(r.messages),
-    warnings,
-  };
-  if (format) plan.format = format;
-  if (variant) plan.variant = variant;
-  return plan;
+  if (model.variants.includes(effort)) return effort;
+  if (npm === OPENAI_COMPATIBLE || OPENAI_RESPONSES.has(npm)) options.reasoningEffort = effort;
+  else
+    warnings.push(
+      `reasoning_effort "${effort}" dropped: model ${model.providerID}/${model.modelID} has no such variant`,
+    );
+  return undefined;
 }
 
 /**
