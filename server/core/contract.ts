@@ -72,7 +72,9 @@ export type ResponseFormat =
   | { type: "json_object" }
   | { type: "json_schema"; name: string; schema: JsonSchema; strict?: boolean; description?: string };
 
-/** What every wire decoder produces. */
+/** What every wire decoder produces. Invariants every decoder guarantees (checked once for all wires by
+ *  `assertNeutralInvariants`, core/neutral-invariants.ts; later layers rely on them): tool names are unique; every
+ *  `tool` message answers a tool call of an earlier assistant message; a named `toolChoice` is one of `tools`. */
 export interface NeutralRequest {
   /** Model id as the client sent it (alias or `provider/model`). */
   model: string;

@@ -320,15 +320,9 @@ function toInternalMessages(
   ctx: PlanContext,
   warnings: string[],
 ): CompanionMessage[] {
+  // Every tool message answers an earlier call (a neutral-contract invariant); the first answer of a call counts.
   const results = new Map<string, string>();
-  const callIds = new Set<string>();
-  for (const m of messages) if (m.role === "assistant") for (const c of m.toolCalls) callIds.add(c.id);
-  for (const m of messages) {
-    if (m.role !== "tool") continue;
-    if (!callIds.has(m.toolCallId))
-      warnings.push(`tool message for unknown tool_call_id "${m.toolCallId}" was dropped`);
-    else if (!results.has(m.toolCallId)) results.set(m.toolCallId, m.content);
-  }
+  for (const m of messages) if (m.role === "tool" && !results.has(m.toolCallId)) results.set(m.toolCallId, m.content);
   let seq = 0;
   const id = (kind: "msg" | "prt") => `${kind}_pb${ctx.idPrefix}${(seq++).toString(36).padStart(4, "0")}`;
   const out: CompanionMessage[] = [];

@@ -4,6 +4,7 @@ import type { App } from "../../../shared/apps";
 import type { ModelInfo, NeutralRequest } from "../../core/contract";
 import { PatchbayError } from "../../core/errors";
 import { assertModelAcceptsMedia } from "../../core/media-check";
+import { assertNeutralInvariants } from "../../core/neutral-invariants";
 import { modelsForApp, resolveModel } from "../../core/model-resolver";
 import type { ModelRequestDeps } from "./types";
 
@@ -20,7 +21,7 @@ export interface Admitted {
 }
 
 /**
- * Admits `request` for `app`. Throws PatchbayError: 400 `invalid_request_error` (too many tools, media the model
+ * Admits `request` for `app`. Throws PatchbayError: 400 `invalid_request_error` (a broken neutral invariant, too many tools, media the model
  * cannot read, remote images refused), 429 `rate_limited` (over the app's concurrency; the slot is not taken),
  * 404/403 from model resolution, or what the image fetcher throws. On a throw after the slot was taken, the slot is
  * released.
@@ -31,6 +32,7 @@ export async function admitRequest(
   deps: ModelRequestDeps,
   signal: AbortSignal,
 ): Promise<Admitted> {
+  assertNeutralInvariants(request);
   if (request.tools.length > app.limits.maxTools) {
     throw new PatchbayError(
       "invalid_request_error",

@@ -82,7 +82,6 @@ describe("planBridgeRequest", () => {
             ],
           },
           { role: "tool", toolCallId: "c1", content: "done" },
-          { role: "tool", toolCallId: "zzz", content: "orphan" },
           { role: "user", content: [{ type: "text", text: "Next" }] },
         ],
       }),
@@ -119,7 +118,6 @@ describe("planBridgeRequest", () => {
     assert.deepEqual((t2?.state as Record<string, unknown>).status, "error");
     assert.deepEqual((t2?.state as Record<string, unknown>).input, {});
     assert.equal(u2?.parts[0]?.text, "Next");
-    assert.match(plan.warnings.join("|"), /unknown tool_call_id "zzz"/);
     assert.equal(
       new Set(plan.spec.messages.flatMap((m) => [m.info.id, ...m.parts.map((p) => p.id)])).size,
       9,

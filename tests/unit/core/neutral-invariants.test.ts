@@ -1,0 +1,55 @@
+// The neutral contract's invariants (server/core/neutral-invariants.ts): every wire's decoder keeps them, and the one
+// check refuses a request that breaks them with a 400 naming the neutral field.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { PatchbayError } from "../../../server/core/errors";
+import { assertNeutralInvariants } from "../../../server/core/neutral-invariants";
+import { decodeMessagesRequest } from "../../../server/anthropic/messages/decode";
+import { decodeChatRequest } from "../../../server/openai/chat/decode";
+import { decodeResponsesRequest } from "../../../server/openai/responses/decode";
+import { neutralRequest } from "../../harness/neutral-fixtures";
+
+const isBad = (param: string) => (err: unknown) =>
+  err instanceof PatchbayError && err.status === 400 && err.param === param;
+
+test("a request that keeps the contract passes", () => {
+  assertNeutralInvariants(
+    neutralRequest({
+      tools: [{ name: "a", parameters: {} }],
+      toolChoice: { type: "function", name: "a" },
+      messages: [
+        { role: "user", content: [{ type: "text", text: "hi" }] },
+        { role: "assistant", content: [], toolCalls: [{ id: "c1", name: "a", arguments: "{}" }] },
+        { role: "tool", toolCallId: "c1", content: "ok" },
+      ],
+    }),
+  );
+});
+
+test("duplicate tool names, an unanswered tool result and a named tool_choice outside tools are 400s", () => {
+  const tool = { name: "a", parameters: {} };
+  assert.throws(() => assertNeutralInvariants(neutralRequest({ tools: [tool, tool] })), isBad("tools"));
+  assert.throws(
+    () => assertNeutralInvariants(neutralRequest({ messages: [{ role: "tool", toolCallId: "nope", content: "x" }] })),
+    isBad("messages"),
+  );
+  assert.throws(
+    () => assertNeutralInvariants(neutralRequest({ tools: [tool], toolChoice: { type: "function", name: "b" } })),
+    isBad("tool_choice"),
+  );
+});
+
+test("every wire's decoder refuses an orphan tool result itself, naming its own field", () => {
+  const chat = () => decodeChatRequest({ model: "m", messages: [{ role: "tool", tool_call_id: "x", content: "r" }] });
+  assert.throws(chat, (e: unknown) => e instanceof PatchbayError && e.status === 400);
+  const responses = () =>
+    decodeResponsesRequest({ model: "m", input: [{ type: "function_call_output", call_id: "x", output: "r" }] });
+  assert.throws(responses, (e: unknown) => e instanceof PatchbayError && e.status === 400);
+  const messages = () =>
+    decodeMessagesRequest({
+      model: "m",
+      max_tokens: 10,
+      messages: [{ role: "user", content: [{ type: "tool_result", tool_use_id: "x", content: "r" }] }],
+    });
+  assert.throws(messages, (e: unknown) => e instanceof PatchbayError && e.status === 400);
+});
