@@ -1,5 +1,6 @@
 // Public types of the composition root (server/index.ts): what main/, the CLI and tests may rely on.
 import type { PatchbayStatus } from "../shared/status";
+import type { RuntimeTimings } from "./opencode/runtime/opencode-runtime";
 
 /** Native actions the desktop shell offers the dashboard; absent in headless mode (the UI hides them). */
 export interface DesktopHost {
@@ -39,6 +40,8 @@ export interface PatchbayDeps {
   log?: (line: string) => void;
   /** Clock for tests (epoch ms). */
   now?: () => number;
+  /** OpenCode runtime knobs (recycle/reap/pre-warm timings, session pool size); defaults suit production. */
+  runtime?: { timings?: RuntimeTimings; sessionPoolSize?: number };
 }
 
 /** URLs printed by `serve` and used by the desktop shell. */

@@ -29,6 +29,8 @@ export const RequestLogEntry = z.object({
   usage: LogUsage.nullable(),
   sessionId: z.string().nullable(),
   warnings: z.array(z.string()).default([]),
+  /** True when the request waited for OpenCode to (re)start or be recycled before it ran (slower first token). */
+  freshOpenCode: z.boolean().optional(),
   /** Present only when the user enabled body logging. */
   requestBody: z.unknown().optional(),
   responseBody: z.unknown().optional(),

@@ -97,7 +97,7 @@ export interface ModelError {
 
 /** Neutral output events, in order: one `start`, then deltas/tool calls, then exactly one `finish` or `error`. */
 export type ModelEvent =
-  | { type: "start"; sessionId: string; warnings: string[] }
+  | { type: "start"; sessionId: string; warnings: string[]; freshOpenCode?: boolean }
   | { type: "text-delta"; delta: string }
   | { type: "reasoning-delta"; delta: string }
   | { type: "tool-call"; id: string; name: string; arguments: string }

@@ -21,7 +21,9 @@ import { InstancePool } from "./instance-pool";
 import { mapProviders } from "./models";
 import { BRIDGE_AGENT } from "./opencode-config";
 import type { SideChannel } from "./side-channel";
-import { planBridgeRequest, promptToolsMap, type ModelFacts } from "./spec";
+import { RequestGate, type GateTicket } from "./runtime/request-gate";
+import { POOLED_SESSION_TITLE, SessionPool } from "./runtime/session-pool";
+import { planBridgeRequest, promptToolsMap, toolsetHash, type ModelFacts, type PermissionRule } from "./spec";
 import type { OpenCodeSupervisor } from "./supervisor";
 
 /** Dependencies of {@link createOpenCodeBackend}. */
@@ -39,6 +41,10 @@ export interface OpenCodeBackendDeps {
   log?: (line: string) => void;
   /** Clock (epoch ms). */
   now?: () => number;
+  /** Admission of requests (counts in flight, holds them during a recycle); default: a private one. */
+  gate?: RequestGate;
+  /** Pre-created sessions per recently used tool set (default 2; 0 = off: every request creates its session). */
+  sessionPoolSize?: number;
 }
 
 /** The backend plus what the composition root and diagnostics need. */
@@ -49,6 +55,14 @@ export interface OpenCodeBackend extends ModelBackend {
   liveInstances(): string[];
   /** Sees every raw OpenCode event (fixture recording, diagnostics). Returns the unsubscribe function. */
   tapEvents(listener: (event: OpenCodeEvent, directory: string | undefined) => void): () => void;
+  /** Boots the instance of an existing tool-set directory (pre-warming). Throws PatchbayError when OpenCode fails. */
+  bootDirectory(directory: string): Promise<void>;
+  /** Boots `app`'s default instance (no client tools), e.g. right after the app is created. */
+  bootApp(app: string): Promise<void>;
+  /** Disposes instances unused for `maxIdleMs` with nothing running in them; returns their directories. */
+  reapIdleInstances(maxIdleMs: number): string[];
+  /** Ids of the pre-created sessions held now (diagnostics, tests). */
+  pooledSessions(): string[];
 }
 
 const SESSION_TITLE_PREFIX = "patchbay";
@@ -63,12 +77,37 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
   const { supervisor, sideChannel } = deps;
   const readyTimeoutMs = deps.readyTimeoutMs ?? 15_000;
   const hub = new OpenCodeEventHub(supervisor, log);
+  const gate = deps.gate ?? new RequestGate({ now });
   const pool = new InstancePool({
     dataDir: deps.dataDir,
     maxLive: deps.maxLiveInstances ?? 6,
     log,
+    now,
     dispose: async (directory) => {
       await supervisor.client(directory).instance.dispose({}, { signal: AbortSignal.timeout(ABORT_TIMEOUT_MS) });
+    },
+  });
+
+  const sessionPool = new SessionPool({
+    size: deps.sessionPoolSize ?? 2,
+    log,
+    port: {
+      create: async (directory, permission, metadata) => {
+        const created = await callOpenCode("pre-create a session", () =>
+          supervisor
+            .client(directory)
+            .session.create(
+              { title: POOLED_SESSION_TITLE, permission: permission as PermissionRule[], metadata },
+              { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) },
+            ),
+        );
+        return created.id;
+      },
+      delete: async (directory, sessionID) => {
+        await callOpenCode("delete a pre-created session", () =>
+          supervisor.client(directory).session.delete({ sessionID }, { signal: AbortSignal.timeout(ABORT_TIMEOUT_MS) }),
+        );
+      },
     },
   });
 
@@ -162,6 +201,23 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
 
   async function* stream(req: BackendRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
     if (signal.aborted) return;
+    let ticket: GateTicket;
+    try {
+      ticket = await gate.enter(signal);
+    } catch (err) {
+      if (signal.aborted) return;
+      throw err;
+    }
+    try {
+      // "Fresh": this request waited for OpenCode to start, restart or be recycled (the log entry says so).
+      const fresh = ticket.held || supervisor.status().state !== "ready";
+      yield* run(req, signal, fresh);
+    } finally {
+      ticket.leave();
+    }
+  }
+
+  async function* run(req: BackendRequest, signal: AbortSignal, fresh: boolean): AsyncGenerator<ModelEvent> {
     await supervisor.whenReady(readyTimeoutMs);
     const model = await findModel(req);
     const facts: ModelFacts = {
@@ -181,6 +237,9 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     let sessionID: string | null = null;
     let settled = false; // the session ended idle, or we already asked OpenCode to abort it
     let unsubscribe = () => {};
+    const title = `${SESSION_TITLE_PREFIX}: ${plan.triggerText.replace(/\s+/g, " ").slice(0, 60)}`;
+    const metadata = { patchbay: { app: req.app } };
+    const pooled = sessionPool.take(lease.directory, plan.permission);
     const abortSession = () => {
       if (!sessionID || settled) return;
       settled = true;
@@ -191,16 +250,14 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     };
     signal.addEventListener("abort", abortSession);
     try {
-      const created = await callOpenCode("create a session", () =>
-        client.session.create(
-          {
-            title: `${SESSION_TITLE_PREFIX}: ${plan.triggerText.replace(/\s+/g, " ").slice(0, 60)}`,
-            permission: plan.permission,
-            metadata: { patchbay: { app: req.app } },
-          },
-          { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) },
-        ),
-      );
+      const created = pooled
+        ? { id: pooled }
+        : await callOpenCode("create a session", () =>
+            client.session.create(
+              { title, permission: plan.permission, metadata },
+              { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) },
+            ),
+          );
       sessionID = created.id;
       await requirePlugin(lease.directory).catch((err: unknown) => {
         settled = true; // nothing runs in it; drop the empty session
@@ -215,7 +272,7 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
         abortSession();
         return;
       }
-      yield { type: "start", sessionId: sessionID, warnings: plan.warnings };
+      yield { type: "start", sessionId: sessionID, warnings: plan.warnings, ...(fresh ? { freshOpenCode: true } : {}) };
 
       // From here on failures are events, never throws (ModelBackend contract).
       const prompted = await client.session
@@ -232,6 +289,13 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
           { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) },
         )
         .catch((err: unknown) => ({ error: err }));
+      if (pooled) {
+        // The pooled session still has its placeholder title: name it after the request, off the request path.
+        const id = sessionID;
+        void client.session
+          .update({ sessionID: id, title }, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) })
+          .catch((err: unknown) => log(`[opencode] naming session ${id} failed: ${String(err)}`));
+      }
       if ("error" in prompted && prompted.error !== undefined) {
         yield {
           type: "error",
@@ -278,6 +342,23 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
       unsubscribe();
       abortSession();
       if (sessionID) sideChannel.unregister(sessionID);
+      // Top the pool up for this tool set's next request while still holding the lease (so the instance is not
+      // disposed under the new sessions), off this request's path: its answer is complete.
+      if (supervisor.status().state === "ready" && !supervisor.stopRequested)
+        void sessionPool.refill(lease.directory, plan.permission, metadata).finally(() => lease.release());
+      else lease.release();
+    }
+  }
+
+  async function bootDirectory(directory: string): Promise<void> {
+    await supervisor.whenReady(readyTimeoutMs);
+    const lease = await pool.lease(directory);
+    try {
+      // Any call scoped to a directory boots its instance (plugins included); the tool list is a cheap one.
+      await callOpenCode("boot an instance", () =>
+        supervisor.client(directory).tool.ids({}, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) }),
+      );
+    } finally {
       lease.release();
     }
   }
@@ -290,11 +371,22 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     stream,
     close: async () => {
       offStatus();
+      // Pooled sessions are deleted while OpenCode still runs, so nothing is left behind in the user's history.
+      await sessionPool.close();
       hub.close();
       pool.reset();
     },
     liveInstances: () => pool.liveDirectories(),
     tapEvents: (listener) => hub.tap(listener),
+    bootDirectory,
+    bootApp: async (app) => {
+      const lease = await pool.acquire(app, [], toolsetHash([]));
+      const directory = lease.directory;
+      lease.release();
+      await bootDirectory(directory);
+    },
+    reapIdleInstances: (maxIdleMs) => pool.reapIdle(maxIdleMs),
+    pooledSessions: () => sessionPool.ids(),
   };
 }
 

@@ -183,6 +183,7 @@ export async function runModelRequest(
       const event = step.value;
       if (event.type === "start") {
         entry.sessionId = event.sessionId;
+        if (event.freshOpenCode) entry.freshOpenCode = true;
         // The backend's list already includes the decoder's warnings; keep each once.
         for (const w of event.warnings) if (!warnings.includes(w)) warnings.push(w);
         continue;
