@@ -13,6 +13,8 @@ import { PatchbayError } from "../core/errors";
 import { checkOpenCodeBinary, resolveOpenCodeBinary } from "./binary";
 import { buildChildEnv } from "./child-env";
 import { prepareOpenCodeHome, type OpenCodeHome } from "./home";
+import { readProcStat } from "./runtime/process-memory";
+import { isWedged } from "./runtime/wedge-policy";
 import type { SideChannelEndpoint } from "./side-channel";
 
 /** Options of {@link OpenCodeSupervisor}. Only `dataDir`, `user` and `sideChannel` are required. */
@@ -44,8 +46,10 @@ export interface OpenCodeSupervisorOptions {
   healthIntervalMs?: number;
   /** Health probe timeout, ms (default 3 000). */
   healthTimeoutMs?: number;
-  /** Missed probes in a row that mean "wedged" (port open, not answering): killed and restarted (default 2).
-   *  Worst case from freeze to kill: interval × misses + timeout (13 s with the defaults). */
+  /** Missed probes in a row that mean "wedged" (port open, not answering) when the process is also not working
+   *  (stopped, or no CPU progress; see runtime/wedge-policy.ts): killed and restarted (default 2; a process that keeps
+   *  burning CPU gets 2 more). Worst case from freeze to kill: interval × misses + timeout = 13 s with the defaults
+   *  (23 s for a spinning process). */
   healthMisses?: number;
   /** Companion plugin source to copy into the home (default: the shipped one). */
   pluginSource?: string;
@@ -390,24 +394,47 @@ export class OpenCodeSupervisor {
   private scheduleHealth(run: Running, auth: string): void {
     let misses = 0;
     let probing = false;
+    let firstMiss: { at: number; cpuTicks: number | null } | null = null;
     const period = this.opts.healthIntervalMs ?? 5_000;
     const timeout = this.opts.healthTimeoutMs ?? 3_000;
-    const maxMisses = this.opts.healthMisses ?? 2;
+    const minMisses = this.opts.healthMisses ?? 2;
     this.healthTimer = setInterval(() => {
       if (this.running !== run || !run.url || probing) return;
       probing = true;
-      void checkHealth(run.url, auth, timeout).then((h) => {
+      const startedAt = Date.now();
+      const before = run.pid ? readProcStat(run.pid) : Promise.resolve(null);
+      void Promise.all([checkHealth(run.url, auth, timeout), before]).then(async ([h, statBefore]) => {
         probing = false;
-        misses = h ? 0 : misses + 1;
-        if (misses >= maxMisses && this.running === run && !this.stopping && !run.recycled) {
-          // Port open but no answer (the upstream tracker's "hangs after days"; SIGSTOP reproduces it): a frozen
-          // process ignores SIGTERM, so kill it and its group; onExit starts a fresh one and in-flight requests fail
-          // through the event hub's "down" notice.
-          this.log(
-            `[opencode] wedged: ${misses} health probes in a row got no answer within ${timeout} ms; killing it`,
-          );
-          signalGuard(run, "SIGKILL");
+        if (h) {
+          misses = 0;
+          firstMiss = null;
+          return;
         }
+        misses++;
+        firstMiss ??= { at: startedAt, cpuTicks: statBefore?.cpuTicks ?? null };
+        const now = run.pid ? await readProcStat(run.pid) : null;
+        const cpu = now && firstMiss.cpuTicks !== null ? now.cpuTicks - firstMiss.cpuTicks : null;
+        const wedged = isWedged({
+          misses,
+          state: now?.state ?? null,
+          cpuTicksSinceFirstMiss: cpu,
+          msSinceFirstMiss: Date.now() - firstMiss.at,
+          minMisses,
+          maxMisses: minMisses + 2,
+        });
+        if (!wedged || this.running !== run || this.stopping || run.recycled) {
+          if (misses >= minMisses)
+            this.log(`[opencode] ${misses} health probes missed but it is working (${cpu} CPU ticks); waiting`);
+          return;
+        }
+        // Port open but no answer (the upstream tracker's "hangs after days"; SIGSTOP reproduces it): a frozen
+        // process ignores SIGTERM, so kill it and its group; onExit starts a fresh one and in-flight requests fail
+        // through the event hub's "down" notice.
+        this.log(
+          `[opencode] wedged: ${misses} health probes in a row got no answer within ${timeout} ms ` +
+            `(state ${now?.state ?? "?"}, ${cpu ?? "?"} CPU ticks since the first miss); killing it`,
+        );
+        signalGuard(run, "SIGKILL");
       });
     }, period);
     this.healthTimer.unref();

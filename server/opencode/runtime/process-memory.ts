@@ -27,3 +27,30 @@ export function parseProcStatusRss(text: string): number | null {
   const kib = /^VmRSS:\s+(\d+)\s+kB/m.exec(text)?.[1];
   return kib ? Number(kib) * 1024 : null;
 }
+
+/** Scheduler facts of a process (Linux /proc/<pid>/stat): its state letter (R, S, D, T = stopped, Z) and CPU time
+ *  used so far in clock ticks (utime + stime, normally 100 per second). */
+export interface ProcStat {
+  state: string;
+  cpuTicks: number;
+}
+
+/** Reads /proc/<pid>/stat (Linux only); null elsewhere or when the process is gone. */
+export async function readProcStat(pid: number, platform: NodeJS.Platform = process.platform): Promise<ProcStat | null> {
+  if (platform !== "linux") return null;
+  try {
+    return parseProcStat(await readFile(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+/** Parses a /proc/<pid>/stat line (the command name may contain spaces and parentheses: split after the last ")"). */
+export function parseProcStat(text: string): ProcStat | null {
+  const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  const state = rest[0];
+  const utime = Number(rest[11]);
+  const stime = Number(rest[12]);
+  if (!state || !Number.isFinite(utime) || !Number.isFinite(stime)) return null;
+  return { state, cpuTicks: utime + stime };
+}

@@ -1,0 +1,98 @@
+// Warm first requests for real (issue 15): pre-created sessions never show up in the user's history and are deleted
+// on stop; after a restart the recently used tool sets are booted in the background, so their first request is
+// faster than a never-seen tool set's; a new app's default instance boots when the app is created.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
+import { chatBody, inBandError, readSse, sleep, waitFor } from "./hardening-helpers";
+
+const MODEL = "mock/mock-model";
+const APP = "warm";
+let fx: PatchbayFixture;
+let fx2: PatchbayFixture | null = null;
+
+before(async () => {
+  fx = await startPatchbayFixture();
+});
+after(async () => {
+  await fx2?.stop();
+  await fx?.stop();
+});
+
+async function ask(f: PatchbayFixture, key: string, tool: string): Promise<{ ms: number; sessionId: string }> {
+  const t0 = Date.now();
+  const body = chatBody(MODEL, {
+    stream: true,
+    tools: [{ type: "function", function: { name: tool, description: tool, parameters: { type: "object" } } }],
+  });
+  const res = await f.api("/v1/chat/completions", { method: "POST", key, body });
+  assert.equal(res.status, 200, await res.clone().text());
+  const frames = await readSse(res, () => {}, 60_000);
+  assert.equal(inBandError(frames), null);
+  return { ms: Date.now() - t0, sessionId: res.headers.get("x-patchbay-session") ?? "" };
+}
+
+/** Sessions in OpenCode's database whose title marks them as pooled (read with the sqlite3 CLI). */
+function pooledInDb(dataDir: string): number {
+  const db = findFile(path.join(dataDir, "opencode"), "opencode.db");
+  assert.ok(db, "no opencode.db");
+  const out = execFileSync("sqlite3", [db, "select count(*) from session where title like 'patchbay-pool:%';"]);
+  return Number(String(out).trim());
+}
+
+function findFile(dir: string, name: string): string | null {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isFile() && e.name === name) return p;
+    if (e.isDirectory() && !e.isSymbolicLink()) {
+      const hit = findFile(p, name);
+      if (hit) return hit;
+    }
+  }
+  return null;
+}
+
+const hasSqlite = (() => {
+  try {
+    execFileSync("sqlite3", ["-version"]);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe("session pool and pre-warming", () => {
+  test("pooled sessions exist but never appear in the app's history; used ones get the request's title", async () => {
+    const key = await fx.createKey(APP);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await ask(fx, key, "tool_one")).sessionId);
+    await sleep(500); // the pool refills after each request
+    const page = await fx.admin.listSessions({ params: { name: APP }, query: { limit: 200 } });
+    assert.deepEqual(page.sessions.map((s) => s.id).sort(), [...ids].sort());
+    for (const s of page.sessions) assert.match(s.title, /^patchbay: /);
+    if (hasSqlite) assert.ok(pooledInDb(fx.dataDir) >= 1, "no pooled session was pre-created");
+    // W: the most recently used tool set before the restart.
+    await ask(fx, key, "tool_warm");
+  });
+
+  test("stop deletes the pooled sessions; after a restart a recent tool set is pre-warmed and beats a cold one", async (t) => {
+    await fx.pb.stop();
+    if (hasSqlite) assert.equal(pooledInDb(fx.dataDir), 0, "pooled sessions left behind after stop");
+    fx2 = await startPatchbayFixture({ dataDir: fx.dataDir });
+    const f = fx2;
+    await waitFor("pre-warming of the recent tool sets", () => f.logLines.filter((l) => /pre-warmed /.test(l)).length >= 2, 60_000);
+    const key = await f.createKey(APP);
+    const warm = await ask(f, key, "tool_warm");
+    const cold = await ask(f, key, "tool_never_seen");
+    t.diagnostic(`first request after restart: pre-warmed tool set ${warm.ms} ms, cold tool set ${cold.ms} ms`);
+    assert.ok(warm.ms < cold.ms, `pre-warmed ${warm.ms} ms is not faster than cold ${cold.ms} ms`);
+
+    // A new app's default instance boots when the app is created.
+    const before = f.pb.status().runtime!.liveInstances;
+    await f.admin.createApp({ body: { name: "brand-new" } });
+    await waitFor("the new app's default instance", () => f.pb.status().runtime!.liveInstances > before, 30_000);
+  });
+});
