@@ -48,8 +48,8 @@ export interface OpenCodeSupervisorOptions {
   healthTimeoutMs?: number;
   /** Missed probes in a row that mean "wedged" (port open, not answering) when the process is also not working
    *  (stopped, or no CPU progress; see runtime/wedge-policy.ts): killed and restarted (default 2; a process that keeps
-   *  burning CPU gets 2 more). Worst case from freeze to kill: interval × misses + timeout = 13 s with the defaults
-   *  (23 s for a spinning process). */
+   *  burning CPU gets 10 more). Worst case from freeze to kill: interval × misses + timeout = 13 s with the defaults
+   *  (≈ 63 s for a process that spins without answering). */
   healthMisses?: number;
   /** Companion plugin source to copy into the home (default: the shipped one). */
   pluginSource?: string;
@@ -420,7 +420,9 @@ export class OpenCodeSupervisor {
           cpuTicksSinceFirstMiss: cpu,
           msSinceFirstMiss: Date.now() - firstMiss.at,
           minMisses,
-          maxMisses: minMisses + 2,
+          // A starved machine (load 15+ on 2 cores was seen) keeps a booting OpenCode from answering for 20 s and
+          // more while it works: only a minute of that counts as a spin.
+          maxMisses: minMisses + 10,
         });
         if (!wedged || this.running !== run || this.stopping || run.recycled) {
           if (misses >= minMisses)

@@ -25,6 +25,7 @@ before(async () => {
     },
   });
   key = await fx.createKey("runtime");
+  await fx.admin.updateApp({ params: { name: "runtime" }, body: { limits: { concurrency: 64 } } });
   const warm = await stream();
   assert.equal(warm.status, 200, warm.error ?? "");
 });
@@ -98,11 +99,12 @@ describe("memory recycle under load", () => {
     for (let i = 0; i < 8; i++) runs.push(stream());
     await fx.mock.waitForRequests(8, 30_000);
     await fx.admin.updateSettings({ body: { opencodeMemoryLimitMB: 1 } });
-    // Keep traffic coming while the recycle happens (bounded: at most 60 s, one new stream every 250 ms).
-    const deadline = Date.now() + 60_000;
+    // Keep traffic coming while the recycle happens (bounded: at most 90 s, one new stream a second, 16 at most).
+    const deadline = Date.now() + 90_000;
+    let extra = 0;
     while (fx.pb.status().runtime!.recycles === recycles0 && Date.now() < deadline) {
-      runs.push(stream());
-      await sleep(250);
+      if (extra++ < 16) runs.push(stream());
+      await sleep(1000);
     }
     await fx.admin.updateSettings({ body: { opencodeMemoryLimitMB: 0 } });
     for (let i = 0; i < 4; i++) runs.push(stream()); // right after the swap
@@ -182,14 +184,18 @@ describe("frozen OpenCode (SIGSTOP)", () => {
         process.kill(pid, "SIGCONT"); // never leave a stopped process behind if the test failed
       } catch {}
     }
+    const killedAt = Date.now();
     await waitFor(
       "a new OpenCode",
       () => fx.pb.status().opencode.state === "ready" && fx.pb.status().opencode.pid !== pid,
       60_000,
     );
+    t.diagnostic(`new OpenCode ready ${Date.now() - killedAt} ms after the frozen one was gone`);
     fx.mock.reset();
     fx.mock.script({ text: "alive again" });
+    const t0 = Date.now();
     const next = await stream();
+    t.diagnostic(`next request took ${Date.now() - t0} ms`);
     assert.equal(next.status, 200, next.error ?? "");
     assert.equal(next.text, "alive again");
   });
