@@ -115,11 +115,13 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
   let runUrl: string | null = null;
   let models: { at: number; list: ModelInfo[] } | null = null;
   let builtins: Promise<string[]> | null = null;
+  let modelsLoading: Promise<ModelInfo[]> | null = null;
   const onSupervisorStatus = (s: OpenCodeStatus) => {
     if (s.url !== runUrl) {
       runUrl = s.url;
       models = null;
       builtins = null;
+      modelsLoading = null;
       pool.reset(); // a new OpenCode process has no instances
       // Warm the default instance (model list, built-in tool ids) so the first request does not pay for it.
       if (s.state === "ready")
@@ -142,12 +144,19 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
 
   async function loadModels(fresh: boolean): Promise<ModelInfo[]> {
     if (!fresh && models && now() - models.at < (deps.modelsCacheMs ?? 10_000)) return models.list;
-    const res = await callOpenCode("list the providers", () =>
+    // One call for everyone waiting: requests held during a recycle are let in together.
+    modelsLoading ??= callOpenCode("list the providers", () =>
       defaultClient().config.providers({}, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) }),
-    );
-    const list = mapProviders(res.providers);
-    models = { at: now(), list };
-    return list;
+    )
+      .then((res) => {
+        const list = mapProviders(res.providers);
+        models = { at: now(), list };
+        return list;
+      })
+      .finally(() => {
+        modelsLoading = null;
+      });
+    return modelsLoading;
   }
 
   function builtinToolIds(): Promise<string[]> {
@@ -365,6 +374,7 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
 
   return {
     listModels: async () => {
+      await gate.whenOpen(); // a recycle in progress: wait for it like requests do, not just readyTimeoutMs
       await supervisor.whenReady(readyTimeoutMs);
       return loadModels(false);
     },

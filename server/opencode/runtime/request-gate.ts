@@ -52,12 +52,30 @@ export class RequestGate {
 
   /**
    * Admits a request (waiting while held). Throws PatchbayError `backend_starting` when held longer than
-   * `holdTimeoutMs`, or `client_closed`-free: an aborted `signal` just rejects with its reason.
+   * `holdTimeoutMs`; an aborted `signal` rejects with the signal's reason.
    */
   async enter(signal?: AbortSignal): Promise<GateTicket> {
-    let held = false;
-    if (this.holding) {
-      held = true;
+    const held = await this.whenOpen(signal);
+    this.count++;
+    this.lastActivity = this.now();
+    let left = false;
+    return {
+      held,
+      leave: () => {
+        if (left) return;
+        left = true;
+        this.count--;
+        this.lastActivity = this.now();
+        if (this.count === 0) for (const w of [...this.drainWaiters]) w();
+      },
+    };
+  }
+
+  /** Waits while held without being counted (e.g. a model list during a recycle). Resolves true when it had to
+   *  wait. Errors as {@link enter}. */
+  async whenOpen(signal?: AbortSignal): Promise<boolean> {
+    if (!this.holding) return false;
+    {
       await new Promise<void>((resolve, reject) => {
         const done = () => {
           clearTimeout(timer);
@@ -83,19 +101,7 @@ export class RequestGate {
         signal?.addEventListener("abort", onAbort, { once: true });
       });
     }
-    this.count++;
-    this.lastActivity = this.now();
-    let left = false;
-    return {
-      held,
-      leave: () => {
-        if (left) return;
-        left = true;
-        this.count--;
-        this.lastActivity = this.now();
-        if (this.count === 0) for (const w of [...this.drainWaiters]) w();
-      },
-    };
+    return true;
   }
 
   /** Holds new requests until {@link release}. */
