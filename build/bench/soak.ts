@@ -85,7 +85,15 @@ export async function runSoak(minutes: number): Promise<void> {
         );
         return { app, toolset, start, end: Date.now(), ttftMs: s.ttftMs, ok: true, error: null };
       } catch (err) {
-        return { app, toolset, start, end: Date.now(), ttftMs: Number.NaN, ok: false, error: String(err).slice(0, 200) };
+        return {
+          app,
+          toolset,
+          start,
+          end: Date.now(),
+          ttftMs: Number.NaN,
+          ok: false,
+          error: String(err).slice(0, 200),
+        };
       }
     };
 
@@ -110,7 +118,11 @@ export async function runSoak(minutes: number): Promise<void> {
       const rt = st.runtime;
       if (rt && rt.recycles > seenRecycles && rt.lastRecycle) {
         seenRecycles = rt.recycles;
-        windows.push({ start: rt.lastRecycle.at - rt.lastRecycle.pauseMs, end: rt.lastRecycle.at, reason: rt.lastRecycle.reason });
+        windows.push({
+          start: rt.lastRecycle.at - rt.lastRecycle.pauseMs,
+          end: rt.lastRecycle.at,
+          reason: rt.lastRecycle.reason,
+        });
       }
     }, 2000);
 
@@ -119,7 +131,7 @@ export async function runSoak(minutes: number): Promise<void> {
     const until = t0 + minutes * 60_000;
     const worker = async (seed: number) => {
       let x = seed;
-      const rnd = () => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+      const rnd = () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
       while (Date.now() < until) {
         const app = apps[Math.floor(rnd() * apps.length)]!;
         const toolset = rnd() < 0.7 ? Math.floor(rnd() * 3) : Math.floor(rnd() * 10);
@@ -167,11 +179,21 @@ export async function runSoak(minutes: number): Promise<void> {
     const lines = [
       "",
       `Soak: ${minutes} min, ${done.length} streamed requests over 3 apps × 10 tool sets, limit ${limitMB} MB`,
-      `machine: ${os.cpus().length} CPUs, load ${loadBefore.map((l) => l.toFixed(1)).join("/")} → ${os.loadavg().map((l) => l.toFixed(1)).join("/")} (shared: figures move with it)`,
+      `machine: ${os.cpus().length} CPUs, load ${loadBefore.map((l) => l.toFixed(1)).join("/")} → ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join("/")} (shared: figures move with it)`,
       `OpenCode RSS per minute (MB): ${perMinute.join(" | ")}`,
       `OpenCode RSS overall: max ${Math.round(Math.max(...all))} MB, time average ${Math.round(avg(all))} MB`,
       `recycles: ${windows.length} (${windows.map((w) => `${w.end - w.start} ms hold: ${w.reason}`).join("; ")})`,
-      `failed requests: ${failed.length}${failed.length ? ` (${failed.slice(0, 3).map((f) => f.error).join(" / ")})` : ""}`,
+      `failed requests: ${failed.length}${
+        failed.length
+          ? ` (${failed
+              .slice(0, 3)
+              .map((f) => f.error)
+              .join(" / ")})`
+          : ""
+      }`,
       `latency overlapping a recycle: n=${over.length} p50 ${pct(lat(over), 50)} ms p99 ${pct(lat(over), 99)} ms`,
       `latency otherwise:            n=${rest.length} p50 ${pct(lat(rest), 50)} ms p99 ${pct(lat(rest), 99)} ms`,
       `first request of a tool set after a recycle: pre-warmed ${coldWarm.warm.join(", ")} ms; cold ${coldWarm.cold.join(", ")} ms`,

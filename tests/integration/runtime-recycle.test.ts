@@ -153,6 +153,7 @@ describe("memory recycle under load", () => {
 
 describe("frozen OpenCode (SIGSTOP)", () => {
   test(`the client gets an error within ${WEDGE_BOUND_MS / 1000} s, a new OpenCode takes over, the frozen one is gone`, async (t) => {
+    await waitFor("OpenCode ready", () => fx.pb.status().opencode.state === "ready", 90_000);
     fx.mock.reset();
     fx.mock.script({ text: "frozen halfway", chunks: 3, hold: true });
     const pid = fx.pb.status().opencode.pid!;
@@ -173,7 +174,13 @@ describe("frozen OpenCode (SIGSTOP)", () => {
     try {
       assert.ok(frozenAt > 0, "no content before the freeze");
       const err = inBandError(frames);
-      assert.ok(err, `no in-band error: ${frames.map((f) => f.data).join(" | ").slice(0, 400)}`);
+      assert.ok(
+        err,
+        `no in-band error: ${frames
+          .map((f) => f.data)
+          .join(" | ")
+          .slice(0, 400)}`,
+      );
       const lag = err.at - frozenAt;
       t.diagnostic(`in-band error ${lag} ms after SIGSTOP`);
       assert.ok(lag <= WEDGE_BOUND_MS, `error after ${lag} ms`);
@@ -203,6 +210,7 @@ describe("frozen OpenCode (SIGSTOP)", () => {
 
 describe("instance reaper", () => {
   test("never disposes an instance with a request running; disposes it once idle", async (t) => {
+    await waitFor("OpenCode ready", () => fx.pb.status().opencode.state === "ready", 90_000);
     fx.mock.reset();
     fx.mock.script({ text: "long request", chunks: 2, hold: true });
     const running = stream(["reaper_probe"]);

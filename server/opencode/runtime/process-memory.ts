@@ -36,7 +36,10 @@ export interface ProcStat {
 }
 
 /** Reads /proc/<pid>/stat (Linux only); null elsewhere or when the process is gone. */
-export async function readProcStat(pid: number, platform: NodeJS.Platform = process.platform): Promise<ProcStat | null> {
+export async function readProcStat(
+  pid: number,
+  platform: NodeJS.Platform = process.platform,
+): Promise<ProcStat | null> {
   if (platform !== "linux") return null;
   try {
     return parseProcStat(await readFile(`/proc/${pid}/stat`, "utf8"));

@@ -46,6 +46,7 @@ export class Recycler {
   private timer: NodeJS.Timeout | null = null;
   private overSince: number | null = null;
   private busy: Promise<void> | null = null;
+  private checking = false;
   private last: RecycleInfo | null = null;
   private count = 0;
   private lastRss: number | null = null;
@@ -92,6 +93,19 @@ export class Recycler {
   /** One check: sample RSS, ask the policy, recycle if it says so. Resolves after the recycle (if any). */
   async tick(): Promise<void> {
     if (this.busy) return this.busy;
+    // One check at a time: reading RSS is async, and on a starved machine it can outlast the timer period; two
+    // checks passing the `busy` test together would start two swaps (the second releasing the hold too early).
+    if (this.checking) return;
+    this.checking = true;
+    try {
+      await this.check();
+    } finally {
+      this.checking = false;
+    }
+    return this.busy ?? undefined;
+  }
+
+  private async check(): Promise<void> {
     const st = this.o.process.status();
     const readyAt = this.o.process.readyAt();
     if (st.state !== "ready" || st.pid === null || readyAt === null) {
@@ -121,7 +135,6 @@ export class Recycler {
     this.busy = this.swap(decision.reason).finally(() => {
       this.busy = null;
     });
-    return this.busy;
   }
 
   /** Hold new requests, let in-flight ones finish, restart OpenCode, let everyone in. */
