@@ -102,10 +102,11 @@ describe("session pool and pre-warming", () => {
     fx2 = await startPatchbayFixture({ dataDir: fx.dataDir });
     const f = fx2;
     await waitFor(
-      "pre-warming of the recent tool sets",
-      () => f.logLines.filter((l) => /pre-warmed /.test(l)).length >= 2,
-      60_000,
+      "the recent tool set to be pre-warmed",
+      () => f.logLines.some((l) => l.includes(`pre-warmed ${APP}/${warmDir}`)),
+      90_000,
     );
+    t.diagnostic(f.logLines.filter((l) => l.includes("pre-warmed")).join(" | "));
     const key = await f.createKey(APP);
     // A primer on a third tool set first: the first request after a start also pays for the model list, the event
     // stream and the default instance, which would otherwise land on whichever of the two goes first.
