@@ -103,9 +103,11 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
         );
         return created.id;
       },
-      delete: async (directory, sessionID) => {
+      // By id in the default instance: deleting through the tool set's own instance would boot it again if it was
+      // disposed meanwhile (seconds), and stop() waits for these.
+      delete: async (_directory, sessionID) => {
         await callOpenCode("delete a pre-created session", () =>
-          supervisor.client(directory).session.delete({ sessionID }, { signal: AbortSignal.timeout(ABORT_TIMEOUT_MS) }),
+          defaultClient().session.delete({ sessionID }, { signal: AbortSignal.timeout(ABORT_TIMEOUT_MS) }),
         );
       },
     },
@@ -374,9 +376,14 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
 
   return {
     listModels: async () => {
-      await gate.whenOpen(); // a recycle in progress: wait for it like requests do, not just readyTimeoutMs
-      await supervisor.whenReady(readyTimeoutMs);
-      return loadModels(false);
+      // Counted like a request: a recycle waits for it, and it waits for a recycle in progress.
+      const ticket = await gate.enter();
+      try {
+        await supervisor.whenReady(readyTimeoutMs);
+        return await loadModels(false);
+      } finally {
+        ticket.leave();
+      }
     },
     stream,
     close: async () => {

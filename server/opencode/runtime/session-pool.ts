@@ -87,7 +87,7 @@ export class SessionPool {
   }
 
   /** Stops refilling and deletes every pooled session (bounded by `timeoutMs`). */
-  async close(timeoutMs = 5_000): Promise<void> {
+  async close(timeoutMs = 10_000): Promise<void> {
     this.closed = true;
     const entries = [...this.entries.values()];
     this.entries.clear();
