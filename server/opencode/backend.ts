@@ -239,7 +239,7 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     };
     const plan = planBridgeRequest(req, facts, { now: now(), idPrefix: crypto.randomBytes(4).toString("hex") });
     const builtinIds = await builtinToolIds();
-    await hub.ready(5_000);
+    await hub.ready(readyTimeoutMs); // after a (re)start on a busy machine the stream can take seconds to connect
     if (signal.aborted) return;
 
     const lease = await pool.acquire(req.app, plan.toolset, plan.toolsetHash);

@@ -174,7 +174,18 @@ export async function runModelRequest(
     const events = stream[Symbol.asyncIterator]();
     iterator = events;
     for (;;) {
-      const step = await Promise.race([events.next(), aborted]);
+      // A backend may throw before its `start` (OpenCode not ready, held past its bound during a recycle). A stream
+      // committed by then (headers go out after 1 s) can no longer get an HTTP status: report it in-band instead of
+      // ending the stream silently.
+      const step = await Promise.race([events.next(), aborted]).catch((err: unknown) => {
+        if (!(request.stream && sse.isCommitted)) throw err;
+        const e = toPatchbayError(err);
+        return { thrown: { code: e.code, status: e.status, message: e.message } satisfies ModelError };
+      });
+      if (step !== "aborted" && "thrown" in step) {
+        failure = step.thrown;
+        break;
+      }
       if (step === "aborted") {
         failure = abortError;
         break;
