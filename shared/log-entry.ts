@@ -29,7 +29,8 @@ export const RequestLogEntry = z.object({
   usage: LogUsage.nullable(),
   sessionId: z.string().nullable(),
   warnings: z.array(z.string()).default([]),
-  /** True when the request waited for OpenCode to (re)start or be recycled before it ran (slower first token). */
+  /** True when the request waited for OpenCode to (re)start or be recycled, or ran on an OpenCode ready for less than
+   *  30 s (slower first token expected). */
   freshOpenCode: z.boolean().optional(),
   /** Present only when the user enabled body logging. */
   requestBody: z.unknown().optional(),

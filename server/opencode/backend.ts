@@ -69,6 +69,7 @@ const SESSION_TITLE_PREFIX = "patchbay";
 const CALL_TIMEOUT_MS = 30_000; // first call into a new directory boots an instance (seconds on a busy machine)
 const ABORT_TIMEOUT_MS = 5_000;
 const PLUGIN_ANNOUNCE_GRACE_MS = 2_000;
+const FRESH_WINDOW_MS = 30_000;
 
 /** Creates the OpenCode backend. Cheap: nothing happens until the first call. */
 export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBackend {
@@ -220,8 +221,12 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
       throw err;
     }
     try {
-      // "Fresh": this request waited for OpenCode to start, restart or be recycled (the log entry says so).
-      const fresh = ticket.held || supervisor.status().state !== "ready";
+      // "Fresh" (the log entry says so): this request waited for OpenCode to start, restart or be recycled, or runs on
+      // one that became ready less than FRESH_WINDOW_MS ago (its caches and instances are still cold). A request held
+      // by a recycle in its model lookup reaches this point with the gate open again: the window covers it.
+      const readyAt = supervisor.readyAt();
+      const fresh =
+        ticket.held || supervisor.status().state !== "ready" || (readyAt !== null && now() - readyAt < FRESH_WINDOW_MS);
       yield* run(req, signal, fresh);
     } finally {
       ticket.leave();
