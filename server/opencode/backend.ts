@@ -255,7 +255,13 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     let unsubscribe = () => {};
     const title = `${SESSION_TITLE_PREFIX}: ${plan.triggerText.replace(/\s+/g, " ").slice(0, 60)}`;
     const metadata = { patchbay: { app: req.app } };
-    const pooled = sessionPool.take(lease.directory, plan.permission);
+    // Only where this OpenCode already booted the instance (plugin announced): `session.create` is what boots it,
+    // so a pooled session (kept across recycles) in a not-yet-booted instance would fail the plugin check.
+    const ocPid = supervisor.status().pid;
+    const pooled =
+      ocPid !== null && sideChannel.pluginLoaded(lease.directory, ocPid)
+        ? sessionPool.take(lease.directory, plan.permission)
+        : null;
     const abortSession = () => {
       if (!sessionID || settled) return;
       settled = true;
