@@ -30,6 +30,8 @@ export interface TrayMenuOptions {
   platform: NodeJS.Platform;
   /** Apps listed before "More in the dashboard…" (menus with hundreds of entries are unusable). Default 20. */
   maxApps?: number;
+  /** Clock for "last recycle n min ago" (epoch ms; default Date.now). */
+  now?: number;
 }
 
 const DEFAULT_MAX_APPS = 20;
@@ -45,6 +47,7 @@ export function buildTrayMenu(status: PatchbayStatus, opts: TrayMenuOptions): Me
   return [
     { kind: "label", label: apiStatusLine(status) },
     { kind: "label", label: openCodeStatusLine(status) },
+    ...runtimeLines(status, opts.now ?? Date.now()).map((label): MenuItemModel => ({ kind: "label", label })),
     { kind: "separator" },
     running
       ? { kind: "action", label: "Stop API", action: { type: "stop-api" }, enabled: true }
@@ -81,6 +84,20 @@ export function apiStatusLine(status: PatchbayStatus): string {
   if (api.running) return `API running on ${hostPort(displayHost(api.host, api.lanExposure), api.port)}`;
   if (api.error) return `API stopped: ${api.error}`;
   return "API stopped";
+}
+
+/** Memory and last recycle (issue 15), when the server reports them: e.g. "Memory: OpenCode 640 MB · Patchbay 120 MB"
+ *  and "Last recycle: 12 min ago (memory 1210 MB over the 1024 MB limit)". */
+export function runtimeLines(status: PatchbayStatus, now: number): string[] {
+  const rt = status.runtime;
+  if (!rt) return [];
+  const mb = (b: number | null) => (b === null ? "?" : `${Math.round(b / 1024 ** 2)} MB`);
+  const lines = [`Memory: OpenCode ${mb(rt.opencodeRssBytes)} · Patchbay ${mb(rt.patchbayRssBytes)}`];
+  if (rt.lastRecycle) {
+    const min = Math.max(0, Math.round((now - rt.lastRecycle.at) / 60_000));
+    lines.push(`Last recycle: ${min < 1 ? "just now" : `${min} min ago`} (${rt.lastRecycle.reason})`);
+  }
+  return lines;
 }
 
 /** Second status line: the supervised OpenCode child's state. */

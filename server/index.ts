@@ -13,6 +13,9 @@ import { createOpenAiApp } from "./http/openai-app";
 import { createOpenCodeBackend } from "./opencode/backend";
 import { createHistory } from "./opencode/history";
 import { stopLeftoverOpenCode } from "./opencode/leftover";
+import { createOpenCodeHistoryPort } from "./opencode/history/opencode-port";
+import { createOpenCodeRuntime } from "./opencode/runtime/opencode-runtime";
+import { RequestGate } from "./opencode/runtime/request-gate";
 import { SideChannel } from "./opencode/side-channel";
 import { OpenCodeSupervisor } from "./opencode/supervisor";
 import { defaultUserOpenCodePaths } from "./opencode-user-paths";
@@ -65,16 +68,37 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     ...(deps.opencodeBinary ? { binaryPath: deps.opencodeBinary } : {}),
     log,
   });
-  const backend = createOpenCodeBackend({ supervisor, dataDir, sideChannel, log });
+  const gate = new RequestGate({ now });
+  const backend = createOpenCodeBackend({
+    supervisor,
+    dataDir,
+    sideChannel,
+    log,
+    gate,
+    ...(deps.runtime?.sessionPoolSize !== undefined ? { sessionPoolSize: deps.runtime.sessionPoolSize } : {}),
+  });
+  const historyPort = createOpenCodeHistoryPort(supervisor);
+  const runtime = createOpenCodeRuntime({
+    process: supervisor,
+    backend,
+    gate,
+    dataDir,
+    memoryLimitMB: () => settings.get().opencodeMemoryLimitMB,
+    hasSessions: async (dir) => (await historyPort.listSessions(dir, { limit: 1 })).items.length > 0,
+    ...(deps.runtime?.timings ? { timings: deps.runtime.timings } : {}),
+    log,
+    now,
+    onChange: () => emit(),
+  });
   const catalog = new ModelListCache(backend, now);
-  const gate = new ConcurrencyGate();
+  const concurrency = new ConcurrencyGate();
   const history = createHistory({
     opencode: supervisor,
     dataDir,
     limitsOf: (app) => apps.get(app)?.history ?? null,
     apps: () => apps.list().map((a) => a.name),
     // Sweeps yield to requests in flight so they never slow them down.
-    activeRequests: () => apps.list().reduce((n, a) => n + gate.count(a.name), 0),
+    activeRequests: () => apps.list().reduce((n, a) => n + concurrency.count(a.name), 0),
     liveDirectories: () => backend.liveInstances(),
     responses,
     log,
@@ -87,7 +111,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     responses,
     backend,
     catalog: () => catalog.list(),
-    gate,
+    gate: concurrency,
     requestLog,
     logBodies: () => settings.get().logBodies,
     inlineImages: (request, allowed, signal) => inlineRemoteImages(request, { allowed, ...(signal ? { signal } : {}) }),
@@ -153,6 +177,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
         pinned: deps.port !== undefined || deps.host !== undefined,
       },
       opencode: supervisor.status(),
+      runtime: runtime.status(),
       dataDir,
       demo: Boolean(demo),
       notices: [
@@ -183,6 +208,10 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       // A new app of the same name must not see the old one's responses.
       void responses.removeApp(name).catch((err: unknown) => log(`could not remove stored responses: ${String(err)}`));
     }
+    // A new app's default instance boots now, so its first request does not pay for it.
+    for (const name of current)
+      if (!knownApps.has(name) && supervisor.status().state === "ready")
+        void backend.bootApp(name).catch((err: unknown) => log(`pre-warming app ${name} failed: ${String(err)}`));
     knownApps = current;
     emit();
   });
@@ -241,6 +270,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       releaseLock ??= await acquireInstanceLock(dataDir, { onCompromised: log });
       await stopLeftoverOpenCode(dataDir, log);
       void supervisor.start();
+      runtime.start();
       history.sweeper.start();
       admin = new Listener(adminApp.handler, "127.0.0.1", 0);
       const a = await admin.start();
@@ -273,6 +303,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       if (wroteRuntime) removeRuntimeFile(dataDir);
       await Promise.allSettled([api.stop(500), admin?.stop(500)]);
       await history.sweeper.stop();
+      await runtime.stop();
       await backend.close();
       await supervisor.stop();
       await sideChannel.stop();

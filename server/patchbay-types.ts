@@ -1,6 +1,7 @@
 // Public types of the composition root (server/index.ts): what main/, the CLI and tests may rely on.
 import type { RequestLogEntry } from "../shared/log-entry";
 import type { PatchbayStatus } from "../shared/status";
+import type { RuntimeTimings } from "./opencode/runtime/opencode-runtime";
 
 /** Native actions the desktop shell offers the dashboard; absent in headless mode (the UI hides them). */
 export interface DesktopHost {
@@ -42,6 +43,8 @@ export interface PatchbayDeps {
   now?: () => number;
   /** Environment that locates coding agents' config files for the dashboard's Set up dialog (default: process.env). */
   clientEnv?: Record<string, string | undefined>;
+  /** OpenCode runtime knobs (recycle/reap/pre-warm timings, session pool size); defaults suit production. */
+  runtime?: { timings?: RuntimeTimings; sessionPoolSize?: number };
 }
 
 /** URLs printed by `serve` and used by the desktop shell. */

@@ -31,6 +31,9 @@ export const RequestLogEntry = z.object({
   /** The stored response this request created (`resp_…`; Responses requests with `store` on only). */
   responseId: z.string().optional(),
   warnings: z.array(z.string()).default([]),
+  /** True when the request waited for OpenCode to (re)start or be recycled, or ran on an OpenCode ready for less than
+   *  30 s (slower first token expected). */
+  freshOpenCode: z.boolean().optional(),
   /** Present only when the user enabled body logging. */
   requestBody: z.unknown().optional(),
   responseBody: z.unknown().optional(),

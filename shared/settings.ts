@@ -20,6 +20,13 @@ export function isLoopbackBindHost(host: string): boolean {
 /** The OpenAI listener's host when LAN exposure is off; see {@link isLoopbackBindHost}. */
 export const LoopbackHost = z.string().refine(isLoopbackBindHost, LOOPBACK_HOST_MESSAGE);
 
+/** OpenCode memory limit in MiB (0 = off). Small values are allowed on purpose (tests and soaks force recycles). */
+export const OpenCodeMemoryLimitMB = z
+  .number()
+  .int()
+  .min(0)
+  .max(1024 * 1024);
+
 /** Global settings as stored in settings.json and edited in the dashboard. */
 export const Settings = z.object({
   /** Host the OpenAI listener binds when LAN exposure is off: loopback only (LAN exposure is the way to listen wider). */
@@ -33,6 +40,9 @@ export const Settings = z.object({
   startOnLaunch: z.boolean().default(true),
   /** Desktop only: launch at login, hidden in the tray. */
   launchAtLogin: z.boolean().default(false),
+  /** OpenCode's memory limit in MiB: over it, OpenCode is restarted between requests. null = automatic
+   *  (total RAM / 16, between 1 and 2 GiB), 0 = never recycle for memory. */
+  opencodeMemoryLimitMB: OpenCodeMemoryLimitMB.nullable().default(null),
 });
 export type Settings = z.infer<typeof Settings>;
 /** A settings change: only the named fields (no defaults, so unnamed fields are never reset). */
@@ -44,6 +54,7 @@ export const SettingsPatch = z
     logBodies: z.boolean(),
     startOnLaunch: z.boolean(),
     launchAtLogin: z.boolean(),
+    opencodeMemoryLimitMB: OpenCodeMemoryLimitMB.nullable(),
   })
   .partial();
 export type SettingsPatch = z.infer<typeof SettingsPatch>;

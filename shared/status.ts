@@ -17,6 +17,33 @@ export const OpenCodeStatus = z.object({
 });
 export type OpenCodeStatus = z.infer<typeof OpenCodeStatus>;
 
+/** A planned restart of OpenCode (memory limit or long idle). */
+export const RecycleInfo = z.object({
+  /** When it finished, epoch ms. */
+  at: z.number(),
+  /** Why, e.g. "memory 1210 MB over the 1024 MB limit". */
+  reason: z.string(),
+  /** How long new requests were held (drain + restart), ms. */
+  pauseMs: z.number(),
+});
+export type RecycleInfo = z.infer<typeof RecycleInfo>;
+
+/** Memory and instances of the runtime (issue 15). Sizes in bytes. */
+export const RuntimeStatus = z.object({
+  /** Patchbay's own RSS. */
+  patchbayRssBytes: z.number().nullable(),
+  /** OpenCode's RSS at the last check, null when unknown (not running, or not measurable on this OS). */
+  opencodeRssBytes: z.number().nullable(),
+  /** OpenCode's memory limit in effect (0 = recycling off). */
+  memoryLimitBytes: z.number(),
+  /** Live OpenCode instances (tool-set directories). */
+  liveInstances: z.number().int(),
+  /** Planned restarts since Patchbay started. */
+  recycles: z.number().int(),
+  lastRecycle: RecycleInfo.nullable(),
+});
+export type RuntimeStatus = z.infer<typeof RuntimeStatus>;
+
 export const ApiStatus = z.object({
   running: z.boolean(),
   host: z.string(),
@@ -37,6 +64,8 @@ export const PatchbayStatus = z.object({
   uptimeMs: z.number(),
   api: ApiStatus,
   opencode: OpenCodeStatus,
+  /** Memory, live instances and recycles (absent from older servers). */
+  runtime: RuntimeStatus.optional(),
   dataDir: z.string(),
   demo: z.boolean(),
   /** Notices the UI should show (e.g. a corrupt settings file was set aside). */

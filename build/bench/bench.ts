@@ -3,7 +3,9 @@
 // token and to completion, p50/p90, at 1 and 8 concurrent), plus Patchbay's own CPU per request and per chunk, RSS
 // before/after many requests and idle CPU. Prints a table with the ratios c/b, d/b and the targets (issue 8).
 //
-// Usage: node --import tsx build/bench/bench.ts [--short] [--json FILE] [--profile DIR]
+// Usage: node --import tsx build/bench/bench.ts [--short] [--json FILE] [--profile DIR] [--no-session-pool]
+//        node --import tsx build/bench/bench.ts --soak [--soak-minutes N]   (the runtime soak: build/bench/soak.ts)
+//   --no-session-pool  Patchbay creates every session on the request path (compare TTFT with the pool on).
 //   --short    CI mode: 24 requests per cell, 200 for RSS, 10 s idle (prints the same table).
 //   --json     also write the results as JSON.   --profile  V8 CPU profile of the Patchbay process into DIR.
 // Patchbay runs in a child process (build/bench/patchbay-child.ts) so process.cpuUsage() there is Patchbay's alone;
@@ -17,6 +19,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MockUpstream } from "../../tests/harness/mock-upstream";
 import { createOpenCodeUser } from "../../tests/harness/opencode-user";
+import { runSoak } from "./soak";
 import {
   CHAT_STREAM,
   RESPONSES_STREAM,
@@ -31,6 +34,7 @@ import {
 } from "./measure";
 
 const SHORT = process.argv.includes("--short");
+const SESSION_POOL = !process.argv.includes("--no-session-pool");
 const jsonIdx = process.argv.indexOf("--json");
 const JSON_OUT = jsonIdx > 0 ? process.argv[jsonIdx + 1] : undefined;
 const profIdx = process.argv.indexOf("--profile");
@@ -314,7 +318,12 @@ async function startPatchbayChild(dataDir: string, configFile: string): Promise<
       "tsx",
       ...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []),
     ],
-    env: { ...process.env, BENCH_DATA_DIR: dataDir, BENCH_USER_CONFIG: configFile },
+    env: {
+      ...process.env,
+      BENCH_DATA_DIR: dataDir,
+      BENCH_USER_CONFIG: configFile,
+      BENCH_SESSION_POOL: process.argv.includes("--no-session-pool") ? "0" : "2",
+    },
     stdio: ["ignore", logFile, logFile, "ipc"],
   });
   const exited = new Promise<void>((r) => proc.once("exit", () => r()));
@@ -387,7 +396,7 @@ function renderTable(r: Results): string {
   const w = (s: string, n: number) => s.padEnd(n);
   rows.push("");
   rows.push(
-    `Patchbay benchmark (${r.mode}): ${r.config.chunks} chunks × ${r.config.paceMs} ms from the mock, ${r.config.requests} streamed requests per cell`,
+    `Patchbay benchmark (${r.mode}, session pool ${SESSION_POOL ? "on" : "off"}): ${r.config.chunks} chunks × ${r.config.paceMs} ms from the mock, ${r.config.requests} streamed requests per cell`,
   );
   rows.push(
     `Node ${r.machine.node}, ${r.machine.cpus} CPUs, load average ${r.machine.loadBefore.map((x) => x.toFixed(2)).join(" ")} → ${r.machine.loadAfter.map((x) => x.toFixed(2)).join(" ")}`,
@@ -453,7 +462,11 @@ function progress(msg: string): void {
   process.stderr.write(`[bench] ${msg}\n`);
 }
 
-await main().catch((err: unknown) => {
+const SOAK = process.argv.includes("--soak");
+const soakIdx = process.argv.indexOf("--soak-minutes");
+const SOAK_MINUTES = soakIdx > 0 ? Number(process.argv[soakIdx + 1]) : 10;
+
+await (SOAK ? runSoak(SOAK_MINUTES) : main()).catch((err: unknown) => {
   process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exitCode = 1;
 });

@@ -2,7 +2,7 @@
 // benchmark reads Patchbay's own CPU and memory cleanly (process.cpuUsage / memoryUsage of this process only;
 // OpenCode is a separate process). Talks to the parent over IPC only. Started by bench.ts with --expose-gc.
 //
-// env: BENCH_DATA_DIR, BENCH_USER_CONFIG (the isolated user opencode.json). IPC in: {type:"usage"} | {type:"stop"}.
+// env: BENCH_DATA_DIR, BENCH_USER_CONFIG (the isolated user opencode.json), BENCH_SESSION_POOL (pool size, default 2). IPC in: {type:"usage"} | {type:"stop"}.
 // IPC out: {type:"ready", apiBase, adminUrl, adminToken, opencodePid} | {type:"usage", cpuUserUs, cpuSystemUs, rss,
 // heapUsed} | {type:"failed", reason}.
 import { createPatchbay } from "../../server/index";
@@ -21,6 +21,7 @@ const pb = await createPatchbay({
   host: "127.0.0.1",
   userOpenCode: { authFile: null, configFile },
   log: (line) => process.stderr.write(`${line}\n`),
+  runtime: { sessionPoolSize: Number(process.env.BENCH_SESSION_POOL ?? "2") },
 });
 const urls = await pb.start();
 const deadline = Date.now() + 90_000;

@@ -123,7 +123,7 @@ export interface ModelError {
 
 /** Neutral output events, in order: one `start`, then deltas/tool calls, then exactly one `finish` or `error`. */
 export type ModelEvent =
-  | { type: "start"; sessionId: string; warnings: string[] }
+  | { type: "start"; sessionId: string; warnings: string[]; freshOpenCode?: boolean }
   | { type: "text-delta"; delta: string }
   /** Reasoning text. A delta "" with `signature` ends the current reasoning part with the provider's signature
    *  (Anthropic thinking); encoders of wires without signatures ignore it. */

@@ -7,7 +7,7 @@
 //   const supervisor = new OpenCodeSupervisor({ dataDir, user: { authFile, configFile }, sideChannel, extraProviders });
 //   void supervisor.start();                                   // in the background; requests wait for ready
 //   const backend = createOpenCodeBackend({ supervisor, dataDir, sideChannel });
-//   for await (const ev of backend.stream({ app, target: { providerID, modelID }, request }, signal)) { … }
+//   for await (const ev of backend.stream({ app, model, request }, signal)) { … }
 //   // shutdown: await backend.close(); await supervisor.stop(); await sideChannel.stop();
 import crypto from "node:crypto";
 import type { OpencodeClient } from "@opencode-ai/sdk/v2";
@@ -21,7 +21,9 @@ import { InstancePool } from "./instance-pool";
 import { mapProviders } from "./models";
 import { BRIDGE_AGENT } from "./opencode-config";
 import type { SideChannel } from "./side-channel";
-import { planBridgeRequest, promptToolsMap } from "./spec";
+import { RequestGate, type GateTicket } from "./runtime/request-gate";
+import { POOLED_SESSION_TITLE, SessionPool } from "./runtime/session-pool";
+import { planBridgeRequest, promptToolsMap, toolsetHash, type PermissionRule } from "./spec";
 import type { OpenCodeSupervisor } from "./supervisor";
 
 /** Dependencies of {@link createOpenCodeBackend}. */
@@ -37,6 +39,10 @@ export interface OpenCodeBackendDeps {
   log?: (line: string) => void;
   /** Clock (epoch ms). */
   now?: () => number;
+  /** Admission of requests (counts in flight, holds them during a recycle); default: a private one. */
+  gate?: RequestGate;
+  /** Pre-created sessions per recently used tool set (default 2; 0 = off: every request creates its session). */
+  sessionPoolSize?: number;
 }
 
 /** The backend plus what the composition root and diagnostics need. */
@@ -47,12 +53,21 @@ export interface OpenCodeBackend extends ModelBackend {
   liveInstances(): string[];
   /** Sees every raw OpenCode event (fixture recording, diagnostics). Returns the unsubscribe function. */
   tapEvents(listener: (event: OpenCodeEvent, directory: string | undefined) => void): () => void;
+  /** Boots the instance of an existing tool-set directory (pre-warming). Throws PatchbayError when OpenCode fails. */
+  bootDirectory(directory: string): Promise<void>;
+  /** Boots `app`'s default instance (no client tools), e.g. right after the app is created. */
+  bootApp(app: string): Promise<void>;
+  /** Disposes instances unused for `maxIdleMs` with nothing running in them; returns their directories. */
+  reapIdleInstances(maxIdleMs: number): string[];
+  /** Ids of the pre-created sessions held now (diagnostics, tests). */
+  pooledSessions(): string[];
 }
 
 const SESSION_TITLE_PREFIX = "patchbay";
 const CALL_TIMEOUT_MS = 30_000; // first call into a new directory boots an instance (seconds on a busy machine)
 const ABORT_TIMEOUT_MS = 5_000;
 const PLUGIN_ANNOUNCE_GRACE_MS = 2_000;
+const FRESH_WINDOW_MS = 30_000;
 
 /** Creates the OpenCode backend. Cheap: nothing happens until the first call. */
 export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBackend {
@@ -61,23 +76,52 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
   const { supervisor, sideChannel } = deps;
   const readyTimeoutMs = deps.readyTimeoutMs ?? 15_000;
   const hub = new OpenCodeEventHub(supervisor, log);
+  const gate = deps.gate ?? new RequestGate({ now });
   const pool = new InstancePool({
     dataDir: deps.dataDir,
     maxLive: deps.maxLiveInstances ?? 6,
     log,
+    now,
     dispose: async (directory) => {
       await supervisor.client(directory).instance.dispose({}, { signal: AbortSignal.timeout(ABORT_TIMEOUT_MS) });
     },
   });
 
-  // Per OpenCode run (keyed by its URL): built-in tool ids. (The model list is cached once, by the core's
-  // ModelListCache; a request arrives here with its model already resolved.)
+  const sessionPool = new SessionPool({
+    size: deps.sessionPoolSize ?? 2,
+    log,
+    port: {
+      create: async (directory, permission, metadata) => {
+        const created = await callOpenCode("pre-create a session", () =>
+          supervisor
+            .client(directory)
+            .session.create(
+              { title: POOLED_SESSION_TITLE, permission: permission as PermissionRule[], metadata },
+              { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) },
+            ),
+        );
+        return created.id;
+      },
+      // By id in the default instance: deleting through the tool set's own instance would boot it again if it was
+      // disposed meanwhile (seconds), and stop() waits for these.
+      delete: async (_directory, sessionID) => {
+        await callOpenCode("delete a pre-created session", () =>
+          defaultClient().session.delete({ sessionID }, { signal: AbortSignal.timeout(ABORT_TIMEOUT_MS) }),
+        );
+      },
+    },
+  });
+
+  // Per OpenCode run (keyed by its URL): built-in tool ids, and the one in-flight provider list. (The model list is
+  // cached once, by the core's ModelListCache; a request arrives here with its model already resolved.)
   let runUrl: string | null = null;
   let builtins: Promise<string[]> | null = null;
+  let modelsLoading: Promise<ModelInfo[]> | null = null;
   const onSupervisorStatus = (s: OpenCodeStatus) => {
     if (s.url !== runUrl) {
       runUrl = s.url;
       builtins = null;
+      modelsLoading = null;
       pool.reset(); // a new OpenCode process has no instances
       // Warm the default instance (model list, built-in tool ids) so the first request does not pay for it.
       if (s.state === "ready")
@@ -98,11 +142,16 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     return dir ? supervisor.client(dir) : supervisor.client();
   }
 
-  async function fetchModels(): Promise<ModelInfo[]> {
-    const res = await callOpenCode("list the providers", () =>
+  function fetchModels(): Promise<ModelInfo[]> {
+    // One call for everyone waiting: requests held during a recycle are let in together.
+    modelsLoading ??= callOpenCode("list the providers", () =>
       defaultClient().config.providers({}, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) }),
-    );
-    return mapProviders(res.providers);
+    )
+      .then((res) => mapProviders(res.providers))
+      .finally(() => {
+        modelsLoading = null;
+      });
+    return modelsLoading;
   }
 
   function builtinToolIds(): Promise<string[]> {
@@ -135,10 +184,31 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
 
   async function* stream(req: BackendRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
     if (signal.aborted) return;
+    let ticket: GateTicket;
+    try {
+      ticket = await gate.enter(signal);
+    } catch (err) {
+      if (signal.aborted) return;
+      throw err;
+    }
+    try {
+      // "Fresh" (the log entry says so): this request waited for OpenCode to start, restart or be recycled, or runs on
+      // one that became ready less than FRESH_WINDOW_MS ago (its caches and instances are still cold). A request held
+      // by a recycle in its model lookup reaches this point with the gate open again: the window covers it.
+      const readyAt = supervisor.readyAt();
+      const fresh =
+        ticket.held || supervisor.status().state !== "ready" || (readyAt !== null && now() - readyAt < FRESH_WINDOW_MS);
+      yield* run(req, signal, fresh);
+    } finally {
+      ticket.leave();
+    }
+  }
+
+  async function* run(req: BackendRequest, signal: AbortSignal, fresh: boolean): AsyncGenerator<ModelEvent> {
     await supervisor.whenReady(readyTimeoutMs);
     const plan = planBridgeRequest(req, { now: now(), idPrefix: crypto.randomBytes(4).toString("hex") });
     const builtinIds = await builtinToolIds();
-    await hub.ready(5_000);
+    await hub.ready(readyTimeoutMs); // after a (re)start on a busy machine the stream can take seconds to connect
     if (signal.aborted) return;
 
     const lease = await pool.acquire(req.app, plan.toolset, plan.toolsetHash);
@@ -147,6 +217,15 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     let sessionID: string | null = null;
     let settled = false; // the session ended idle, or we already asked OpenCode to abort it
     let unsubscribe = () => {};
+    const title = `${SESSION_TITLE_PREFIX}: ${plan.triggerText.replace(/\s+/g, " ").slice(0, 60)}`;
+    const metadata = { patchbay: { app: req.app } };
+    // Only where this OpenCode already booted the instance (plugin announced): `session.create` is what boots it,
+    // so a pooled session (kept across recycles) in a not-yet-booted instance would fail the plugin check.
+    const ocPid = supervisor.status().pid;
+    const pooled =
+      ocPid !== null && sideChannel.pluginLoaded(lease.directory, ocPid)
+        ? sessionPool.take(lease.directory, plan.permission)
+        : null;
     const abortSession = () => {
       if (!sessionID || settled) return;
       settled = true;
@@ -157,16 +236,14 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     };
     signal.addEventListener("abort", abortSession);
     try {
-      const created = await callOpenCode("create a session", () =>
-        client.session.create(
-          {
-            title: `${SESSION_TITLE_PREFIX}: ${plan.triggerText.replace(/\s+/g, " ").slice(0, 60)}`,
-            permission: plan.permission,
-            metadata: { patchbay: { app: req.app } },
-          },
-          { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) },
-        ),
-      );
+      const created = pooled
+        ? { id: pooled }
+        : await callOpenCode("create a session", () =>
+            client.session.create(
+              { title, permission: plan.permission, metadata },
+              { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) },
+            ),
+          );
       sessionID = created.id;
       await requirePlugin(lease.directory).catch((err: unknown) => {
         settled = true; // nothing runs in it; drop the empty session
@@ -181,7 +258,7 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
         abortSession();
         return;
       }
-      yield { type: "start", sessionId: sessionID, warnings: plan.warnings };
+      yield { type: "start", sessionId: sessionID, warnings: plan.warnings, ...(fresh ? { freshOpenCode: true } : {}) };
 
       // From here on failures are events, never throws (ModelBackend contract).
       const prompted = await client.session
@@ -198,6 +275,13 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
           { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) },
         )
         .catch((err: unknown) => ({ error: err }));
+      if (pooled) {
+        // The pooled session still has its placeholder title: name it after the request, off the request path.
+        const id = sessionID;
+        void client.session
+          .update({ sessionID: id, title }, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) })
+          .catch((err: unknown) => log(`[opencode] naming session ${id} failed: ${String(err)}`));
+      }
       if ("error" in prompted && prompted.error !== undefined) {
         yield {
           type: "error",
@@ -244,23 +328,57 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
       unsubscribe();
       abortSession();
       if (sessionID) sideChannel.unregister(sessionID);
+      // Top the pool up for this tool set's next request while still holding the lease (so the instance is not
+      // disposed under the new sessions), off this request's path: its answer is complete.
+      if (supervisor.status().state === "ready" && !supervisor.stopRequested)
+        void sessionPool.refill(lease.directory, plan.permission, metadata).finally(() => lease.release());
+      else lease.release();
+    }
+  }
+
+  async function bootDirectory(directory: string): Promise<void> {
+    await supervisor.whenReady(readyTimeoutMs);
+    const lease = await pool.lease(directory);
+    try {
+      // Any call scoped to a directory boots its instance (plugins included); the tool list is a cheap one.
+      await callOpenCode("boot an instance", () =>
+        supervisor.client(directory).tool.ids({}, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) }),
+      );
+    } finally {
       lease.release();
     }
   }
 
   return {
     listModels: async () => {
-      await supervisor.whenReady(readyTimeoutMs);
-      return fetchModels();
+      // Counted like a request: a recycle waits for it, and it waits for a recycle in progress.
+      const ticket = await gate.enter();
+      try {
+        await supervisor.whenReady(readyTimeoutMs);
+        return await fetchModels();
+      } finally {
+        ticket.leave();
+      }
     },
     stream,
     close: async () => {
       offStatus();
+      // Pooled sessions are deleted while OpenCode still runs, so nothing is left behind in the user's history.
+      await sessionPool.close();
       hub.close();
       pool.reset();
     },
     liveInstances: () => pool.liveDirectories(),
     tapEvents: (listener) => hub.tap(listener),
+    bootDirectory,
+    bootApp: async (app) => {
+      const lease = await pool.acquire(app, [], toolsetHash([]));
+      const directory = lease.directory;
+      lease.release();
+      await bootDirectory(directory);
+    },
+    reapIdleInstances: (maxIdleMs) => pool.reapIdle(maxIdleMs),
+    pooledSessions: () => sessionPool.ids(),
   };
 }
 

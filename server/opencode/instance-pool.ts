@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { CompanionTool, CompanionToolset } from "./plugin/companion";
 import { TOOLSET_FILE } from "./opencode-config";
+import { planInstanceReap, type LiveInstanceView } from "./runtime/reap-policy";
 
 /** Options of {@link InstancePool}. */
 export interface InstancePoolOptions {
@@ -15,6 +16,8 @@ export interface InstancePoolOptions {
   /** Disposes the OpenCode instance of `directory` (SDK `instance.dispose({directory})`). */
   dispose: (directory: string) => Promise<void>;
   log?: (line: string) => void;
+  /** Clock (epoch ms) for idle reaping. */
+  now?: () => number;
 }
 
 /** A directory in use by one request; call `release()` exactly once when the request ended. */
@@ -28,6 +31,8 @@ export interface InstanceLease {
 interface Entry {
   inUse: number;
   disposing: Promise<void> | null;
+  /** Last lease start or end, epoch ms. */
+  lastUsedAt: number;
 }
 
 /** Folder of an app's sessions (the history feature lists sessions per directory below it). */
@@ -52,14 +57,21 @@ export class InstancePool {
   async acquire(app: string, toolset: CompanionTool[], hash: string): Promise<InstanceLease> {
     const directory = path.join(appDirectory(this.opts.dataDir, app), hash);
     writeToolset(directory, { tools: toolset });
+    return this.lease(directory);
+  }
+
+  /** Leases a directory whose `toolset.json` already exists (pre-warming a remembered tool set). */
+  async lease(directory: string): Promise<InstanceLease> {
     let entry = this.live.get(directory);
     if (entry?.disposing) await entry.disposing; // never hand out an instance that is being torn down
     entry = this.live.get(directory);
     const cold = !entry;
-    if (!entry) entry = { inUse: 0, disposing: null };
+    const now = this.opts.now ?? Date.now;
+    if (!entry) entry = { inUse: 0, disposing: null, lastUsedAt: now() };
     this.live.delete(directory);
     this.live.set(directory, entry);
     entry.inUse++;
+    entry.lastUsedAt = now();
     this.evict();
     let released = false;
     const e = entry;
@@ -70,6 +82,7 @@ export class InstancePool {
         if (released) return;
         released = true;
         e.inUse--;
+        e.lastUsedAt = now();
         this.evict();
       },
     };
@@ -85,6 +98,36 @@ export class InstancePool {
     return [...this.live.keys()];
   }
 
+  /** Live instances with their use counts (for the reaper). */
+  liveView(): LiveInstanceView[] {
+    return [...this.live].map(([directory, e]) => ({
+      directory,
+      inUse: e.inUse,
+      disposing: e.disposing !== null,
+      lastUsedAt: e.lastUsedAt,
+    }));
+  }
+
+  /** Disposes the instances idle (nothing in use) for at least `maxIdleMs`; returns their directories. */
+  reapIdle(maxIdleMs: number): string[] {
+    const now = (this.opts.now ?? Date.now)();
+    const dirs = planInstanceReap(this.liveView(), now, maxIdleMs);
+    for (const d of dirs) {
+      const entry = this.live.get(d);
+      if (entry) this.disposeEntry(d, entry);
+    }
+    return dirs;
+  }
+
+  private disposeEntry(directory: string, entry: Entry): void {
+    entry.disposing = this.opts
+      .dispose(directory)
+      .catch((err: unknown) => this.opts.log?.(`[opencode] disposing instance ${directory} failed: ${String(err)}`))
+      .finally(() => {
+        if (this.live.get(directory) === entry) this.live.delete(directory);
+      });
+  }
+
   private evict(): void {
     const max = this.opts.maxLive ?? 6;
     let excess = [...this.live.values()].filter((e) => !e.disposing).length - max;
@@ -92,12 +135,7 @@ export class InstancePool {
       if (excess <= 0) break;
       if (entry.inUse > 0 || entry.disposing) continue;
       excess--;
-      entry.disposing = this.opts
-        .dispose(directory)
-        .catch((err: unknown) => this.opts.log?.(`[opencode] disposing instance ${directory} failed: ${String(err)}`))
-        .finally(() => {
-          if (this.live.get(directory) === entry) this.live.delete(directory);
-        });
+      this.disposeEntry(directory, entry);
     }
   }
 }
@@ -106,7 +144,12 @@ function writeToolset(directory: string, toolset: CompanionToolset): void {
   const file = path.join(directory, TOOLSET_FILE);
   const content = JSON.stringify(toolset, null, 2) + "\n";
   try {
-    if (fs.readFileSync(file, "utf8") === content) return;
+    if (fs.readFileSync(file, "utf8") === content) {
+      // Its mtime is the folder's "last used" for the folder reaper (runtime/folder-reaper.ts).
+      const t = new Date();
+      fs.utimesSync(file, t, t);
+      return;
+    }
   } catch {}
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.tmp`;

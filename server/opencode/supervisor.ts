@@ -14,6 +14,8 @@ import { checkOpenCodeBinary, resolveOpenCodeBinary } from "./binary";
 import { killOpenCodeGroup } from "./leftover";
 import { buildChildEnv } from "./child-env";
 import { prepareOpenCodeHome, type OpenCodeHome } from "./home";
+import { readProcStat } from "./runtime/process-memory";
+import { isWedged } from "./runtime/wedge-policy";
 import type { SideChannelEndpoint } from "./side-channel";
 
 /** Options of {@link OpenCodeSupervisor}. Only `dataDir`, `user` and `sideChannel` are required. */
@@ -41,8 +43,15 @@ export interface OpenCodeSupervisorOptions {
   backoff?: { initialMs: number; maxMs: number };
   /** Consecutive failed startups before giving up with `failed` (default 3). */
   maxStartupFailures?: number;
-  /** Health check period while ready, ms (default 15 000; 3 misses in a row → restart). */
+  /** Health probe period while ready, ms (default 5 000). */
   healthIntervalMs?: number;
+  /** Health probe timeout, ms (default 3 000). */
+  healthTimeoutMs?: number;
+  /** Missed probes in a row that mean "wedged" (port open, not answering) when the process is also not working
+   *  (stopped, or no CPU progress; see runtime/wedge-policy.ts): killed and restarted (default 2; a process that keeps
+   *  burning CPU gets 10 more). Worst case from freeze to kill: interval × misses + timeout = 13 s with the defaults
+   *  (≈ 63 s for a process that spins without answering). */
+  healthMisses?: number;
   /** Companion plugin source to copy into the home (default: the shipped one). */
   pluginSource?: string;
 }
@@ -58,6 +67,8 @@ interface Running {
   stderrTail: string[];
   readyAt: number | null;
   hasExited: boolean;
+  /** Stopped on purpose by recycle(): restart at once, not a crash. */
+  recycled: boolean;
 }
 
 const GUARD = fileURLToPath(new URL("./child-guard.mjs", import.meta.url));
@@ -186,6 +197,32 @@ export class OpenCodeSupervisor {
     return this.stopping;
   }
 
+  /** When the current process became ready (epoch ms), null when not ready. */
+  readyAt(): number | null {
+    return this.state.state === "ready" ? (this.running?.readyAt ?? null) : null;
+  }
+
+  /**
+   * Restarts OpenCode on purpose (memory limit, long idle): SIGTERM (SIGKILL after 3 s), then a fresh start at once,
+   * without backoff and without counting a crash. Sessions live in OpenCode's database and survive. The caller drains
+   * requests first (see runtime/recycler.ts). Resolves once the new process is ready or failed; no-op unless ready.
+   */
+  async recycle(reason: string): Promise<void> {
+    const r = this.running;
+    if (!r || this.stopping || this.state.state !== "ready") return;
+    this.log(`[opencode] recycling (${reason})`);
+    r.recycled = true;
+    this.clearTimers();
+    this.settle = this.untilSettled();
+    const settled = this.settle;
+    this.setState({ state: "restarting", reason: `recycling: ${reason}`, url: null, pid: null });
+    signalGuard(r, "SIGTERM");
+    const killer = setTimeout(() => signalGuard(r, "SIGKILL"), STOP_GRACE_MS);
+    await r.exited;
+    clearTimeout(killer);
+    await settled;
+  }
+
   /** Stops the child: SIGTERM, then SIGKILL after 3 s; leaves no process behind. Idempotent. */
   async stop(): Promise<void> {
     this.stopping = true;
@@ -290,6 +327,7 @@ export class OpenCodeSupervisor {
       stderrTail: [],
       readyAt: null,
       hasExited: false,
+      recycled: false,
     };
     this.running = run;
     let spawnError: string | null = null;
@@ -358,15 +396,50 @@ export class OpenCodeSupervisor {
 
   private scheduleHealth(run: Running, auth: string): void {
     let misses = 0;
-    const period = this.opts.healthIntervalMs ?? 15_000;
+    let probing = false;
+    let firstMiss: { at: number; cpuTicks: number | null } | null = null;
+    const period = this.opts.healthIntervalMs ?? 5_000;
+    const timeout = this.opts.healthTimeoutMs ?? 3_000;
+    const minMisses = this.opts.healthMisses ?? 2;
     this.healthTimer = setInterval(() => {
-      if (this.running !== run || !run.url) return;
-      void checkHealth(run.url, auth, 2000).then((h) => {
-        misses = h ? 0 : misses + 1;
-        if (misses >= 3 && this.running === run && !this.stopping) {
-          this.log("[opencode] health check failed 3 times in a row; restarting it");
-          signalGuard(run, "SIGKILL");
+      if (this.running !== run || !run.url || probing) return;
+      probing = true;
+      const startedAt = Date.now();
+      const before = run.pid ? readProcStat(run.pid) : Promise.resolve(null);
+      void Promise.all([checkHealth(run.url, auth, timeout), before]).then(async ([h, statBefore]) => {
+        probing = false;
+        if (h) {
+          misses = 0;
+          firstMiss = null;
+          return;
         }
+        misses++;
+        firstMiss ??= { at: startedAt, cpuTicks: statBefore?.cpuTicks ?? null };
+        const now = run.pid ? await readProcStat(run.pid) : null;
+        const cpu = now && firstMiss.cpuTicks !== null ? now.cpuTicks - firstMiss.cpuTicks : null;
+        const wedged = isWedged({
+          misses,
+          state: now?.state ?? null,
+          cpuTicksSinceFirstMiss: cpu,
+          msSinceFirstMiss: Date.now() - firstMiss.at,
+          minMisses,
+          // A starved machine (load 15+ on 2 cores was seen) keeps a booting OpenCode from answering for 20 s and
+          // more while it works: only a minute of that counts as a spin.
+          maxMisses: minMisses + 10,
+        });
+        if (!wedged || this.running !== run || this.stopping || run.recycled) {
+          if (misses >= minMisses)
+            this.log(`[opencode] ${misses} health probes missed but it is working (${cpu} CPU ticks); waiting`);
+          return;
+        }
+        // Port open but no answer (the upstream tracker's "hangs after days"; SIGSTOP reproduces it): a frozen
+        // process ignores SIGTERM, so kill it and its group; onExit starts a fresh one and in-flight requests fail
+        // through the event hub's "down" notice.
+        this.log(
+          `[opencode] wedged: ${misses} health probes in a row got no answer within ${timeout} ms ` +
+            `(state ${now?.state ?? "?"}, ${cpu ?? "?"} CPU ticks since the first miss); killing it`,
+        );
+        signalGuard(run, "SIGKILL");
       });
     }, period);
     this.healthTimer.unref();
@@ -379,6 +452,11 @@ export class OpenCodeSupervisor {
     this.clearTimers();
     if (this.stopping) return; // stop() sets `stopped`
     const wasReady = run.readyAt !== null;
+    if (run.recycled) {
+      // A planned restart: no backoff, no crash counted; the state already says `restarting`.
+      void this.launch();
+      return;
+    }
     this.log(`[opencode] exited: ${reason}`);
     if (!wasReady) {
       this.startupFailures++;
@@ -407,7 +485,6 @@ export class OpenCodeSupervisor {
   }
 }
 
-/** Sends `signal` to the guard (which forwards SIGTERM) or, for SIGKILL, to opencode and the guard directly. */
 /** 503 `backend_starting` with Retry-After 3 s: OpenCode is on its way up (starting or restarting). */
 function startingError(): PatchbayError {
   return new PatchbayError("backend_starting", "OpenCode is still starting; retry in a few seconds.", {
@@ -415,11 +492,20 @@ function startingError(): PatchbayError {
   });
 }
 
+/** Sends `signal` to the guard (which forwards SIGTERM) or, for SIGKILL, to opencode, the guard's whole process group
+ *  (the guard is a group leader: anything OpenCode spawned goes too) and the guard. */
 function signalGuard(run: Running, signal: NodeJS.Signals): void {
-  if (signal === "SIGKILL" && run.pid) {
-    try {
-      process.kill(run.pid, "SIGKILL");
-    } catch {}
+  if (signal === "SIGKILL") {
+    if (run.pid) {
+      try {
+        process.kill(run.pid, "SIGKILL");
+      } catch {}
+    }
+    if (process.platform !== "win32" && run.guard.pid) {
+      try {
+        process.kill(-run.guard.pid, "SIGKILL");
+      } catch {}
+    }
   }
   try {
     run.guard.kill(signal);

@@ -106,6 +106,7 @@ export const SettingsUpdate = z
     lanExposure: Settings.shape.lanExposure.unwrap(),
     logBodies: Settings.shape.logBodies.unwrap(),
     startOnLaunch: Settings.shape.startOnLaunch.unwrap(),
+    opencodeMemoryLimitMB: Settings.shape.opencodeMemoryLimitMB.unwrap(),
   })
   .partial();
 export type SettingsUpdate = z.infer<typeof SettingsUpdate>;

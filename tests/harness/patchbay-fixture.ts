@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import OpenAI from "openai";
 import { createAdminClient, type AdminClient } from "../../shared/admin/client";
-import { createPatchbay, type Patchbay, type PatchbayUrls } from "../../server/index";
+import { createPatchbay, type Patchbay, type PatchbayDeps, type PatchbayUrls } from "../../server/index";
 import { MockUpstream } from "./mock-upstream";
 import { createOpenCodeUser, type OpenCodeUser } from "./opencode-user";
 
@@ -23,6 +23,10 @@ export interface FixtureOptions {
   readyTimeoutS?: number;
   /** Environment locating coding agents' config files for the admin connect rows (tests pass a temp HOME). */
   clientEnv?: Record<string, string | undefined>;
+  /** OpenCode runtime knobs passed to createPatchbay (recycle/reap timings, session pool size). */
+  runtime?: PatchbayDeps["runtime"];
+  /** Reuse this data dir (a restart of the same Patchbay); it is still removed by `stop()`. */
+  dataDir?: string;
 }
 
 /** A running Patchbay under test. */
@@ -55,7 +59,7 @@ export async function startPatchbayFixture(opts: FixtureOptions = {}): Promise<P
     ...(opts.extraUserConfig ? { extraConfig: opts.extraUserConfig } : {}),
     ...(opts.extraProviders ? { extraProviders: opts.extraProviders } : {}),
   });
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-data-"));
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "pb-data-"));
   const logLines: string[] = [];
   const pb = await createPatchbay({
     dataDir,
@@ -63,6 +67,7 @@ export async function startPatchbayFixture(opts: FixtureOptions = {}): Promise<P
     host: "127.0.0.1",
     demo: opts.demo ?? false,
     ...(opts.clientEnv ? { clientEnv: opts.clientEnv } : {}),
+    ...(opts.runtime ? { runtime: opts.runtime } : {}),
     userOpenCode: { authFile: fs.existsSync(user.authFile) ? user.authFile : null, configFile: user.configFile },
     log: (line) => {
       logLines.push(line);

@@ -9,6 +9,7 @@ import { PageHeader } from "../components/PageHeader";
 import { ApiBadge, OpenCodeBadge } from "../components/StatusBadge";
 import { Callout, ErrorState, Loading } from "../components/States";
 import { EMPTY, formatNumber, formatUptime } from "../lib/format";
+import { RuntimeFacts } from "./OverviewRuntime";
 
 function Stat({ label, value }: { label: string; value: string }) {
   return (
@@ -111,6 +112,7 @@ export function OverviewPage() {
           <dd>{oc.version ?? EMPTY}</dd>
           <dt>Restarts</dt>
           <dd>{oc.restarts}</dd>
+          <RuntimeFacts runtime={s.runtime} />
           <dt>Data folder</dt>
           <dd className="mono">{s.dataDir}</dd>
         </dl>

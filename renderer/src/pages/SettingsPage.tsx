@@ -20,6 +20,8 @@ interface Form {
   lanExposure: boolean;
   logBodies: boolean;
   startOnLaunch: boolean;
+  /** OpenCode memory limit in MB; "" = automatic. */
+  memoryLimit: string;
 }
 
 const toForm = (s: Settings): Form => ({
@@ -28,6 +30,7 @@ const toForm = (s: Settings): Form => ({
   lanExposure: s.lanExposure,
   logBodies: s.logBodies,
   startOnLaunch: s.startOnLaunch,
+  memoryLimit: s.opencodeMemoryLimitMB === null ? "" : String(s.opencodeMemoryLimitMB),
 });
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/i;
 
@@ -74,7 +77,13 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const set = <K extends keyof Form>(k: K, v: Form[K]) => setForm((f) => ({ ...f, [k]: v }));
   const initial = toForm(settings);
 
-  const candidate = { ...form, host: form.host.trim(), port: form.port.trim() === "" ? Number.NaN : Number(form.port) };
+  const { memoryLimit, ...rest } = form;
+  const candidate = {
+    ...rest,
+    host: form.host.trim(),
+    port: form.port.trim() === "" ? Number.NaN : Number(form.port),
+    opencodeMemoryLimitMB: memoryLimit.trim() === "" ? null : Number(memoryLimit),
+  };
   const parsed = SettingsUpdate.safeParse(candidate);
   const errorFor = (field: string) => {
     if (parsed.success) return null;
@@ -180,6 +189,15 @@ function SettingsForm({ settings }: { settings: Settings }) {
         }
         checked={form.startOnLaunch}
         onChange={(v) => set("startOnLaunch", v)}
+      />
+      <TextField
+        label="OpenCode memory limit (MB)"
+        type="number"
+        min={0}
+        value={form.memoryLimit}
+        onChange={(v) => set("memoryLimit", v)}
+        error={errorFor("opencodeMemoryLimitMB")}
+        hint="Above it, OpenCode is restarted between requests (sessions are kept). Empty: automatic (RAM / 16, 1–2 GB). 0: never."
       />
       {pinned ? (
         <Callout>

@@ -3,7 +3,8 @@
 // answers in its wire's envelope); once a stream's headers are out, everything — output, errors, the end — is in-band.
 import type { Response } from "express";
 import type { RequestLogEntry } from "../../../shared/log-entry";
-import type { ModelEvent } from "../../core/contract";
+import type { ModelError, ModelEvent } from "../../core/contract";
+import { toPatchbayError } from "../../core/errors";
 import { SseWriter } from "../sse-writer";
 import { CLIENT_CLOSED, type RunAbort } from "./abort";
 import { setClientClosed, setOutcome, toLogUsage } from "./log-entry";
@@ -56,7 +57,9 @@ export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayC
   try {
     const aborted = ctx.abort.aborted();
     for (;;) {
-      const step = await Promise.race([events.next(), aborted]);
+      // A backend may throw before its `start` (OpenCode not ready, a request held past its bound during a recycle):
+      // that is an error event like any other, so the commit rule decides between an HTTP error and an in-band one.
+      const step = await Promise.race([events.next(), aborted]).catch((err: unknown) => thrownAsEvent(err));
       if (step === "aborted") {
         const why = ctx.abort.reason!;
         if (why.status === CLIENT_CLOSED) {
@@ -72,6 +75,7 @@ export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayC
       const event = step.value;
       if (event.type === "start") {
         entry.sessionId = event.sessionId;
+        if (event.freshOpenCode) entry.freshOpenCode = true;
         ctx.warnings.push(...event.warnings);
         continue;
       }
@@ -110,6 +114,14 @@ export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayC
   } finally {
     sse.stop();
   }
+}
+
+/** A backend's throw as a terminal `error` event (same status, code, message, param and Retry-After). */
+function thrownAsEvent(err: unknown): IteratorResult<ModelEvent> {
+  const e = toPatchbayError(err);
+  const error: ModelError = { code: e.code, status: e.status, message: e.message, param: e.param };
+  if (e.retryAfter !== undefined) error.retryAfter = e.retryAfter;
+  return { done: false, value: { type: "error", error } };
 }
 
 /** `x-patchbay-session` and `x-patchbay-warnings`, when there is something to say. */

@@ -4,6 +4,7 @@ import type { OpencodeClient } from "@opencode-ai/sdk/v2";
 import { z } from "zod";
 import type { SessionTokens } from "../../../shared/admin/history";
 import { PatchbayError } from "../../core/errors";
+import { isPooledSessionTitle } from "../runtime/pooled-session";
 
 /** A session as the history service needs it. Times are epoch ms. */
 export interface RawSession {
@@ -269,7 +270,9 @@ export function createOpenCodeHistoryPort(factory: OpenCodeClientFactory): OpenC
       }));
       // OpenCode hands out a `next` cursor even on the last page; a short page is the end.
       const next = items.length < opts.limit ? null : (page.cursor.next ?? null);
-      return { items, next };
+      // Pre-created sessions of the session pool are not the user's history (decided after `next`: a short page
+      // must mean the end of OpenCode's list, not our filter).
+      return { items: items.filter((s) => !isPooledSessionTitle(s.title)), next };
     },
 
     async busySessions(directory) {

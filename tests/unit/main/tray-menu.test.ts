@@ -205,3 +205,26 @@ describe("toMenuTemplate", () => {
     assert.equal(clickOpensDashboard("linux"), false);
   });
 });
+
+describe("runtime lines", () => {
+  test("memory of both processes and the last recycle, after the OpenCode line", () => {
+    const MB = 1024 ** 2;
+    const status = {
+      ...makeStatus({}),
+      runtime: {
+        patchbayRssBytes: 120 * MB,
+        opencodeRssBytes: 640 * MB,
+        memoryLimitBytes: 1024 * MB,
+        liveInstances: 3,
+        recycles: 1,
+        lastRecycle: { at: 1_000_000, reason: "idle for 31 min at 700 MB", pauseMs: 3500 },
+      },
+    };
+    const model = buildTrayMenu(status, { ...opts, now: 1_000_000 + 12 * 60_000 });
+    assert.deepEqual(labels(model).slice(1, 4), [
+      "OpenCode 1.18.33 ready",
+      "Memory: OpenCode 640 MB · Patchbay 120 MB",
+      "Last recycle: 12 min ago (idle for 31 min at 700 MB)",
+    ]);
+  });
+});

@@ -1,0 +1,183 @@
+// The bounded OpenCode runtime (issue 15), wired once by the composition root: the memory recycler, the instance and
+// folder reapers, pre-warming after every (re)start, and the runtime part of the status. Owns timers and the order of
+// things; the policies are pure modules next to it, the process is the supervisor's, instances are the backend's.
+import os from "node:os";
+import path from "node:path";
+import type { OpenCodeStatus, RecycleInfo, RuntimeStatus } from "../../../shared/status";
+import type { OpenCodeBackend } from "../backend";
+import { reapToolsetFolders } from "./folder-reaper";
+import { effectiveMemoryLimitBytes, lowWatermarkBytes } from "./memory-limit";
+import { listToolsetFolders, planPrewarm } from "./prewarm";
+import { readRssBytes } from "./process-memory";
+import { Recycler, type RecyclableProcess } from "./recycler";
+import type { RequestGate } from "./request-gate";
+
+/** Timings of the runtime (ms). Every field has a default; tests and the soak bench shorten them. */
+export interface RuntimeTimings {
+  /** Memory check period (default 10 000). */
+  memoryCheckMs?: number;
+  /** Over the limit while busy this long → hold, drain, recycle (default 30 000). */
+  busyGraceMs?: number;
+  /** Idle this long above the low watermark → recycle (default 30 min). */
+  idleRecycleMs?: number;
+  /** No recycle of a process younger than this (default 60 000). */
+  minUptimeMs?: number;
+  /** Longest drain before a recycle is postponed (default 60 000). */
+  drainTimeoutMs?: number;
+  /** Instance reaper period (default 60 000) and idle time before disposal (default 10 min). */
+  reapEveryMs?: number;
+  instanceIdleMs?: number;
+  /** Folder reaper period (default 6 h) and unused age before removal (default 7 days). */
+  folderReapEveryMs?: number;
+  folderMaxAgeMs?: number;
+  /** Pre-warm: tool sets per app (default 2), in total (default 4, under the live cap of 6), used within (7 days). */
+  prewarmPerApp?: number;
+  prewarmMax?: number;
+  prewarmMaxAgeMs?: number;
+}
+
+/** The supervisor as the runtime sees it. */
+export interface RuntimeProcess extends RecyclableProcess {
+  onStatus(listener: (s: OpenCodeStatus) => void): () => void;
+  readonly stopRequested: boolean;
+}
+
+/** Inputs of {@link createOpenCodeRuntime}. */
+export interface OpenCodeRuntimeDeps {
+  process: RuntimeProcess;
+  backend: OpenCodeBackend;
+  gate: RequestGate;
+  dataDir: string;
+  /** The `opencodeMemoryLimitMB` setting (null = automatic, 0 = off). */
+  memoryLimitMB: () => number | null;
+  /** History listing of a folder: true when it still holds a session (folder reaper). */
+  hasSessions: (directory: string) => Promise<boolean>;
+  timings?: RuntimeTimings;
+  /** Total RAM in bytes (default os.totalmem()). */
+  totalMemBytes?: number;
+  log: (line: string) => void;
+  now?: () => number;
+  /** Called when the runtime status changes noticeably (a recycle). */
+  onChange?: () => void;
+}
+
+/** The runtime handle. */
+export interface OpenCodeRuntime {
+  start(): void;
+  stop(): Promise<void>;
+  status(): RuntimeStatus;
+  /** Runs one memory check now (tests; the timer does it periodically). */
+  checkMemory(): Promise<void>;
+  /** The last pre-warm run (resolves when its boots are done). */
+  prewarmed(): Promise<void>;
+  lastRecycle(): RecycleInfo | null;
+}
+
+/** Builds the runtime; nothing runs until `start()`. */
+export function createOpenCodeRuntime(d: OpenCodeRuntimeDeps): OpenCodeRuntime {
+  const now = d.now ?? Date.now;
+  const t = d.timings ?? {};
+  const total = d.totalMemBytes ?? os.totalmem();
+  const appsRoot = path.join(d.dataDir, "apps");
+  const limit = () => effectiveMemoryLimitBytes(d.memoryLimitMB(), total);
+  const recycler = new Recycler({
+    process: d.process,
+    gate: d.gate,
+    readRss: (pid) => readRssBytes(pid),
+    limitBytes: limit,
+    lowWatermarkBytes,
+    now,
+    log: d.log,
+    ...(t.memoryCheckMs !== undefined ? { intervalMs: t.memoryCheckMs } : {}),
+    ...(t.busyGraceMs !== undefined ? { busyGraceMs: t.busyGraceMs } : {}),
+    ...(t.idleRecycleMs !== undefined ? { idleRecycleMs: t.idleRecycleMs } : {}),
+    ...(t.minUptimeMs !== undefined ? { minUptimeMs: t.minUptimeMs } : {}),
+    ...(t.drainTimeoutMs !== undefined ? { drainTimeoutMs: t.drainTimeoutMs } : {}),
+    onRecycle: () => d.onChange?.(),
+  });
+  const timers: NodeJS.Timeout[] = [];
+  let offStatus: (() => void) | null = null;
+  let lastUrl: string | null = null;
+  let prewarming: Promise<void> = Promise.resolve();
+  let stopped = false;
+
+  const prewarm = async (): Promise<void> => {
+    const dirs = planPrewarm(await listToolsetFolders(appsRoot), {
+      now: now(),
+      perApp: t.prewarmPerApp ?? 2,
+      maxTotal: t.prewarmMax ?? 4,
+      maxAgeMs: t.prewarmMaxAgeMs ?? 7 * 24 * 3600_000,
+    });
+    // One at a time: each boot costs seconds of CPU, and requests must keep theirs.
+    for (const dir of dirs) {
+      if (stopped || d.process.stopRequested || d.process.status().state !== "ready") return;
+      const t0 = now();
+      await d.backend
+        .bootDirectory(dir)
+        .then(() => d.log(`[opencode] pre-warmed ${path.relative(appsRoot, dir)} in ${now() - t0} ms`))
+        .catch((err: unknown) => d.log(`[opencode] pre-warming ${dir} failed: ${String(err)}`));
+    }
+  };
+
+  const reapInstances = () => {
+    const gone = d.backend.reapIdleInstances(t.instanceIdleMs ?? 10 * 60_000);
+    if (gone.length) d.log(`[opencode] disposed ${gone.length} idle instance(s)`);
+  };
+  const reapFolders = async () => {
+    const removed = await reapToolsetFolders({
+      appsRoot,
+      liveDirectories: () => d.backend.liveInstances(),
+      hasSessions: d.hasSessions,
+      now: now(),
+      maxAgeMs: t.folderMaxAgeMs ?? 7 * 24 * 3600_000,
+    });
+    if (removed.length) d.log(`[opencode] removed ${removed.length} unused tool-set folder(s)`);
+  };
+
+  return {
+    start() {
+      if (offStatus) return;
+      offStatus = d.process.onStatus((s) => {
+        if (s.state !== "ready" || s.url === lastUrl) {
+          if (s.state !== "ready") lastUrl = null;
+          return;
+        }
+        lastUrl = s.url;
+        prewarming = prewarm().catch((err: unknown) => d.log(`[opencode] pre-warm failed: ${String(err)}`));
+      });
+      recycler.start();
+      const every = (ms: number, fn: () => unknown) => {
+        const h = setInterval(
+          () =>
+            void Promise.resolve()
+              .then(fn)
+              .catch(() => {}),
+          ms,
+        );
+        h.unref();
+        timers.push(h);
+      };
+      every(t.reapEveryMs ?? 60_000, reapInstances);
+      every(t.folderReapEveryMs ?? 6 * 3600_000, reapFolders);
+    },
+    async stop() {
+      stopped = true;
+      offStatus?.();
+      for (const h of timers.splice(0)) clearInterval(h);
+      await recycler.stop();
+    },
+    status() {
+      return {
+        patchbayRssBytes: process.memoryUsage().rss,
+        opencodeRssBytes: d.process.status().state === "ready" ? recycler.lastRssBytes : null,
+        memoryLimitBytes: limit(),
+        liveInstances: d.backend.liveInstances().length,
+        recycles: recycler.recycles,
+        lastRecycle: recycler.lastRecycle(),
+      };
+    },
+    checkMemory: () => recycler.tick(),
+    prewarmed: () => prewarming,
+    lastRecycle: () => recycler.lastRecycle(),
+  };
+}

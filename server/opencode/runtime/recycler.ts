@@ -1,0 +1,165 @@
+// Samples OpenCode's memory on a timer and carries out what recycle-policy decides: hold new requests, drain the ones
+// in flight, restart OpenCode through the supervisor, let the held requests in. Owns timing and the swap; the
+// decision is planRecycle's and the process is the supervisor's.
+import type { RecycleInfo } from "../../../shared/status";
+import { planRecycle } from "./recycle-policy";
+import type { RequestGate } from "./request-gate";
+
+/** The part of the supervisor the recycler needs. */
+export interface RecyclableProcess {
+  status(): { state: string; pid: number | null };
+  /** When the current process became ready (epoch ms), null when not ready. */
+  readyAt(): number | null;
+  /** Restarts OpenCode on purpose (no backoff, not counted as a crash); resolves once ready or failed. */
+  recycle(reason: string): Promise<void>;
+}
+
+/** Options of {@link Recycler}. Times in ms, sizes in bytes. */
+export interface RecyclerOptions {
+  process: RecyclableProcess;
+  gate: RequestGate;
+  /** RSS of a pid in bytes (null = unknown). */
+  readRss: (pid: number) => Promise<number | null>;
+  /** Current limit in bytes (0 = off); read on every check so a settings change applies at once. */
+  limitBytes: () => number;
+  lowWatermarkBytes: (limit: number) => number;
+  now?: () => number;
+  /** Period of the memory check (default 10 000). */
+  intervalMs?: number;
+  /** Over the limit while busy this long → drain and recycle (default 30 000). */
+  busyGraceMs?: number;
+  /** Idle this long (and above the watermark) → recycle (default 30 min). */
+  idleRecycleMs?: number;
+  /** Never recycle a process younger than this (default 60 000). */
+  minUptimeMs?: number;
+  /** Longest wait for in-flight requests to finish before giving up this recycle (default 60 000). */
+  drainTimeoutMs?: number;
+  log?: (line: string) => void;
+  /** Called after each completed recycle. */
+  onRecycle?: (info: RecycleInfo) => void;
+}
+
+/** Periodic memory check + recycle. `tick()` runs one check (tests call it directly). */
+export class Recycler {
+  private readonly o: RecyclerOptions;
+  private readonly now: () => number;
+  private timer: NodeJS.Timeout | null = null;
+  private overSince: number | null = null;
+  private busy: Promise<void> | null = null;
+  private checking = false;
+  private last: RecycleInfo | null = null;
+  private count = 0;
+  private lastRss: number | null = null;
+
+  constructor(opts: RecyclerOptions) {
+    this.o = opts;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** The most recent recycle, or null. */
+  lastRecycle(): RecycleInfo | null {
+    return this.last ? { ...this.last } : null;
+  }
+
+  /** Recycles completed since start. */
+  get recycles(): number {
+    return this.count;
+  }
+
+  /** OpenCode's RSS at the last check (bytes), null when unknown. */
+  get lastRssBytes(): number | null {
+    return this.lastRss;
+  }
+
+  /** True while a recycle (drain + restart) runs. */
+  get recycling(): boolean {
+    return this.busy !== null;
+  }
+
+  /** Starts the periodic check. */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.tick(), this.o.intervalMs ?? 10_000);
+    this.timer.unref();
+  }
+
+  /** Stops the check and waits for a recycle in progress. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.busy;
+  }
+
+  /** One check: sample RSS, ask the policy, recycle if it says so. Resolves after the recycle (if any). */
+  async tick(): Promise<void> {
+    if (this.busy) return this.busy;
+    // One check at a time: reading RSS is async, and on a starved machine it can outlast the timer period; two
+    // checks passing the `busy` test together would start two swaps (the second releasing the hold too early).
+    if (this.checking) return;
+    this.checking = true;
+    try {
+      await this.check();
+    } finally {
+      this.checking = false;
+    }
+    return this.busy ?? undefined;
+  }
+
+  private async check(): Promise<void> {
+    const st = this.o.process.status();
+    const readyAt = this.o.process.readyAt();
+    if (st.state !== "ready" || st.pid === null || readyAt === null) {
+      this.overSince = null;
+      return;
+    }
+    const rss = await this.o.readRss(st.pid);
+    this.lastRss = rss;
+    const limit = this.o.limitBytes();
+    const now = this.now();
+    if (rss !== null && limit > 0 && rss > limit) this.overSince ??= now;
+    else this.overSince = null;
+    const decision = planRecycle({
+      now,
+      rssBytes: rss,
+      limitBytes: limit,
+      lowWatermarkBytes: this.o.lowWatermarkBytes(limit),
+      inFlight: this.o.gate.inFlight,
+      lastActivityAt: this.o.gate.lastActivityAt,
+      readyAt,
+      overSince: this.overSince,
+      busyGraceMs: this.o.busyGraceMs ?? 30_000,
+      idleRecycleMs: this.o.idleRecycleMs ?? 30 * 60_000,
+      minUptimeMs: this.o.minUptimeMs ?? 60_000,
+    });
+    if (decision.action === "none") return;
+    this.busy = this.swap(decision.reason).finally(() => {
+      this.busy = null;
+    });
+  }
+
+  /** Hold new requests, let in-flight ones finish, restart OpenCode, let everyone in. */
+  private async swap(reason: string): Promise<void> {
+    const { gate } = this.o;
+    const log = this.o.log ?? (() => {});
+    gate.hold();
+    const t0 = this.now();
+    try {
+      const drained = await gate.drained(this.o.drainTimeoutMs ?? 60_000);
+      if (!drained) {
+        // Failing long requests is worse than a big process for another round: try again later.
+        log(`[opencode] recycle postponed: ${gate.inFlight} request(s) still running after the drain timeout`);
+        this.overSince = null;
+        return;
+      }
+      log(`[opencode] recycling: ${reason} (drained in ${this.now() - t0} ms)`);
+      await this.o.process.recycle(reason);
+      this.count++;
+      this.overSince = null;
+      this.last = { at: this.now(), reason, pauseMs: this.now() - t0 };
+      this.o.onRecycle?.({ ...this.last });
+      log(`[opencode] recycled in ${this.now() - t0} ms`);
+    } finally {
+      gate.release();
+    }
+  }
+}

@@ -1,0 +1,183 @@
+// The recycler and the request gate with fakes and an injected clock: a recycle waits for the requests in flight,
+// holds new ones during the swap and lets them in afterwards; the session pool hands out and deletes its sessions.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { Recycler, type RecyclableProcess } from "../../../server/opencode/runtime/recycler";
+import { RequestGate } from "../../../server/opencode/runtime/request-gate";
+import { SessionPool } from "../../../server/opencode/runtime/session-pool";
+
+const MIB = 1024 ** 2;
+
+function fakeProcess(clock: { t: number }) {
+  const calls: string[] = [];
+  let gen = 1;
+  const p: RecyclableProcess & { calls: string[]; pid: () => number } = {
+    calls,
+    pid: () => gen,
+    status: () => ({ state: "ready", pid: gen }),
+    readyAt: () => 0,
+    recycle: async (reason) => {
+      calls.push(reason);
+      await new Promise((r) => setTimeout(r, 20));
+      gen++;
+    },
+  };
+  void clock;
+  return p;
+}
+
+describe("RequestGate", () => {
+  test("counts, holds new requests until release, reports drained", async () => {
+    const gate = new RequestGate({ now: () => 5 });
+    const a = await gate.enter();
+    assert.equal(gate.inFlight, 1);
+    assert.equal(a.held, false);
+    gate.hold();
+    let admitted = false;
+    const b = gate.enter().then((t) => {
+      admitted = true;
+      return t;
+    });
+    const drained = gate.drained(1000);
+    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(admitted, false, "a held request got in");
+    a.leave();
+    assert.equal(await drained, true);
+    gate.release();
+    const tb = await b;
+    assert.equal(tb.held, true);
+    assert.equal(gate.inFlight, 1);
+    tb.leave();
+    tb.leave(); // idempotent
+    assert.equal(gate.inFlight, 0);
+    assert.equal(gate.lastActivityAt, 5);
+  });
+  test("a held request gives up with backend_starting after the hold timeout; drained() times out", async () => {
+    const gate = new RequestGate({ holdTimeoutMs: 20 });
+    const t = await gate.enter();
+    gate.hold();
+    await assert.rejects(gate.enter(), (e: unknown) => (e as { code?: string }).code === "backend_starting");
+    assert.equal(await gate.drained(10), false);
+    t.leave();
+  });
+});
+
+describe("Recycler", () => {
+  test("over the limit and idle: recycles once, records reason and time; under the limit: nothing", async () => {
+    const clock = { t: 1_000_000 };
+    const proc = fakeProcess(clock);
+    const gate = new RequestGate({ now: () => clock.t });
+    let rss = 900 * MIB;
+    const rec = new Recycler({
+      process: proc,
+      gate,
+      readRss: async () => rss,
+      limitBytes: () => 1024 * MIB,
+      lowWatermarkBytes: () => 600 * MIB,
+      now: () => clock.t,
+      minUptimeMs: 0,
+    });
+    await rec.tick();
+    assert.deepEqual(proc.calls, []);
+    rss = 1100 * MIB;
+    await rec.tick();
+    assert.equal(proc.calls.length, 1);
+    assert.match(proc.calls[0]!, /1100 MB over the 1024 MB limit/);
+    assert.equal(rec.recycles, 1);
+    assert.equal(rec.lastRecycle()?.at, clock.t);
+    assert.equal(gate.isHolding, false, "the gate is released after the recycle");
+  });
+
+  test("busy over the limit: waits for the grace period, drains in-flight requests, holds new ones", async () => {
+    const clock = { t: 0 };
+    const proc = fakeProcess(clock);
+    const gate = new RequestGate({ now: () => clock.t });
+    const rec = new Recycler({
+      process: proc,
+      gate,
+      readRss: async () => 2000 * MIB,
+      limitBytes: () => 1024 * MIB,
+      lowWatermarkBytes: () => 0,
+      now: () => clock.t,
+      minUptimeMs: 0,
+      busyGraceMs: 30_000,
+    });
+    const running = await gate.enter();
+    await rec.tick(); // over, but busy and within grace
+    assert.deepEqual(proc.calls, []);
+    clock.t = 30_000;
+    const swap = rec.tick();
+    await new Promise((r) => setTimeout(r, 5));
+    assert.equal(gate.isHolding, true);
+    const held = gate.enter();
+    assert.deepEqual(proc.calls, [], "recycled before the request in flight finished");
+    running.leave();
+    await swap;
+    assert.equal(proc.calls.length, 1);
+    const t = await held;
+    assert.equal(t.held, true);
+    t.leave();
+  });
+
+  test("a drain that times out postpones the recycle and releases the hold", async () => {
+    const proc = fakeProcess({ t: 0 });
+    const gate = new RequestGate();
+    const rec = new Recycler({
+      process: proc,
+      gate,
+      readRss: async () => 2000 * MIB,
+      limitBytes: () => 1024 * MIB,
+      lowWatermarkBytes: () => 0,
+      minUptimeMs: 0,
+      busyGraceMs: 0,
+      drainTimeoutMs: 20,
+      log: () => {},
+    });
+    const stuck = await gate.enter();
+    await rec.tick();
+    assert.deepEqual(proc.calls, []);
+    assert.equal(gate.isHolding, false);
+    stuck.leave();
+  });
+});
+
+describe("SessionPool", () => {
+  test("refills per (directory, permission), hands out each id once, deletes the rest on close", async () => {
+    let n = 0;
+    const deleted: string[] = [];
+    const pool = new SessionPool({
+      size: 2,
+      port: {
+        create: async () => `s${++n}`,
+        delete: async (_d, id) => void deleted.push(id),
+      },
+    });
+    const perm = [{ permission: "x", pattern: "*", action: "allow" }];
+    assert.equal(pool.take("/a", perm), null);
+    await pool.refill("/a", perm, {});
+    assert.equal(pool.size, 2);
+    assert.equal(pool.take("/a", [{ permission: "y" }]), null, "other permission rules get no pooled session");
+    assert.equal(pool.take("/a", perm), "s1");
+    await pool.refill("/a", perm, {});
+    assert.deepEqual(pool.ids(), ["s2", "s3"]);
+    await pool.close();
+    assert.deepEqual(deleted.sort(), ["s2", "s3"]);
+    assert.equal(pool.size, 0);
+    await pool.refill("/a", perm, {});
+    assert.equal(pool.size, 0, "no refill after close");
+  });
+  test("evicts the least recently used tool set beyond maxKeys, deleting its sessions", async () => {
+    let n = 0;
+    const deleted: string[] = [];
+    const pool = new SessionPool({
+      size: 1,
+      maxKeys: 1,
+      port: { create: async () => `s${++n}`, delete: async (_d, id) => void deleted.push(id) },
+    });
+    await pool.refill("/a", [], {});
+    await pool.refill("/b", [], {});
+    await new Promise((r) => setTimeout(r, 5));
+    assert.deepEqual(deleted, ["s1"]);
+    assert.deepEqual(pool.ids(), ["s2"]);
+  });
+});
