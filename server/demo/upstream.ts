@@ -71,7 +71,9 @@ export async function startDemoUpstream(opts: { port?: number } = {}): Promise<D
   };
 }
 
-/** The scripted answer (pure): a tool call when the user names one of the tools, else a friendly echo. */
+/** The scripted answer (pure): a tool call when the user asks for one by name ("use the Bash tool", "use get_time"),
+ *  else a friendly echo of what the user typed. Agents' own context blocks (`<system-reminder>…`) are not what the user
+ *  typed, so they neither trigger tools nor are echoed. */
 export function demoReply(body: ChatBody): {
   text: string | null;
   toolCall: { name: string; arguments: string } | null;
@@ -84,16 +86,60 @@ export function demoReply(body: ChatBody): {
     };
   }
   const lastUser = [...body.messages].reverse().find((m) => m.role === "user");
-  const said = textOf(lastUser?.content).trim();
-  const tool = (body.tools ?? [])
-    .map((t) => t.function.name)
-    .find((name) => said.toLowerCase().includes(name.toLowerCase()));
-  if (tool) return { text: null, toolCall: { name: tool, arguments: "{}" } };
+  const said = typedText(textOf(lastUser?.content));
+  const tool = (body.tools ?? []).find((t) => asksFor(said, t.function.name));
+  if (tool) {
+    return { text: null, toolCall: { name: tool.function.name, arguments: JSON.stringify(harmlessArguments(tool)) } };
+  }
   const echo = said ? `You said: "${said.slice(0, 500)}".` : "You did not say anything yet.";
   return {
     text: `Hi! I'm Patchbay's demo model: no real AI is involved. ${echo} Log in to a provider with OpenCode (opencode auth login, or npx opencode auth login in the Patchbay folder) and restart Patchbay to use real models.`,
     toolCall: null,
   };
+}
+
+/** The user's own words: without the context blocks coding agents add (`<system-reminder>`, `<environment_context>`,
+ *  …), trimmed. */
+function typedText(text: string): string {
+  return text
+    .replace(/<([a-z_-]+)>[\s\S]*?<\/\1>/gi, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** True when `said` asks for tool `name` in so many words: "use [the] <name> [tool]" (case-insensitive, whole word). */
+function asksFor(said: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`\\buse (the )?${escaped}(?![\\w-])`, "i").test(said);
+}
+
+/** Arguments that satisfy the tool's required properties with harmless values, so an agent can actually run the call:
+ *  a command echoes, a path names README.md, other strings say "demo", numbers are 1, booleans false, arrays hold
+ *  one such value. */
+function harmlessArguments(tool: z.infer<typeof Tool>): Record<string, unknown> {
+  const schema = (tool.function as { parameters?: unknown }).parameters;
+  const props = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
+  const required = isObject(schema) && Array.isArray(schema.required) ? schema.required : [];
+  const args: Record<string, unknown> = {};
+  for (const key of required) {
+    if (typeof key !== "string") continue;
+    args[key] = harmlessValue(key, props[key]);
+  }
+  return args;
+}
+
+function harmlessValue(key: string, prop: unknown): unknown {
+  const type = isObject(prop) ? prop.type : undefined;
+  const word = /command|cmd/i.test(key) ? "echo demo" : /path|file/i.test(key) ? "README.md" : "demo";
+  if (type === "array") return /command|cmd/i.test(key) ? ["echo", "demo"] : [word];
+  if (type === "number" || type === "integer") return 1;
+  if (type === "boolean") return false;
+  if (type === "object") return {};
+  return word;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

@@ -1,7 +1,7 @@
 // The built-in demo upstream: OpenAI-compatible answers (JSON and SSE), tool calls when asked, provider block.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { demoProviderConfig, startDemoUpstream } from "../../../server/demo/upstream";
+import { demoProviderConfig, demoReply, startDemoUpstream } from "../../../server/demo/upstream";
 
 test("answers JSON and SSE chat completions on loopback and echoes the user", async () => {
   const demo = await startDemoUpstream();
@@ -69,4 +69,37 @@ test("demoProviderConfig is an openai-compatible provider block with a tool-call
   assert.equal(block.npm, "@ai-sdk/openai-compatible");
   assert.equal(block.options.baseURL, "http://127.0.0.1:1/v1");
   assert.equal(block.models.echo?.tool_call, true);
+});
+
+test("demoReply calls a tool only when asked by name, with harmless required arguments", () => {
+  const bash = {
+    type: "function",
+    function: {
+      name: "Bash",
+      parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
+    },
+  };
+  const read = {
+    type: "function",
+    function: {
+      name: "Read",
+      parameters: {
+        type: "object",
+        properties: { file_path: { type: "string" }, limit: { type: "number" } },
+        required: ["file_path"],
+      },
+    },
+  };
+  const ask = (content: string) =>
+    demoReply({ model: "echo", messages: [{ role: "user", content }], tools: [bash, read] });
+  // Claude Code's context block names tools ("Read", "already"): not a request to call one.
+  const hello = ask("<system-reminder>You can Read files; already read.</system-reminder> hello");
+  assert.equal(hello.toolCall, null);
+  assert.match(hello.text ?? "", /You said: "hello"/);
+  assert.equal(ask("I already said hello").toolCall, null, "a tool name inside a word is not a request");
+  assert.deepEqual(ask("please use the Bash tool").toolCall, {
+    name: "Bash",
+    arguments: JSON.stringify({ command: "echo demo" }),
+  });
+  assert.deepEqual(ask("use read").toolCall, { name: "Read", arguments: JSON.stringify({ file_path: "README.md" }) });
 });
