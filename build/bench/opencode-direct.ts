@@ -112,16 +112,8 @@ export async function startOpenCodeDirect(
         includeUsage: false,
         warnings: [],
       };
-      const req: BackendRequest = {
-        app: "bench",
-        target: { providerID: model.providerID, modelID: model.modelID },
-        request: neutral,
-      };
-      const plan = planBridgeRequest(
-        req,
-        { providerID: model.providerID, modelID: model.modelID, npm: model.npm, variants: model.variants },
-        { now: Date.now(), idPrefix: crypto.randomBytes(4).toString("hex") },
-      );
+      const req: BackendRequest = { app: "bench", model, request: neutral };
+      const plan = planBridgeRequest(req, { now: Date.now(), idPrefix: crypto.randomBytes(4).toString("hex") });
       const lease = await pool.acquire("bench", plan.toolset, plan.toolsetHash);
       const client = supervisor.client(lease.directory);
       const t0 = performance.now();
