@@ -191,7 +191,10 @@ describe("patchbay serve (CLI + real OpenCode, demo model)", { timeout: 240_000 
     const pruned = await cli(["sessions", "prune", "cli-app"], debugEnv);
     assert.equal(pruned.code, 0, pruned.stderr);
     assert.match(pruned.stderr, /asking the running Patchbay/);
-    assert.match(pruned.stdout, new RegExp(`removed ${sessions.length - 1},`));
+    // The server's own background sweep (it runs after a limits change) may already have removed them: then the CLI's
+    // prune finds nothing over the limits. Either way the result below is the newest session alone.
+    const removed = Number(/removed (\d+),/.exec(pruned.stdout)?.[1] ?? "-1");
+    assert.ok(removed === sessions.length - 1 || removed === 0, pruned.stdout);
     const left = JSON.parse((await cli(["sessions", "list", "cli-app", "--json"], env)).stdout) as Array<{
       id: string;
     }>;
