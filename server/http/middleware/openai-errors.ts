@@ -1,8 +1,9 @@
 // The OpenAI listener's error middleware: every error becomes the OpenAI envelope with the right status.
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import { PatchbayError, toPatchbayError } from "../../core/errors";
+import { PatchbayError } from "../../core/errors";
 import { toOpenAiErrorBody } from "../../openai/error-envelope";
 import { mapBodyParserError } from "./body-errors";
+import { wireErrorHandler } from "./wire-errors";
 
 /** A body-parser failure as a PatchbayError with the API's advice; other errors pass through unchanged. */
 export function fromBodyParserError(err: unknown): unknown {
@@ -38,19 +39,5 @@ export const openAiNotFound: RequestHandler = (req, _res, next) => {
 
 /** Writes the OpenAI error envelope; logs unexpected errors through `log`. */
 export function openAiErrorHandler(log: (line: string) => void): ErrorRequestHandler {
-  return (rawErr, req, res, _next) => {
-    const err = toPatchbayError(fromBodyParserError(rawErr));
-    if (err.code === "internal_error")
-      log(`internal error: ${String((err.cause as Error | undefined)?.stack ?? err.cause)}`);
-    if (res.headersSent) {
-      res.end();
-      return;
-    }
-    res.locals.error = err;
-    // An unread body (or a refused key) ends the connection: Node would otherwise read and discard whatever the
-    // client still sends, however large or slow.
-    if (!req.complete || err.status === 401) res.setHeader("Connection", "close");
-    if (err.retryAfter !== undefined) res.setHeader("Retry-After", String(Math.max(1, Math.ceil(err.retryAfter))));
-    res.status(err.status).json(toOpenAiErrorBody(err));
-  };
+  return wireErrorHandler(log, toOpenAiErrorBody);
 }
