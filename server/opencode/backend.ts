@@ -295,6 +295,7 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
           .catch((err: unknown) => log(`[opencode] naming session ${id} failed: ${String(err)}`));
       }
       if ("error" in prompted && prompted.error !== undefined) {
+        prompting = false; // refused: no loop runs that an abort could interrupt
         yield {
           type: "error",
           error: {
