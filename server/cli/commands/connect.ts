@@ -61,7 +61,7 @@ Writes:
           ANTHROPIC_MODEL and the other model tiers, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, CLAUDE_CODE_ATTRIBUTION_HEADER,
           CLAUDE_CODE_MAX_CONTEXT_TOKENS)
   codex   ~/.codex/config.toml ($CODEX_HOME): model, model_provider = "patchbay" and [model_providers.patchbay]
-          (base_url, wire_api = "responses", the key as experimental_bearer_token)
+          (base_url, wire_api = "responses", supports_websockets = false, the key as experimental_bearer_token)
 The written file is made readable by you only (mode 0600: it holds the key). The original is copied once per file
 (per $CLAUDE_CONFIG_DIR / $CODEX_HOME) to <data folder>/connect-backups/, kept until --undo restores it byte for byte.
 
