@@ -2,6 +2,7 @@
 // clear error saying how to start one.
 import { PatchbayError } from "../core/errors";
 import { adminAccess, type PatchbayAccess } from "../connect/patchbay-access";
+import { patchbayCommand } from "../connect/patchbay-command";
 import type { CliContext } from "./context";
 import { findRunningPatchbay } from "./running-patchbay";
 
@@ -13,7 +14,8 @@ export async function requireRunningPatchbay(ctx: CliContext): Promise<PatchbayA
     throw new PatchbayError(
       "backend_unavailable",
       `Patchbay is not running (no answer for the data folder ${dataDir}). ` +
-        "Start it with `npx patchbay serve` (or open the Patchbay desktop app), then try again.",
+        `Start it with \`${patchbayCommand("serve", ctx.io.env)}\` (add \`--demo\` to try it without any login), ` +
+        "or open the Patchbay desktop app, then try again.",
     );
   return adminAccess(running.client, dataDir);
 }

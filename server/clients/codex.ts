@@ -26,6 +26,7 @@ export function codexLaunchArgs(s: ClientSettings): string[] {
     [`${p}.base_url`, str(`${s.origin}/v1`)],
     [`${p}.env_key`, str(CODEX_KEY_ENV)],
     [`${p}.wire_api`, str("responses")],
+    [`${p}.supports_websockets`, "false"],
     ["model", str(s.model)],
   ].flatMap(([k, v]) => ["-c", `${k}=${v}`]);
 }
@@ -85,6 +86,8 @@ function providerLines(s: ClientSettings): string[] {
     `name = ${str("Patchbay")}`,
     `base_url = ${str(`${s.origin}/v1`)}`,
     `wire_api = ${str("responses")}`,
+    // Patchbay serves Responses over HTTP only (no WebSocket transport), as the Connect page's snippet says.
+    "supports_websockets = false",
     `experimental_bearer_token = ${str(s.key)}`,
   ];
 }

@@ -1,8 +1,10 @@
 // Writes and restores a client's own config file for `patchbay connect` (CLI and admin API): merge Patchbay's settings
-// in, keep one backup of the original per client in `<dataDir>/connect-backups/` (mode 0600: the files may hold
-// secrets), restore it byte for byte on undo. A file that cannot be read or parsed is refused and left untouched.
+// in, keep one backup of the original per config file in `<dataDir>/connect-backups/` (records keyed by a hash of the
+// file's absolute path, so CLAUDE_CONFIG_DIR=a and =b each keep their own original; mode 0600: the files may hold
+// secrets), restore it byte for byte on undo. The written file is made 0600 (it holds the key). A file that cannot be
+// read or parsed is refused and left untouched.
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rm, stat } from "node:fs/promises";
+import { chmod, mkdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
@@ -47,7 +49,18 @@ export function configPath(t: ConnectTarget): string {
   return t.client.config.path(t.env, home);
 }
 
-function recordPath(t: ConnectTarget): string {
+/** Short id of a config file: the first 16 hex digits of the sha256 of its absolute path. */
+function pathId(file: string): string {
+  return sha256(path.resolve(file)).slice(0, 16);
+}
+
+/** The backup record of one config file: `<client>-<path id>.json`. */
+function recordPath(t: ConnectTarget, file: string): string {
+  return path.join(backupsDir(t.dataDir), `${t.client.id}-${pathId(file)}.json`);
+}
+
+/** Where versions before per-file records kept the one record of a client (read for undo, removed when replaced). */
+function legacyRecordPath(t: ConnectTarget): string {
   return path.join(backupsDir(t.dataDir), `${t.client.id}.json`);
 }
 
@@ -82,13 +95,31 @@ function decode(bytes: Buffer, file: string): string {
   return text;
 }
 
-async function readRecord(t: ConnectTarget): Promise<BackupRecord | null> {
+async function readRecordAt(at: string): Promise<BackupRecord | null> {
   try {
-    const parsed = BackupRecord.safeParse(JSON.parse(await readFile(recordPath(t), "utf8")));
+    const parsed = BackupRecord.safeParse(JSON.parse(await readFile(at, "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }
+}
+
+/** The record of `file` and where it is stored (the per-file record, else a legacy per-client one for this file). */
+async function readRecord(t: ConnectTarget, file: string): Promise<{ record: BackupRecord; at: string } | null> {
+  const own = recordPath(t, file);
+  const record = await readRecordAt(own);
+  if (record?.path === file) return { record, at: own };
+  const legacy = legacyRecordPath(t);
+  const old = await readRecordAt(legacy);
+  return old?.path === file ? { record: old, at: legacy } : null;
+}
+
+/** `err` with the file's full path in place of its bare name (`settings.json is not valid JSON` names which one). */
+function withFullPath(err: unknown, file: string): unknown {
+  if (!(err instanceof ConfigFileError) || err.message.includes(file)) return err;
+  const base = path.basename(file);
+  const message = err.message.includes(base) ? err.message.replace(base, file) : `${file}: ${err.message}`;
+  return new ConfigFileError(message);
 }
 
 /** The merge connect would do now. */
@@ -99,6 +130,8 @@ export interface ConnectPlan {
   changed: boolean;
   /** The original's backup from an earlier connect of this file, if any. */
   backup: string | null;
+  /** Set by apply: the permission bits the file had when connect made it 0600 (null when it already was or is new). */
+  tightenedFrom: number | null;
 }
 
 /** Reads the file and merges `settings` in, writing nothing. Throws ConfigFileError. */
@@ -106,14 +139,20 @@ export async function planConnect(t: ConnectTarget, settings: ClientSettings): P
   const file = configPath(t);
   const bytes = await readBytes(file);
   const before = bytes === null ? null : decode(bytes, file);
-  const after = t.client.config.merge(before, settings);
-  const record = await readRecord(t);
+  let after: string;
+  try {
+    after = t.client.config.merge(before, settings);
+  } catch (err) {
+    throw withFullPath(err, file);
+  }
+  const found = await readRecord(t, file);
   return {
     path: file,
     before,
     after,
     changed: after !== before,
-    backup: record?.path === file ? record.backup : null,
+    backup: found?.record.backup ?? null,
+    tightenedFrom: null,
   };
 }
 
@@ -130,15 +169,22 @@ export async function applyConnect(
   now: () => number = Date.now,
 ): Promise<ConnectPlan> {
   const plan = await planConnect(t, settings);
-  if (!plan.changed) return plan;
-  let record = await readRecord(t);
+  const mode = plan.before === null ? null : (await stat(plan.path)).mode & 0o7777;
+  // The file holds the key: readable by its owner only (also when connect finds nothing else to change).
+  const tightenedFrom = mode !== null && (mode & 0o077) !== 0 ? mode : null;
+  if (!plan.changed) {
+    if (tightenedFrom !== null) await chmod(plan.path, tightenedFrom & 0o7700);
+    return { ...plan, tightenedFrom };
+  }
+  const found = await readRecord(t, plan.path);
+  let record = found?.record;
   await mkdir(backupsDir(t.dataDir), { recursive: true, mode: 0o700 });
-  if (!record || record.path !== plan.path) {
+  if (!record) {
     const original = await readBytes(plan.path);
-    const mode = original === null ? null : (await stat(plan.path)).mode & 0o7777;
     let backup: string | null = null;
     if (original !== null) {
-      backup = path.join(backupsDir(t.dataDir), `${t.client.id}-${stamp(now())}.orig`);
+      // One backup per original file: named after the file's path id, so a later first connect of it replaces it.
+      backup = path.join(backupsDir(t.dataDir), `${t.client.id}-${pathId(plan.path)}-${stamp(now())}.orig`);
       await writeFileAtomic(backup, original, { mode: 0o600 });
     }
     record = {
@@ -152,11 +198,12 @@ export async function applyConnect(
     };
   }
   await mkdir(path.dirname(plan.path), { recursive: true });
-  // A new file holds the key: readable by its owner only. An existing file keeps its mode.
-  await writeFileAtomic(plan.path, plan.after, plan.before === null ? { mode: 0o600 } : {});
+  // The file holds the key: readable by its owner only (undo puts the original's mode back).
+  await writeFileAtomic(plan.path, plan.after, { mode: mode === null ? 0o600 : mode & 0o7700 });
   record.writtenSha256 = sha256(plan.after);
-  await writeFileAtomic(recordPath(t), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
-  return { ...plan, backup: record.backup };
+  await writeFileAtomic(recordPath(t, plan.path), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+  if (found && found.at !== recordPath(t, plan.path)) await rm(found.at, { force: true });
+  return { ...plan, backup: record.backup, tightenedFrom };
 }
 
 /** What undo did (see ConnectUndoResult). */
@@ -173,9 +220,10 @@ export interface UndoOutcome {
  */
 export async function undoConnect(t: ConnectTarget, now: () => number = Date.now): Promise<UndoOutcome> {
   const file = configPath(t);
-  const record = await readRecord(t);
+  const found = await readRecord(t, file);
+  const record = found?.record;
   const current = await readBytes(file);
-  if (!record || record.path !== file) {
+  if (!found || !record) {
     if (current === null) return { path: file, action: "nothing", savedCurrent: null };
     const text = decode(current, file);
     const without = t.client.config.unmerge(text);
@@ -185,7 +233,7 @@ export async function undoConnect(t: ConnectTarget, now: () => number = Date.now
   }
   let savedCurrent: string | null = null;
   if (current !== null && sha256(current) !== record.writtenSha256) {
-    savedCurrent = path.join(backupsDir(t.dataDir), `${t.client.id}-${stamp(now())}.replaced`);
+    savedCurrent = path.join(backupsDir(t.dataDir), `${t.client.id}-${pathId(file)}-${stamp(now())}.replaced`);
     await writeFileAtomic(savedCurrent, current, { mode: 0o600 });
   }
   let action: UndoOutcome["action"];
@@ -198,6 +246,6 @@ export async function undoConnect(t: ConnectTarget, now: () => number = Date.now
     action = "removed";
   }
   if (record.backup) await rm(record.backup, { force: true });
-  await rm(recordPath(t), { force: true });
+  await rm(found.at, { force: true });
   return { path: file, action, savedCurrent };
 }

@@ -14,6 +14,7 @@ import { ConfigFileError, type ClientSettings } from "../clients/types";
 import { applyConnect, configPath, planConnect, planDiff, undoConnect } from "./connect-files";
 import { readLaunchKeys } from "./launch-keys";
 import { apiOrigin, chooseModels, clientSettings, type PatchbayAccess } from "./patchbay-access";
+import { patchbayCommand } from "./patchbay-command";
 import { verifyClient } from "./verify";
 
 /** Stands in for a key that apply would create (a preview must not create one). */
@@ -27,7 +28,7 @@ export interface ConnectRequest {
   /** The app the key belongs to (default: the client's id). */
   app?: string;
   model?: string;
-  /** `patchbay connect codex`: how the user re-runs connect, for hints. */
+  /** `npx patchbay connect codex`: how the user re-runs connect, for hints (default: {@link patchbayCommand}). */
   command?: string;
 }
 
@@ -88,7 +89,14 @@ export async function applyClientConnect(access: PatchbayAccess, r: ConnectReque
   );
   const settings = await clientSettings(access, appOf(r), r.model);
   const plan = await applyConnect(target, settings).catch(asPatchbayError);
-  return { client: r.client.id, path: plan.path, changed: plan.changed, model: settings.model, backup: plan.backup };
+  return {
+    client: r.client.id,
+    path: plan.path,
+    changed: plan.changed,
+    model: settings.model,
+    backup: plan.backup,
+    tightenedFrom: plan.tightenedFrom,
+  };
 }
 
 /** Restores the original file. Needs no running Patchbay. Throws PatchbayError. */
@@ -102,7 +110,7 @@ export async function verifyClientConnect(
   r: ConnectRequest,
   fetchImpl: typeof fetch = fetch,
 ): Promise<ConnectVerifyResult> {
-  const command = r.command ?? `patchbay connect ${r.client.aliases[0] ?? r.client.id}`;
+  const command = r.command ?? patchbayCommand(`connect ${r.client.aliases[0] ?? r.client.id}`, r.env);
   const file = configStep(() => configPath({ client: r.client, dataDir: "", env: r.env }));
   let text: string;
   try {
@@ -122,5 +130,5 @@ export async function verifyClientConnect(
       "not_found",
       `${file} has no Patchbay settings: ${r.client.name} is not set up. Run: ${command}`,
     );
-  return verifyClient(r.client, settings, command, fetchImpl);
+  return verifyClient(r.client, settings, command, fetchImpl, undefined, file, r.env);
 }

@@ -11,6 +11,7 @@ import type { AppsStore, KeysStore } from "../stores/types";
 import type { ModelInfo } from "../core/contract";
 import type { ClientSettings } from "../clients/types";
 import { readLaunchKeys, saveLaunchKey } from "./launch-keys";
+import { patchbayCommand } from "./patchbay-command";
 
 /** One catalog model, as far as choosing a default goes. */
 export interface AccessModel {
@@ -175,7 +176,7 @@ export async function chooseModels(
       "model_not_found",
       info.models.length > 0
         ? `App "${app}" allows ${info.models.join(", ")}, but no connected provider has such a model. ` +
-            `Allow more with: patchbay app models ${app} all`
+            `Allow more with: ${patchbayCommand(`app models ${app} all`)}`
         : "No models are available: log in to a provider with `npx opencode auth login`, then try again.",
     );
   return pick(first.id);

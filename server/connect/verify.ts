@@ -2,6 +2,7 @@
 // Codex) with the settings read back from the client's config file, turned into OK or what failed and how to fix it.
 import type { ConnectVerifyResult } from "../../shared/admin/connect";
 import type { ClientSpec, WrittenSettings } from "../clients/types";
+import { patchbayCommand } from "./patchbay-command";
 
 /** How long the verify request may take (ms): the first request may wait for a model's cold start. */
 export const VERIFY_TIMEOUT_MS = 90_000;
@@ -53,7 +54,8 @@ function answerText(wire: ClientSpec["wire"], json: unknown): string | null {
 
 /**
  * Sends the request `settings` describe and explains the outcome. `connectCommand` is what the user runs to set the
- * client up again (`patchbay connect codex`). Never throws.
+ * client up again (`npx patchbay connect codex`); `file` is the config file the settings come from (named when its
+ * key is refused). Never throws.
  */
 export async function verifyClient(
   client: ClientSpec & { id: ConnectVerifyResult["client"] },
@@ -61,6 +63,8 @@ export async function verifyClient(
   connectCommand: string,
   fetchImpl: typeof fetch = fetch,
   timeoutMs = VERIFY_TIMEOUT_MS,
+  file: string | null = null,
+  env: Record<string, string | undefined> = process.env,
 ): Promise<ConnectVerifyResult> {
   const request = `POST ${settings.url}`;
   const result = (ok: boolean, status: number | null, message: string, hint: string | null): ConnectVerifyResult => ({
@@ -86,7 +90,8 @@ export async function verifyClient(
       false,
       null,
       `${request}: ${reason} (${((err as Error).cause as Error | undefined)?.message ?? (err as Error).message}).`,
-      `Is Patchbay running? Start it with \`npx patchbay serve\` (or the desktop app), then run \`${connectCommand}\` again.`,
+      `Is Patchbay running? Start it with \`${patchbayCommand("serve", env)}\` (add \`--demo\` to try it without ` +
+        `any login; or open the desktop app), then run \`${connectCommand}\` again.`,
     );
   }
   const text = await res.text().catch(() => "");
@@ -116,8 +121,10 @@ export async function verifyClient(
     return result(
       false,
       401,
-      `Patchbay refused the key${said}.`,
-      `The key may have been revoked; run \`${connectCommand}\` to write a new one.`,
+      file
+        ? `The key in ${file} is not accepted (revoked?): run \`${connectCommand}\` again${said ? ` (Patchbay said${said})` : ""}.`
+        : `Patchbay refused the key${said}.`,
+      file ? null : `The key may have been revoked; run \`${connectCommand}\` to write a new one.`,
     );
   if (
     res.status === 404 &&

@@ -48,6 +48,8 @@ export const ConnectApplyResult = z.object({
   model: z.string(),
   /** Where the original is kept for undo (null when there was no original file). */
   backup: z.string().nullable(),
+  /** The file's permission bits before connect made it 0600 (it holds the key); null/absent when unchanged. */
+  tightenedFrom: z.number().int().nullable().optional(),
 });
 export type ConnectApplyResult = z.infer<typeof ConnectApplyResult>;
 

@@ -12,6 +12,8 @@ export interface SnippetOptions {
   model: string;
   /** App name, used in comments and provider names. */
   app?: string;
+  /** The model's context window in tokens when the catalog knows it (Claude Code's CLAUDE_CODE_MAX_CONTEXT_TOKENS). */
+  contextTokens?: number | null;
 }
 
 export interface Snippet {
@@ -39,11 +41,16 @@ function lit(s: string): string {
  * "Environment variables"): `ANTHROPIC_BASE_URL` is the server root (no `/v1`), the key goes in
  * `ANTHROPIC_AUTH_TOKEN` (sent as `Authorization: Bearer`), every model tier (main, background haiku, sonnet/opus
  * subagents) maps to `model`, `CLAUDE_CODE_ATTRIBUTION_HEADER=0` drops the billing line Claude Code otherwise puts
- * first in the system prompt, and nonessential traffic (telemetry, update checks) is off. One `export NAME=value`
- * line each; `root` is the server root URL.
+ * first in the system prompt, and nonessential traffic (telemetry, update checks) is off. With `contextTokens` (the
+ * model's context window, as `patchbay launch` passes it) `CLAUDE_CODE_MAX_CONTEXT_TOKENS` tells Claude Code the
+ * window it cannot know for a non-Anthropic model. One `export NAME=value` line each; `root` is the server root URL.
  */
-export function claudeCodeEnv(root: string, model: string): string[] {
+export function claudeCodeEnv(root: string, model: string, contextTokens?: number | null): string[] {
   const q = shellQuote(model);
+  const context =
+    contextTokens && Number.isInteger(contextTokens) && contextTokens > 0
+      ? [`export CLAUDE_CODE_MAX_CONTEXT_TOKENS=${contextTokens}`]
+      : [];
   return [
     `export ANTHROPIC_BASE_URL=${shellQuote(root)}`,
     `export ANTHROPIC_AUTH_TOKEN="$${KEY_ENV}"`,
@@ -54,6 +61,7 @@ export function claudeCodeEnv(root: string, model: string): string[] {
     `export ANTHROPIC_SMALL_FAST_MODEL=${q}`,
     "export CLAUDE_CODE_ATTRIBUTION_HEADER=0",
     "export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+    ...context,
   ];
 }
 
@@ -157,7 +165,7 @@ export function buildSnippets(o: SnippetOptions): Snippet[] {
       label: "Claude Code",
       language: "bash",
       hint: `Shell, then run claude. Set ${KEY_ENV} to your key${who} first; the base URL has no /v1 (Claude Code adds it).`,
-      code: claudeCodeEnv(root, o.model).join("\n") + "\nclaude",
+      code: claudeCodeEnv(root, o.model, o.contextTokens).join("\n") + "\nclaude",
     },
     {
       id: "anthropic-python",

@@ -126,7 +126,8 @@ if (process.argv[2] === "wait") {
 
     const dry = await cli(["connect", "codex", "--model", MODEL, "--dry-run"]);
     assert.equal(dry.code, 0, dry.stderr);
-    assert.match(dry.stdout, /^--- a\/config\.toml\n\+\+\+ b\/config\.toml\n@@ /);
+    assert.match(dry.stdout, /^Would write (.+):\n--- a\/config\.toml\n\+\+\+ b\/config\.toml\n@@ /);
+    assert.equal(/^Would write (.+):$/m.exec(dry.stdout)?.[1], file, "the absolute path");
     assert.match(dry.stdout, /^\+model_provider = "patchbay"$/m);
     assert.equal(fs.readFileSync(file, "utf8"), original, "dry run wrote nothing");
 
@@ -195,13 +196,56 @@ if (process.argv[2] === "wait") {
     fs.rmSync(path.dirname(file), { recursive: true });
   });
 
+  test("connect/undo per CLAUDE_CONFIG_DIR: u1's own settings survive connecting u2; the file is made 0600", async () => {
+    const u1 = path.join(tmp, "u1");
+    const u2 = path.join(tmp, "u2");
+    fs.mkdirSync(u1);
+    const file = path.join(u1, "settings.json");
+    const original =
+      '{\n  "env": {\n    "ANTHROPIC_BASE_URL": "https://gateway.example",\n    "MY_TOKEN": "x"\n  }\n}\n';
+    fs.writeFileSync(file, original);
+    fs.chmodSync(file, 0o644);
+    const r1 = await cli(["connect", "claude", "--model", MODEL, "--no-verify"], { CLAUDE_CONFIG_DIR: u1 });
+    assert.equal(r1.code, 0, r1.stderr);
+    assert.match(r1.stdout, /mode 0600, was 0644/);
+    assert.match(r1.stdout, /undo with: npx patchbay connect claude --undo/);
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    const r2 = await cli(["connect", "claude", "--model", MODEL, "--no-verify"], { CLAUDE_CONFIG_DIR: u2 });
+    assert.equal(r2.code, 0, r2.stderr);
+    const undo = await cli(["connect", "claude", "--undo"], { CLAUDE_CONFIG_DIR: u1 });
+    assert.equal(undo.code, 0, undo.stderr);
+    assert.match(undo.stdout, /Restored .*u1\/settings\.json/);
+    assert.equal(fs.readFileSync(file, "utf8"), original, "u1's own settings are back byte for byte");
+    assert.equal(fs.statSync(file).mode & 0o777, 0o644);
+    const undo2 = await cli(["connect", "claude", "--undo"], { CLAUDE_CONFIG_DIR: u2 });
+    assert.match(undo2.stdout, /Removed .*u2\/settings\.json/);
+  });
+
+  test("--verify-only after the key was revoked names the file and the command to run", async () => {
+    const file = path.join(home, ".codex", "config.toml");
+    const r = await cli(["connect", "codex", "--model", MODEL, "--no-verify"]);
+    assert.equal(r.code, 0, r.stderr);
+    const key = /experimental_bearer_token = "(pb-[^"]+)"/.exec(fs.readFileSync(file, "utf8"))?.[1] ?? "";
+    await fx.admin.revokeKey({ params: { name: "codex", prefix: key.slice(3, 15) } });
+    const check = await cli(["connect", "codex", "--verify-only"]);
+    assert.equal(check.code, 1, check.stdout);
+    assert.ok(
+      check.stderr.includes(`The key in ${file} is not accepted (revoked?): run \`npx patchbay connect codex\` again`),
+      check.stderr,
+    );
+    // connect again writes a live key
+    const again = await cli(["connect", "codex", "--model", MODEL]);
+    assert.equal(again.code, 0, again.stderr + again.stdout);
+    assert.equal((await cli(["connect", "codex", "--undo"])).code, 0);
+  });
+
   test("a hand-broken config file is refused with the parse error's location; nothing is written", async () => {
     const file = path.join(home, ".codex", "config.toml");
     fs.writeFileSync(file, 'model = "o3"\n[tui\nx = 1\n');
     const before = { home: snapshot(home), data: snapshot(path.join(fx.dataDir, "connect-backups")) };
     const r = await cli(["connect", "codex", "--model", MODEL]);
     assert.notEqual(r.code, 0);
-    assert.match(r.stderr, /config\.toml is not valid TOML \(line 2, column \d+/);
+    assert.ok(r.stderr.includes(`${file} is not valid TOML (line 2, column `), r.stderr);
     assert.match(r.stderr, /Patchbay did not change it/);
     assert.deepEqual({ home: snapshot(home), data: snapshot(path.join(fx.dataDir, "connect-backups")) }, before);
     fs.rmSync(file);
@@ -216,7 +260,10 @@ if (process.argv[2] === "wait") {
     ]) {
       const r = await cli(args, { PATCHBAY_CLAUDE_BIN: fakeBin }, { dataDir: empty });
       assert.equal(r.code, 1, r.stderr);
-      assert.match(r.stderr, /Patchbay is not running .*Start it with `npx patchbay serve`/);
+      assert.match(
+        r.stderr,
+        /Patchbay is not running .*Start it with `npx patchbay serve` \(add `--demo` to try it without any login\)/,
+      );
     }
     assert.deepEqual(snapshot(empty), {});
     assert.equal(fs.existsSync(path.join(home, ".codex", "config.toml")), false);

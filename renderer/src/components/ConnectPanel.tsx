@@ -28,7 +28,17 @@ export function ConnectPanel({ app }: { app?: App }) {
   const choices = useMemo(() => modelChoices(app, catalogIds), [app, catalogIds]);
   const [picked, setPicked] = useState<string | null>(null);
   const model = picked && choices.some((c) => c.value === picked) ? picked : (choices[0]?.value ?? "provider/model");
-  const snippets = useMemo(() => buildSnippets({ baseUrl, model, app: app?.name }), [baseUrl, model, app?.name]);
+  // The model's (or its alias target's) context window, as `patchbay launch` gives Claude Code.
+  const contextTokens = useMemo(() => {
+    const target = (app?.aliases && Object.hasOwn(app.aliases, model) ? app.aliases[model] : undefined) ?? model;
+    const id = target.split("#")[0];
+    const found = models.data?.providers.flatMap((p) => p.models).find((m) => m.id === id);
+    return found && found.limit.context > 0 ? found.limit.context : null;
+  }, [app?.aliases, model, models.data]);
+  const snippets = useMemo(
+    () => buildSnippets({ baseUrl, model, app: app?.name, contextTokens }),
+    [baseUrl, model, app?.name, contextTokens],
+  );
   const [active, setActive] = useState(0);
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
   const id = useId();

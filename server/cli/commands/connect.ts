@@ -14,6 +14,7 @@ import {
 import type { CliContext } from "../context";
 import { UsageError } from "../errors";
 import { requireRunningPatchbay } from "../patchbay-required";
+import { patchbayCommand } from "../../connect/patchbay-command";
 import { checkAppOption } from "./launch";
 
 /** Options of `connect`. */
@@ -29,13 +30,13 @@ interface ConnectOptions {
 const connectable = (c: { config?: unknown }) => c.config !== undefined;
 
 /** The connectable client called `name`, or UsageError naming the supported ones. */
-function requireConnectable(name: string): ConnectableClient {
+function requireConnectable(name: string, env: Record<string, string | undefined>): ConnectableClient {
   const client = findConnectable(name);
   if (client) return client;
   const known = findClient(name);
   throw new UsageError(
     known
-      ? `${known.name} has no config file Patchbay writes; use \`patchbay launch ${known.id}\` instead.`
+      ? `${known.name} has no config file Patchbay writes; use \`${patchbayCommand(`launch ${known.id}`, env)}\` instead.`
       : `Unknown client "${name}". Supported: ${clientNames(connectable)}.`,
   );
 }
@@ -60,8 +61,9 @@ Writes:
           ANTHROPIC_MODEL and the other model tiers, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, CLAUDE_CODE_ATTRIBUTION_HEADER,
           CLAUDE_CODE_MAX_CONTEXT_TOKENS)
   codex   ~/.codex/config.toml ($CODEX_HOME): model, model_provider = "patchbay" and [model_providers.patchbay]
-          (base_url, wire_api = "responses", the key as experimental_bearer_token)
-The original is copied once to <data folder>/connect-backups/ (kept until --undo).
+          (base_url, wire_api = "responses", supports_websockets = false, the key as experimental_bearer_token)
+The written file is made readable by you only (mode 0600: it holds the key). The original is copied once per file
+(per $CLAUDE_CONFIG_DIR / $CODEX_HOME) to <data folder>/connect-backups/, kept until --undo restores it byte for byte.
 
 Examples:
   $ patchbay connect codex --dry-run
@@ -70,13 +72,13 @@ Examples:
   $ patchbay connect claude --undo`,
     )
     .action(async (name: string, opts: ConnectOptions) => {
-      const client = requireConnectable(name);
+      const client = requireConnectable(name, ctx.io.env);
       const verifyOnly = opts.verifyOnly === true;
       const modes = [opts.dryRun, opts.undo, verifyOnly].filter(Boolean).length;
       if (modes > 1) throw new UsageError("Use only one of --dry-run, --undo and --verify-only.");
       if (opts.undo && (opts.model !== undefined || opts.app !== undefined))
         throw new UsageError("--undo restores the original file; it takes no --model or --app.");
-      const command = `patchbay connect ${client.aliases[0] ?? client.id}`;
+      const command = patchbayCommand(`connect ${client.aliases[0] ?? client.id}`, ctx.io.env);
       const request: ConnectRequest = {
         client,
         env: ctx.io.env,
@@ -104,14 +106,23 @@ Examples:
       if (opts.dryRun) {
         const p = await previewConnect(access, request);
         if (!p.changed) out(`${p.path} already has these settings (model ${p.model}); nothing would change.\n`);
-        else out(p.diff);
+        else out(`Would write ${p.path}:\n${p.diff}`);
         return;
       }
       const r = await applyClientConnect(access, request);
-      if (!r.changed) out(`${r.path} already has these settings (model ${r.model}).\n`);
+      if (!r.changed)
+        out(
+          `${r.path} already has these settings (model ${r.model}).\n` +
+            (r.tightenedFrom != null
+              ? `Made it readable by you only (mode 0600, was ${octal(r.tightenedFrom)}): it holds your Patchbay key.\n`
+              : ""),
+        );
       else
         out(
           `Wrote ${client.name} settings to ${r.path} (model ${r.model}).\n` +
+            (r.tightenedFrom != null
+              ? `Made it readable by you only (mode 0600, was ${octal(r.tightenedFrom)}): it holds your Patchbay key.\n`
+              : "") +
             (r.backup
               ? `The original is kept in ${r.backup}; undo with: ${command} --undo\n`
               : `Undo with: ${command} --undo\n`),
@@ -123,6 +134,11 @@ Examples:
         );
       if (opts.verify) await verify(ctx, request);
     });
+}
+
+/** `0644`. */
+function octal(mode: number): string {
+  return (mode & 0o7777).toString(8).padStart(4, "0");
 }
 
 /** Runs the check request and prints OK, or the failure and its fix (then exit code 1). */

@@ -62,6 +62,12 @@ describe("connect snippets", () => {
     assert.match(claude, /^export CLAUDE_CODE_ATTRIBUTION_HEADER=0$/m);
     assert.match(claude, /^export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1$/m);
     assert.match(claude, /\nclaude$/);
+    assert.doesNotMatch(claude, /CLAUDE_CODE_MAX_CONTEXT_TOKENS/, "no window given: none guessed");
+    const withWindow = buildSnippets({ baseUrl: "http://h:1/v1", model: "fast", contextTokens: 200000 }).find(
+      (s) => s.id === "claude-code",
+    )!.code;
+    assert.match(withWindow, /^export CLAUDE_CODE_MAX_CONTEXT_TOKENS=200000$/m);
+    assert.match(withWindow, /\nclaude$/);
     assert.match(by("anthropic-js"), /baseURL: "http:\/\/127\.0\.0\.1:4747"/);
     assert.match(by("anthropic-python"), /max_tokens=1024/);
   });

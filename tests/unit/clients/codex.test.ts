@@ -39,6 +39,7 @@ describe("Codex config.toml", () => {
         name: "Patchbay",
         base_url: "http://127.0.0.1:4747/v1",
         wire_api: "responses",
+        supports_websockets: false,
         experimental_bearer_token: "pb-KEY",
       },
     );
@@ -102,7 +103,7 @@ describe("Codex config.toml", () => {
     const args = codexLaunchArgs(S);
     assert.deepEqual(
       args.filter((_, i) => i % 2 === 0),
-      Array(6).fill("-c"),
+      Array(7).fill("-c"),
     );
     const values = Object.fromEntries(
       args
@@ -115,6 +116,7 @@ describe("Codex config.toml", () => {
       "model_providers.patchbay.base_url": "http://127.0.0.1:4747/v1",
       "model_providers.patchbay.env_key": "PATCHBAY_KEY",
       "model_providers.patchbay.wire_api": "responses",
+      "model_providers.patchbay.supports_websockets": false,
       model: "openai/gpt-5",
     });
     assert.deepEqual(codex.launch(S).env, { PATCHBAY_KEY: "pb-KEY" });

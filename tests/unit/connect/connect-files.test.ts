@@ -57,18 +57,19 @@ describe("connect files", () => {
     const plan = await applyConnect(t, S, now);
     assert.ok(plan.changed);
     assert.ok(plan.backup && fs.readFileSync(plan.backup).equals(original));
-    assert.match(path.basename(plan.backup), /^codex-20260101T000001Z\.orig$/);
+    assert.match(path.basename(plan.backup), /^codex-[0-9a-f]{16}-20260101T000001Z\.orig$/);
     assert.equal(fs.statSync(plan.backup).mode & 0o777, 0o600);
     assert.match(
       fs.readFileSync(file, "utf8"),
       /\r\n\[model_providers\.patchbay\]\r\n[^]*experimental_bearer_token = "pb-SECRETSECRETSECRET"$/,
     );
-    assert.equal(fs.statSync(file).mode & 0o777, 0o640, "the file keeps its mode");
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600, "the file holding the key is made 0600");
+    assert.equal(plan.tightenedFrom, 0o640);
 
     const undone = await undoConnect(t, now);
     assert.deepEqual(undone, { path: file, action: "restored", savedCurrent: null });
     assert.ok(fs.readFileSync(file).equals(original));
-    assert.equal(fs.statSync(file).mode & 0o777, 0o640);
+    assert.equal(fs.statSync(file).mode & 0o777, 0o640, "undo puts the original's mode back");
     assert.deepEqual(snapshot(backupsDir(dataDir)), {}, "backup and record removed");
   });
 
@@ -90,6 +91,66 @@ describe("connect files", () => {
     assert.equal(fs.readdirSync(backupsDir(dataDir)).filter((f) => f.endsWith(".orig")).length, 1);
     await undoConnect(t, now);
     assert.equal(fs.readFileSync(file, "utf8"), original);
+  });
+
+  test("an existing 0644 file is made 0600 when the key goes in (also when nothing else changes)", async () => {
+    const file = path.join(home, ".claude", "settings.json");
+    fs.mkdirSync(path.dirname(file));
+    fs.writeFileSync(file, '{ "theme": "dark" }\n', { mode: 0o644 });
+    fs.chmodSync(file, 0o644);
+    const t = { client: claude, dataDir, env };
+    const plan = await applyConnect(t, S, now);
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    assert.equal(plan.tightenedFrom, 0o644);
+    fs.chmodSync(file, 0o644);
+    const again = await applyConnect(t, S, now);
+    assert.equal(again.changed, false);
+    assert.equal(again.tightenedFrom, 0o644);
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    assert.equal((await applyConnect(t, S, now)).tightenedFrom, null, "already 0600: nothing to say");
+  });
+
+  test("backups are kept per file: connecting another CLAUDE_CONFIG_DIR does not lose the first one's original", async () => {
+    const u1 = path.join(tmp, "u1");
+    const u2 = path.join(tmp, "u2");
+    fs.mkdirSync(u1);
+    const original = Buffer.from(
+      '{\n  "env": { "ANTHROPIC_BASE_URL": "https://gw.example", "MY_VAR": "1" },\n  "theme": "dark"\n}',
+    );
+    fs.writeFileSync(path.join(u1, "settings.json"), original, { mode: 0o644 });
+    fs.chmodSync(path.join(u1, "settings.json"), 0o644);
+    const t1 = { client: claude, dataDir, env: { HOME: home, CLAUDE_CONFIG_DIR: u1 } };
+    const t2 = { client: claude, dataDir, env: { HOME: home, CLAUDE_CONFIG_DIR: u2 } };
+    const first = await applyConnect(t1, S, now);
+    await applyConnect(t2, S, now);
+    await applyConnect(t1, { ...S, model: "other/model" }, now);
+    await applyConnect(t2, { ...S, model: "other/model" }, now);
+    const orig = fs.readdirSync(backupsDir(dataDir)).filter((f) => f.endsWith(".orig"));
+    assert.deepEqual(orig, [path.basename(first.backup!)], "one backup per original file, none piling up");
+    assert.equal(fs.readdirSync(backupsDir(dataDir)).filter((f) => f.endsWith(".json")).length, 2);
+
+    const undone = await undoConnect(t1, now);
+    assert.equal(undone.action, "restored");
+    assert.ok(fs.readFileSync(path.join(u1, "settings.json")).equals(original), "u1 restored byte for byte");
+    assert.equal(fs.statSync(path.join(u1, "settings.json")).mode & 0o777, 0o644);
+    assert.equal((await undoConnect(t2, now)).action, "removed");
+    assert.equal(fs.existsSync(path.join(u2, "settings.json")), false);
+    assert.deepEqual(snapshot(backupsDir(dataDir)), {});
+  });
+
+  test("a record from before per-file records (connect-backups/<client>.json) is still used by undo", async () => {
+    const file = path.join(home, ".claude", "settings.json");
+    fs.mkdirSync(path.dirname(file));
+    fs.writeFileSync(file, '{ "theme": "dark" }\n');
+    const t = { client: claude, dataDir, env };
+    const plan = await applyConnect(t, S, now);
+    const dir = backupsDir(dataDir);
+    const rec = fs.readdirSync(dir).find((f) => f.endsWith(".json"))!;
+    fs.renameSync(path.join(dir, rec), path.join(dir, "claude-code.json"));
+    assert.equal((await planConnect(t, S)).backup, plan.backup);
+    assert.equal((await undoConnect(t, now)).action, "restored");
+    assert.equal(fs.readFileSync(file, "utf8"), '{ "theme": "dark" }\n');
+    assert.deepEqual(snapshot(dir), {});
   });
 
   test("a file that did not exist is created with mode 0600 and removed by undo", async () => {
@@ -132,14 +193,22 @@ describe("connect files", () => {
     const file = path.join(home, ".claude", "settings.json");
     fs.mkdirSync(path.dirname(file));
     fs.writeFileSync(file, '{ "theme": "dark", }}');
-    const before = snapshot(tmp);
     const t = { client: claude, dataDir, env };
+    const before = snapshot(tmp);
     await assert.rejects(
       applyConnect(t, S, now),
-      (e: unknown) => e instanceof ConfigFileError && /line 1/.test(e.message),
+      (e: unknown) => e instanceof ConfigFileError && /line 1/.test(e.message) && e.message.startsWith(`${file} `),
     );
     await assert.rejects(planConnect(t, S), ConfigFileError);
     assert.deepEqual(snapshot(tmp), before);
+    fs.mkdirSync(path.join(home, ".codex"));
+    fs.writeFileSync(path.join(home, ".codex", "config.toml"), "x = = 1\n");
+    await assert.rejects(
+      planConnect({ client: codex, dataDir, env }, S),
+      (e: unknown) =>
+        e instanceof ConfigFileError &&
+        e.message.startsWith(`${path.join(home, ".codex", "config.toml")} is not valid`),
+    );
   });
 
   test("an unreadable path (a folder) is refused with the reason", async () => {

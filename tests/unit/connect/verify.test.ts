@@ -99,14 +99,35 @@ describe("verifyClient", () => {
     }
   });
 
+  test("a refused key names the file it came from and the command that writes a new one", async () => {
+    reply = () => [401, { error: { message: "Invalid API key" } }];
+    const w = { url: `${base}/v1/messages`, key: "pb-K", model: "m/x" };
+    const file = "/home/u/.claude/settings.json";
+    const r = await verifyClient(claude, w, "npx patchbay connect claude", fetch, undefined, file);
+    assert.equal(r.ok, false);
+    assert.equal(r.status, 401);
+    assert.match(
+      r.message,
+      /^The key in \/home\/u\/\.claude\/settings\.json is not accepted \(revoked\?\): run `npx patchbay connect claude` again/,
+    );
+  });
+
   test("no server: says to start Patchbay", async () => {
     const closed = http.createServer();
     await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
-    const r = await verifyClient(codex, { url: `http://127.0.0.1:${port}/v1/responses`, key: "k", model: "m" }, "x");
+    const r = await verifyClient(
+      codex,
+      { url: `http://127.0.0.1:${port}/v1/responses`, key: "k", model: "m" },
+      "x",
+      fetch,
+      undefined,
+      null,
+      { PATH: "" },
+    );
     assert.equal(r.ok, false);
     assert.equal(r.status, null);
-    assert.match(r.hint ?? "", /npx patchbay serve/);
+    assert.match(r.hint ?? "", /`npx patchbay serve` \(add `--demo` to try it without any login/);
   });
 });
