@@ -4,6 +4,8 @@ import { PatchbayError } from "../../core/errors";
 
 /** How a listener words its body-size advice. */
 export interface BodyErrorHints {
+  /** Whose limit it is, in "larger than <owner> allows" (e.g. "this app", "the admin API"). */
+  limitOwner: string;
   /** Appended to the "too large" message (e.g. where to raise the limit). */
   tooLargeAdvice: string;
 }
@@ -32,7 +34,7 @@ export function mapBodyParserError(err: unknown, hints: BodyErrorHints): Patchba
     case "entity.too.large":
       return new PatchbayError(
         "payload_too_large",
-        `The request body is larger than allowed${limit ? ` (${formatBytes(limit)})` : ""}. ${hints.tooLargeAdvice}`,
+        `The request body is larger than ${hints.limitOwner} allows${limit ? ` (${formatBytes(limit)})` : ""}. ${hints.tooLargeAdvice}`,
       );
     case "encoding.unsupported":
     case "charset.unsupported":

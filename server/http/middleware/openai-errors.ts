@@ -9,6 +9,7 @@ import { wireErrorHandler } from "./wire-errors";
 export function fromBodyParserError(err: unknown): unknown {
   return (
     mapBodyParserError(err, {
+      limitOwner: "this app",
       tooLargeAdvice: "Send less, or raise the app's max body size in the Patchbay dashboard.",
     }) ?? err
   );

@@ -9,7 +9,8 @@ import { mapBodyParserError } from "../../middleware/body-errors";
 /** Error middleware (must be registered last). */
 export function adminErrorHandler(log: (line: string) => void) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    const pe = mapBodyParserError(err, { tooLargeAdvice: "The admin API takes at most 1 MB." }) ?? toPatchbayError(err);
+    const pe =
+      mapBodyParserError(err, { limitOwner: "the admin API", tooLargeAdvice: "Send less." }) ?? toPatchbayError(err);
     if (pe.code === "internal_error") {
       const cause = pe.cause ?? err;
       log(
