@@ -15,7 +15,7 @@ const args = process.argv.slice(2);
 async function ensureRenderer() {
   if (existsSync(path.join(ROOT, "dist", "renderer", "index.html"))) return;
   if (process.env.PATCHBAY_NO_RENDERER_BUILD) return;
-  console.log("Patchbay: building the dashboard (first run only, takes a few seconds)…");
+  console.log("Patchbay: building the dashboard (first run only; up to a minute on a busy machine)…");
   const vite = path.join(path.dirname(createRequire(import.meta.url).resolve("vite/package.json")), "bin", "vite.js");
   const output = [];
   const code = await new Promise((resolve) => {
