@@ -1,12 +1,11 @@
 // The app shell: sidebar navigation, live status from the status stream, and the signed-out screen when the admin
 // cookie is missing or stale (e.g. Patchbay restarted with a new token).
-import { useEffect, useState } from "react";
 import { NavLink, Outlet } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import { Boxes, LayoutDashboard, Plug, ScrollText, Settings } from "lucide-react";
 import { AdminStatus, adminApi } from "../../shared/admin-api";
 import { AdminApiError } from "../../shared/admin/client";
-import { qk, StatusStreamOpen, useStatus } from "./api";
+import { qk, useStatus } from "./api";
 import { useEventStream } from "./hooks/useEventStream";
 import { ApiBadge } from "./components/StatusBadge";
 
@@ -56,53 +55,44 @@ function SignedOut() {
 
 export function Layout() {
   const qc = useQueryClient();
-  const [streamOpen, setStreamOpen] = useState(false);
-  const status = useStatus(streamOpen);
+  const status = useStatus();
   const signedOut = status.error instanceof AdminApiError && status.error.code === "admin_auth_required";
-  const stream = useEventStream(
-    adminApi.statusStream.path,
-    AdminStatus,
-    (s) => qc.setQueryData(qk.status, s),
-    !signedOut,
-  );
-  useEffect(() => setStreamOpen(stream === "open"), [stream]);
+  useEventStream(adminApi.statusStream.path, AdminStatus, (s) => qc.setQueryData(qk.status, s), !signedOut);
 
   if (signedOut) return <SignedOut />;
   const s = status.data;
   return (
-    <StatusStreamOpen.Provider value={streamOpen}>
-      <div className="shell">
-        <aside className="sidebar">
-          <div className="brand">
-            <BrandMark />
-            Patchbay
-          </div>
-          <nav className="nav" aria-label="Main">
-            {NAV.map(({ to, label, icon: Icon, end }) => (
-              <NavLink key={to} to={to} end={end}>
-                <Icon size={16} aria-hidden />
-                {label}
-              </NavLink>
-            ))}
-          </nav>
-          <div className="sidebar-footer">
-            {s ? (
-              <>
-                <div className="row spread">
-                  <span>API</span>
-                  <ApiBadge api={s.api} />
-                </div>
-                <span>Patchbay {s.version}</span>
-              </>
-            ) : (
-              <span>Connecting…</span>
-            )}
-          </div>
-        </aside>
-        <main className="content">
-          <Outlet />
-        </main>
-      </div>
-    </StatusStreamOpen.Provider>
+    <div className="shell">
+      <aside className="sidebar">
+        <div className="brand">
+          <BrandMark />
+          Patchbay
+        </div>
+        <nav className="nav" aria-label="Main">
+          {NAV.map(({ to, label, icon: Icon, end }) => (
+            <NavLink key={to} to={to} end={end}>
+              <Icon size={16} aria-hidden />
+              {label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="sidebar-footer">
+          {s ? (
+            <>
+              <div className="row spread">
+                <span>API</span>
+                <ApiBadge api={s.api} />
+              </div>
+              <span>Patchbay {s.version}</span>
+            </>
+          ) : (
+            <span>Connecting…</span>
+          )}
+        </div>
+      </aside>
+      <main className="content">
+        <Outlet />
+      </main>
+    </div>
   );
 }

@@ -1,6 +1,5 @@
 // The dashboard's admin API access: one typed client from the shared endpoint table, query keys, and the query hooks
 // every page shares. Same-origin HTTP only (cookie auth); no IPC.
-import { createContext, useContext } from "react";
 import { QueryClient, useQuery } from "@tanstack/react-query";
 import { AdminApiError, createAdminClient } from "../../shared/admin/client";
 
@@ -49,15 +48,10 @@ export function errorMessage(err: unknown): string {
   return String(err);
 }
 
-/** Whether the shell's status stream is open (then it pushes every change and nothing polls). */
-export const StatusStreamOpen = createContext(false);
-
-/** Runtime status: pushed by the status stream (opened once, in the Layout); polled every 2 s only while that stream
- *  is not open (starting, reconnecting, or a page rendered outside the shell). The Layout, which owns the stream and
- *  sits above the context's provider, passes `streamOpen` itself. */
-export function useStatus(streamOpen?: boolean) {
-  const pushed = useContext(StatusStreamOpen) || streamOpen === true;
-  return useQuery({ queryKey: qk.status, queryFn: () => api.getStatus(), refetchInterval: pushed ? false : 2_000 });
+/** Runtime status, refreshed every 2 s (the status stream also pushes changes at once). The poll also finds a stale
+ *  session: an open event stream keeps working after the admin cookie is gone, a new request does not. */
+export function useStatus() {
+  return useQuery({ queryKey: qk.status, queryFn: () => api.getStatus(), refetchInterval: 2_000 });
 }
 
 export function useApps() {
