@@ -88,7 +88,7 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
   });
 
   const sessionPool = new SessionPool({
-    size: deps.sessionPoolSize ?? 2,
+    size: deps.sessionPoolSize ?? 0,
     log,
     port: {
       create: async (directory, permission, metadata) => {

@@ -16,7 +16,7 @@ let fx: PatchbayFixture;
 let fx2: PatchbayFixture | null = null;
 
 before(async () => {
-  fx = await startPatchbayFixture();
+  fx = await startPatchbayFixture({ runtime: { sessionPoolSize: 2 } }); // the pool is off by default
 });
 after(async () => {
   await fx2?.stop();
@@ -99,7 +99,7 @@ describe("session pool and pre-warming", () => {
     const warmDir = toolsetFolder(fx.dataDir, "tool_warm");
     await fx.pb.stop();
     if (hasSqlite) assert.equal(pooledInDb(fx.dataDir), 0, "pooled sessions left behind after stop");
-    fx2 = await startPatchbayFixture({ dataDir: fx.dataDir });
+    fx2 = await startPatchbayFixture({ dataDir: fx.dataDir, runtime: { sessionPoolSize: 2 } });
     const f = fx2;
     await waitFor(
       "the recent tool set to be pre-warmed",
