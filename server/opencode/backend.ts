@@ -216,9 +216,6 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     const queue = new AsyncQueue<HubMessage>();
     let sessionID: string | null = null;
     let settled = false; // the session ended idle, or we already asked OpenCode to abort it
-    let prompting = false; // the prompt was sent: OpenCode's loop may run
-    let answered = false; // OpenCode reported something of the model's answer (or its failure)
-    let invalidated = false; // the abort interrupted the instance's first-prompt setup: dispose the instance
     let unsubscribe = () => {};
     const title = `${SESSION_TITLE_PREFIX}: ${plan.triggerText.replace(/\s+/g, " ").slice(0, 60)}`;
     const metadata = { patchbay: { app: req.app } };
@@ -233,14 +230,6 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
       if (!sessionID || settled) return;
       settled = true;
       const id = sessionID;
-      // OpenCode 1.18 sets up an instance's shared state (provider, model) inside the first prompt's loop; aborting
-      // that loop before it got anywhere leaves the state interrupted, and every later prompt in the instance fails
-      // at once ("All fibers interrupted without error"). Only this instance is affected: dispose it once idle so the
-      // next request boots a fresh one.
-      if (prompting && !answered && !lease.warmed) {
-        invalidated = true;
-        lease.invalidate();
-      }
       void client.session
         .abort({ sessionID: id }, { signal: AbortSignal.timeout(ABORT_TIMEOUT_MS) })
         .catch((err: unknown) => log(`[opencode] abort of ${id} failed: ${String(err)}`));
@@ -272,7 +261,6 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
       yield { type: "start", sessionId: sessionID, warnings: plan.warnings, ...(fresh ? { freshOpenCode: true } : {}) };
 
       // From here on failures are events, never throws (ModelBackend contract).
-      prompting = true; // the loop may start before promptAsync returns
       const prompted = await client.session
         .promptAsync(
           {
@@ -295,7 +283,6 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
           .catch((err: unknown) => log(`[opencode] naming session ${id} failed: ${String(err)}`));
       }
       if ("error" in prompted && prompted.error !== undefined) {
-        prompting = false; // refused: no loop runs that an abort could interrupt
         yield {
           type: "error",
           error: {
@@ -327,10 +314,6 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
           return;
         }
         for (const ev of mapOpenCodeEvent(m.event, state, now())) {
-          if (!answered) {
-            answered = true;
-            lease.markWarmed();
-          }
           if (ev.type === "finish") settled = true; // session.idle: nothing left to stop
           yield ev;
           if (signal.aborted) {
@@ -347,8 +330,7 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
       if (sessionID) sideChannel.unregister(sessionID);
       // Top the pool up for this tool set's next request while still holding the lease (so the instance is not
       // disposed under the new sessions), off this request's path: its answer is complete.
-      // Not into an instance about to be disposed (invalidated).
-      if (!invalidated && supervisor.status().state === "ready" && !supervisor.stopRequested)
+      if (supervisor.status().state === "ready" && !supervisor.stopRequested)
         void sessionPool.refill(lease.directory, plan.permission, metadata).finally(() => lease.release());
       else lease.release();
     }

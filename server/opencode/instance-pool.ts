@@ -25,15 +25,6 @@ export interface InstanceLease {
   directory: string;
   /** True when this directory had no live instance yet (the first request boots it: slower). */
   cold: boolean;
-  /** True once a prompt in this instance got an answer from its model (its first-prompt setup completed). */
-  readonly warmed: boolean;
-  /** Records that a prompt in this instance got an answer from its model. */
-  markWarmed(): void;
-  /**
-   * Marks the instance as broken: it is disposed as soon as no request uses it, and the next lease waits for that
-   * (OpenCode boots a fresh one). For an instance whose first prompt was interrupted before its model answered.
-   */
-  invalidate(): void;
   release(): void;
 }
 
@@ -42,10 +33,6 @@ interface Entry {
   disposing: Promise<void> | null;
   /** Last lease start or end, epoch ms. */
   lastUsedAt: number;
-  /** A prompt in this instance got an answer from its model. */
-  warmed: boolean;
-  /** Dispose when idle (see {@link InstanceLease.invalidate}). */
-  broken: boolean;
 }
 
 /** Folder of an app's sessions (the history feature lists sessions per directory below it). */
@@ -76,12 +63,11 @@ export class InstancePool {
   /** Leases a directory whose `toolset.json` already exists (pre-warming a remembered tool set). */
   async lease(directory: string): Promise<InstanceLease> {
     let entry = this.live.get(directory);
-    if (entry?.broken && entry.inUse === 0 && !entry.disposing) this.disposeEntry(directory, entry);
     if (entry?.disposing) await entry.disposing; // never hand out an instance that is being torn down
     entry = this.live.get(directory);
     const cold = !entry;
     const now = this.opts.now ?? Date.now;
-    if (!entry) entry = { inUse: 0, disposing: null, lastUsedAt: now(), warmed: false, broken: false };
+    if (!entry) entry = { inUse: 0, disposing: null, lastUsedAt: now() };
     this.live.delete(directory);
     this.live.set(directory, entry);
     entry.inUse++;
@@ -92,24 +78,11 @@ export class InstancePool {
     return {
       directory,
       cold,
-      get warmed() {
-        return e.warmed;
-      },
-      markWarmed: () => {
-        e.warmed = true;
-      },
-      invalidate: () => {
-        if (e.broken || this.live.get(directory) !== e) return;
-        e.broken = true;
-        this.opts.log?.(`[opencode] instance ${directory} was interrupted while setting up; it will be disposed`);
-      },
       release: () => {
         if (released) return;
         released = true;
         e.inUse--;
         e.lastUsedAt = now();
-        if (e.broken && e.inUse === 0 && !e.disposing && this.live.get(directory) === e)
-          this.disposeEntry(directory, e);
         this.evict();
       },
     };

@@ -68,32 +68,6 @@ describe("InstancePool", () => {
     cleanup();
   });
 
-  test("an invalidated instance is disposed once idle and the next lease boots a cold one", async () => {
-    const { pool, disposed, cleanup } = setup(6);
-    const a = await pool.acquire("a", tools("t"), "h1");
-    const other = await pool.acquire("a", tools("t"), "h1");
-    assert.equal(a.warmed, false);
-    a.invalidate();
-    a.release();
-    await tick();
-    assert.deepEqual(disposed, [], "disposed while another request still used it");
-    other.release();
-    await tick();
-    assert.deepEqual(
-      disposed.map((d) => path.basename(d)),
-      ["h1"],
-    );
-    const b = await pool.acquire("a", tools("t"), "h1");
-    assert.equal(b.cold, true);
-    assert.equal(b.warmed, false);
-    b.markWarmed();
-    b.release();
-    const c = await pool.acquire("a", tools("t"), "h1");
-    assert.equal(c.warmed, true);
-    c.release();
-    cleanup();
-  });
-
   test("app names that are not path-safe cannot escape the apps folder", () => {
     const base = path.join("/d", "apps");
     for (const bad of ["../etc", "a/b", "..", "x\\y"]) {
