@@ -3,6 +3,7 @@
 // Page through with infinite scroll, open a session and see its messages (text, image, reasoning), delete one and a
 // selection, set a limit and see the live preview count, save, prune now, see the last sweep.
 // Needs the built renderer (`npm run build:renderer`; PATCHBAY_RENDERER_DIR overrides) and Chromium.
+import os from "node:os";
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -12,6 +13,7 @@ import type { AddressInfo } from "node:net";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { ADMIN_COOKIE } from "../../shared/admin-api";
 import { createAdminApp, type AdminApp } from "../../server/http/admin/admin-app";
+import { ResponseStore } from "../../server/responses-store/response-store";
 import { createHistory } from "../../server/opencode/history";
 import { FakeApps, FakeKeys, FakeRequestLog, FakeSettings, fakeStatus, MODELS } from "../unit/admin/fakes";
 import { createSessions, startHistoryEnv, type HistoryEnv } from "./history-support";
@@ -71,6 +73,11 @@ before(async () => {
     staticDir: RENDERER,
     log: (line) => pageErrors.push(`server: ${line}`),
     history: history.admin,
+    // The Sessions tab also lists the app's stored Responses (none here).
+    responses: new ResponseStore({
+      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "pb-hd-responses-")),
+      log: () => {},
+    }),
   });
   server = http.createServer(admin.handler);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
