@@ -4,20 +4,10 @@
 import { getEncoding } from "js-tiktoken";
 import { estimateInputTokens } from "../../server/anthropic/messages/count-tokens";
 import type { NeutralRequest } from "../../server/core/contract";
+import { neutralRequest } from "../../tests/harness/neutral-fixtures";
 
 function request(text: string): NeutralRequest {
-  return {
-    model: "m",
-    system: [],
-    messages: [{ role: "user", content: [{ type: "text", text }] }],
-    tools: [],
-    toolChoice: "auto",
-    generation: {},
-    responseFormat: { type: "text" },
-    stream: false,
-    includeUsage: false,
-    warnings: [],
-  };
+  return neutralRequest({ messages: [{ role: "user", content: [{ type: "text", text }] }] });
 }
 
 function time<T>(fn: () => T): { ms: number; value: T } {
