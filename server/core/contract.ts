@@ -67,6 +67,23 @@ export interface GenerationParams {
   parallelToolCalls?: boolean;
 }
 
+/** What Patchbay did instead of what the client asked: `ignored` (accepted, no effect), `dropped` (part of the request
+ *  not passed on), `approximated` (passed on in another form), `unsupported` (asked for something Patchbay cannot
+ *  give). */
+export type WarningKind = "ignored" | "dropped" | "approximated" | "unsupported";
+
+/** One note for `x-patchbay-warnings` and the request log. Each layer (decoder, planner, event mapper) returns only
+ *  its own; the runner concatenates them once, in that order, and `formatWarning` (core/warnings.ts) is the one way
+ *  to turn one into text. */
+export interface PatchbayWarning {
+  kind: WarningKind;
+  /** The field it is about: the client's path (`logit_bias`, `tools[3]`, `messages[].content[].type`) or, in the
+   *  planner, the neutral one in wire spelling (`tools[].strict`, `top_k`, `tool_choice`). `[]` stands for "any". */
+  param: string;
+  /** The sentence the client reads, complete (it names the field itself): header texts stay as they were. */
+  detail: string;
+}
+
 export type ResponseFormat =
   | { type: "text" }
   | { type: "json_object" }
@@ -90,8 +107,8 @@ export interface NeutralRequest {
   includeUsage: boolean;
   /** Client-provided cache key (`prompt_cache_key`, else `user`). */
   promptCacheKey?: string;
-  /** Notes for the `x-patchbay-warnings` header (approximations, dropped parameters). */
-  warnings: string[];
+  /** The decoder's warnings (later layers return their own; they never copy these). */
+  warnings: PatchbayWarning[];
 }
 
 /** Token usage in OpenAI semantics: input includes cached tokens, output includes reasoning tokens. */
@@ -123,14 +140,15 @@ export interface ModelError {
 
 /** Neutral output events, in order: one `start`, then deltas/tool calls, then exactly one `finish` or `error`. */
 export type ModelEvent =
-  | { type: "start"; sessionId: string; warnings: string[]; freshOpenCode?: boolean }
+  /** `warnings`: the backend's own (its plan of the request), never the decoder's. */
+  | { type: "start"; sessionId: string; warnings: PatchbayWarning[]; freshOpenCode?: boolean }
   | { type: "text-delta"; delta: string }
   /** Reasoning text. A delta "" with `signature` ends the current reasoning part with the provider's signature
    *  (Anthropic thinking); encoders of wires without signatures ignore it. */
   | { type: "reasoning-delta"; delta: string; signature?: string }
   | { type: "tool-call"; id: string; name: string; arguments: string }
   /** `warnings`: notes learnt only at the end (e.g. the model ignored tool_choice), for `x-patchbay-warnings`. */
-  | { type: "finish"; reason: FinishReason; usage: Usage; warnings?: string[] }
+  | { type: "finish"; reason: FinishReason; usage: Usage; warnings?: PatchbayWarning[] }
   | { type: "error"; error: ModelError };
 
 /** Resolved target of a request: OpenCode provider, model and optional variant. */

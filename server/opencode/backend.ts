@@ -258,6 +258,7 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
         abortSession();
         return;
       }
+      // The planner's warnings only: the runner already has the decoder's, and the mapper's come with `finish`.
       yield { type: "start", sessionId: sessionID, warnings: plan.warnings, ...(fresh ? { freshOpenCode: true } : {}) };
 
       // From here on failures are events, never throws (ModelBackend contract).

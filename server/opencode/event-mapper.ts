@@ -1,7 +1,8 @@
 // Maps one session's OpenCode events to neutral ModelEvents (pure, explicit state): text/reasoning deltas, client tool
 // calls (names mapped back, arguments never ""), finish with recombined usage, and errors. No I/O, no clocks: the
 // receive time is an argument. Event facts (opencode 1.18.33): DESIGN §3 and tests/fixtures/opencode-events/.
-import type { FinishReason, ModelError, ModelEvent, Usage } from "../core/contract";
+import type { FinishReason, ModelError, ModelEvent, PatchbayWarning, Usage } from "../core/contract";
+import { warn } from "../core/warnings";
 import type { OpenCodeEvent } from "./event-hub";
 import type { StructuredMode } from "./spec";
 import { mapOpenCodeError, mapRetryStatus, type OpenCodeErrorShape } from "./upstream-errors";
@@ -183,9 +184,11 @@ function onMessage(raw: unknown, state: MapperState): ModelEvent[] {
   return [];
 }
 
-/** Warning sent when a model answered with text although `tool_choice` required a tool call. */
-export const IGNORED_TOOL_CHOICE_WARNING =
-  "the model ignored tool_choice (a tool call was required) and answered with text; finish_reason is stop";
+/** Warning sent when a model answered with text although `tool_choice` required a tool call (the mapper's only one). */
+export const IGNORED_TOOL_CHOICE_WARNING: PatchbayWarning = warn.ignored(
+  "tool_choice",
+  "the model ignored tool_choice (a tool call was required) and answered with text; finish_reason is stop",
+);
 
 /**
  * An OpenCode error of the session. OpenCode's StructuredOutputError on a request that asked for no structured output

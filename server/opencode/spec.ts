@@ -9,10 +9,12 @@ import type {
   ModelInfo,
   NeutralMessage,
   NeutralRequest,
+  PatchbayWarning,
   SignedReasoning,
   ToolCall,
 } from "../core/contract";
 import { PatchbayError } from "../core/errors";
+import { WarningList, warn } from "../core/warnings";
 import type { CompanionMessage, CompanionParams, CompanionSpec, CompanionTool } from "./plugin/companion";
 import { assertJsonDepth } from "../core/json-depth";
 
@@ -52,9 +54,9 @@ export interface BridgePlan {
   variant?: string;
   /** Text of the trigger user message (stored in the session for history; the plugin replaces it upstream). */
   triggerText: string;
-  /** This layer's warnings for `x-patchbay-warnings` (approximations, dropped parameters); the decoder's are not
-   *  repeated here. */
-  warnings: string[];
+  /** This layer's warnings for `x-patchbay-warnings` (approximations, dropped parameters), each once; the
+   *  decoder's are not repeated here. */
+  warnings: PatchbayWarning[];
 }
 
 /** Deterministic inputs: `now` (epoch ms) stamps messages; `idPrefix` makes message/part ids unique per request. */
@@ -78,7 +80,7 @@ const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: "object", properties: {} };
 export function planBridgeRequest(req: BackendRequest, ctx: PlanContext): BridgePlan {
   const r = req.request;
   // Only this layer's own warnings: the runner adds them to the decoder's.
-  const warnings: string[] = [];
+  const warnings = new WarningList();
   const tools = planTools(r, warnings);
   const output = planStructuredOutput(req, tools.forceToolUse, warnings);
   const params = planGenerationParams(req, output.options, tools.allowed.length > 0, warnings);
@@ -92,7 +94,7 @@ export function planBridgeRequest(req: BackendRequest, ctx: PlanContext): Bridge
     permission: planPermissions(tools.toolset, tools.allowed, output.structured, output.format),
     structured: output.structured,
     triggerText: triggerText(r.messages),
-    warnings,
+    warnings: warnings.list,
   };
   if (output.format) plan.format = output.format;
   if (variant) plan.variant = variant;
@@ -104,7 +106,7 @@ export function planBridgeRequest(req: BackendRequest, ctx: PlanContext): Bridge
  *  a named `tool_choice` that is not among the tools. */
 function planTools(
   r: NeutralRequest,
-  warnings: string[],
+  warnings: WarningList,
 ): { toolset: CompanionTool[]; toolNames: Map<string, string>; allowed: string[]; forceToolUse: boolean } {
   const toolNames = new Map<string, string>();
   const toolset: CompanionTool[] = [];
@@ -123,18 +125,25 @@ function planTools(
   }
   toolset.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (r.tools.some((t) => t.strict === true))
-    warnings.push("tools[].strict is not forwarded by OpenCode; tools are sent without it");
+    warnings.add(
+      warn.dropped("tools[].strict", "tools[].strict is not forwarded by OpenCode; tools are sent without it"),
+    );
 
   let allowed = toolset.map((t) => t.name);
   let forceToolUse = false;
   const tc = r.toolChoice;
   if (tc === "required") {
     if (toolset.length) forceToolUse = true;
-    else warnings.push('tool_choice "required" without tools was ignored');
+    else warnings.add(warn.ignored("tool_choice", 'tool_choice "required" without tools was ignored'));
   } else if (tc === "none") {
     allowed = [];
     if (toolset.length)
-      warnings.push('tool_choice "none" is approximated: no tools are offered to the model for this request');
+      warnings.add(
+        warn.approximated(
+          "tool_choice",
+          'tool_choice "none" is approximated: no tools are offered to the model for this request',
+        ),
+      );
   } else if (typeof tc === "object") {
     const name = toOpenCodeToolName(tc.name);
     if (!toolNames.has(name))
@@ -145,8 +154,11 @@ function planTools(
       );
     allowed = [name];
     forceToolUse = true;
-    warnings.push(
-      `tool_choice {"function":"${tc.name}"} is approximated: only that tool is offered and a tool call is required`,
+    warnings.add(
+      warn.approximated(
+        "tool_choice",
+        `tool_choice {"function":"${tc.name}"} is approximated: only that tool is offered and a tool call is required`,
+      ),
     );
   }
   return { toolset, toolNames, allowed, forceToolUse };
@@ -158,7 +170,7 @@ function planTools(
 function planStructuredOutput(
   req: BackendRequest,
   forceToolUse: boolean,
-  warnings: string[],
+  warnings: WarningList,
 ): { structured: StructuredMode; format: BridgePlan["format"]; options: Record<string, unknown> } {
   const options: Record<string, unknown> = {};
   let structured: StructuredMode = null;
@@ -184,8 +196,11 @@ function planStructuredOutput(
     } else {
       structured = "native";
       format = { type: "json_schema", schema: rf.type === "json_schema" ? rf.schema : { type: "object" } };
-      warnings.push(
-        `response_format ${rf.type} is sent as OpenCode's structured-output tool for provider ${req.model.providerID} (no response_format passthrough)`,
+      warnings.add(
+        warn.approximated(
+          "response_format",
+          `response_format ${rf.type} is sent as OpenCode's structured-output tool for provider ${req.model.providerID} (no response_format passthrough)`,
+        ),
       );
     }
   }
@@ -217,7 +232,7 @@ function planGenerationParams(
   req: BackendRequest,
   options: Record<string, unknown>,
   offersTools: boolean,
-  warnings: string[],
+  warnings: WarningList,
 ): CompanionParams {
   const { request: r, model } = req;
   const g = r.generation;
@@ -233,7 +248,7 @@ function planGenerationParams(
     dropOptions,
   };
   if (g.topK !== undefined && openaiCompatible)
-    warnings.push("top_k dropped: OpenAI-compatible providers do not take it");
+    warnings.add(warn.dropped("top_k", "top_k dropped: OpenAI-compatible providers do not take it"));
   if (g.maxOutputTokens !== undefined) params.maxOutputTokens = g.maxOutputTokens;
   else if (!keepsDefaultMaxTokens) params.maxOutputTokens = null;
 
@@ -252,8 +267,11 @@ function planGenerationParams(
     if (openaiCompatible) options[wireKey] = v;
     else if (key === "parallelToolCalls" && OPENAI_RESPONSES.has(npm)) options.parallelToolCalls = v;
     else
-      warnings.push(
-        `${label} is not supported by OpenCode for provider ${model.providerID} (${npm || "unknown package"}); dropped`,
+      warnings.add(
+        warn.dropped(
+          label,
+          `${label} is not supported by OpenCode for provider ${model.providerID} (${npm || "unknown package"}); dropped`,
+        ),
       );
   }
   if (OPENAI_RESPONSES.has(npm)) {
@@ -271,7 +289,7 @@ function planGenerationParams(
 
 /** `reasoning_effort` → the model's OpenCode variant of that name; else a provider option where the package takes
  *  one; else dropped with a warning. A variant chosen by the alias or model id wins. Adds to `options`. */
-function planVariant(req: BackendRequest, options: Record<string, unknown>, warnings: string[]): string | undefined {
+function planVariant(req: BackendRequest, options: Record<string, unknown>, warnings: WarningList): string | undefined {
   const { model } = req;
   const effort = req.request.generation.reasoningEffort;
   const npm = model.npm ?? "";
@@ -279,14 +297,22 @@ function planVariant(req: BackendRequest, options: Record<string, unknown>, warn
   if (effort === undefined) return variant;
   if (variant) {
     if (variant !== effort)
-      warnings.push(`reasoning_effort "${effort}" ignored: the model alias selects variant "${variant}"`);
+      warnings.add(
+        warn.ignored(
+          "reasoning_effort",
+          `reasoning_effort "${effort}" ignored: the model alias selects variant "${variant}"`,
+        ),
+      );
     return variant;
   }
   if (model.variants.includes(effort)) return effort;
   if (npm === OPENAI_COMPATIBLE || OPENAI_RESPONSES.has(npm)) options.reasoningEffort = effort;
   else
-    warnings.push(
-      `reasoning_effort "${effort}" dropped: model ${model.providerID}/${model.modelID} has no such variant`,
+    warnings.add(
+      warn.dropped(
+        "reasoning_effort",
+        `reasoning_effort "${effort}" dropped: model ${model.providerID}/${model.modelID} has no such variant`,
+      ),
     );
   return undefined;
 }
@@ -318,7 +344,7 @@ function toInternalMessages(
   messages: NeutralMessage[],
   model: Pick<ModelInfo, "providerID" | "modelID" | "npm">,
   ctx: PlanContext,
-  warnings: string[],
+  warnings: WarningList,
 ): CompanionMessage[] {
   // Every tool message answers an earlier call (a neutral-contract invariant); the first answer of a call counts.
   const results = new Map<string, string>();
@@ -342,7 +368,8 @@ function toInternalMessages(
     const parts: CompanionMessage["parts"] = reasoningParts(m.reasoning ?? [], model, id, ctx.now, warnings);
     for (const p of m.content) {
       if (p.type === "text" && p.text !== "") parts.push({ id: id("prt"), type: "text", text: p.text });
-      else if (p.type === "media") warnings.push("media in an assistant message was dropped");
+      else if (p.type === "media")
+        warnings.add(warn.dropped("messages[].content", "media in an assistant message was dropped"));
     }
     for (const c of m.toolCalls) parts.push(toolPart(c, results.get(c.id), id("prt"), ctx.now, warnings));
     out.push({
@@ -374,11 +401,16 @@ function reasoningParts(
   model: Pick<ModelInfo, "npm">,
   id: (kind: "prt") => string,
   now: number,
-  warnings: string[],
+  warnings: WarningList,
 ): CompanionMessage["parts"] {
   if (reasoning.length === 0) return [];
   if (model.npm !== ANTHROPIC_NPM) {
-    warnings.push("signed thinking blocks in history dropped: only an Anthropic provider can verify them");
+    warnings.add(
+      warn.dropped(
+        "messages[].reasoning",
+        "signed thinking blocks in history dropped: only an Anthropic provider can verify them",
+      ),
+    );
     return [];
   }
   return reasoning.map((r) => ({
@@ -402,7 +434,7 @@ function toolPart(
   result: string | undefined,
   partId: string,
   now: number,
-  warnings: string[],
+  warnings: WarningList,
 ): CompanionMessage["parts"][number] {
   let input: Record<string, unknown> = {};
   if (c.arguments.trim() !== "") {
@@ -413,7 +445,12 @@ function toolPart(
       else throw new Error("not an object");
     } catch {
       input = { _raw: c.arguments };
-      warnings.push(`arguments of tool call "${c.id}" are not a JSON object; sent as {"_raw": …}`);
+      warnings.add(
+        warn.approximated(
+          "messages[].tool_calls[].arguments",
+          `arguments of tool call "${c.id}" are not a JSON object; sent as {"_raw": …}`,
+        ),
+      );
     }
     assertJsonDepth(input, "messages", `the arguments of tool call "${c.id}"`, BRIDGE_JSON_DEPTH);
   }

@@ -13,6 +13,7 @@ import type {
   ToolDefinition,
   Usage,
 } from "../../server/core/contract";
+import { formatWarning } from "../../server/core/warnings";
 import { createOpenCodeBackend, type OpenCodeBackend } from "../../server/opencode/backend";
 import { SideChannel } from "../../server/opencode/side-channel";
 import { OpenCodeSupervisor, type OpenCodeSupervisorOptions } from "../../server/opencode/supervisor";
@@ -127,6 +128,7 @@ export interface StreamResult {
   events: ModelEvent[];
   times: number[];
   sessionId: string | null;
+  /** The `start` event's warnings as text (formatWarning), as the header shows them. */
   warnings: string[];
   text: string;
   reasoning: string;
@@ -163,7 +165,7 @@ export async function runStream(
       r.times.push(Date.now() - t0);
       if (e.type === "start") {
         r.sessionId = e.sessionId;
-        r.warnings = e.warnings;
+        r.warnings = e.warnings.map(formatWarning);
       } else if (e.type === "text-delta") r.text += e.delta;
       else if (e.type === "reasoning-delta") r.reasoning += e.delta;
       else if (e.type === "tool-call") r.toolCalls.push({ id: e.id, name: e.name, arguments: e.arguments });

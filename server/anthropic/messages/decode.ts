@@ -19,6 +19,7 @@ import { PatchbayError, invalidRequest } from "../../core/errors";
 import { assertJsonDepth } from "../../core/json-depth";
 import { decodeImageUrl, parseDataUrl } from "../../core/media";
 import { refuseEmptyUserContent, uniqueToolNames } from "../../core/tool-helpers";
+import { WarningList, warn } from "../../core/warnings";
 import { isJsonObject, parseWire } from "../../core/wire-parse";
 import {
   DocumentBlock,
@@ -66,14 +67,6 @@ export function effortOfBudget(budget: number): string {
   if (budget < 4096) return "low";
   if (budget < 16384) return "medium";
   return "high";
-}
-
-/** Collects warnings once each, in order. */
-class Notes {
-  readonly list: string[] = [];
-  add(note: string): void {
-    if (!this.list.includes(note)) this.list.push(note);
-  }
 }
 
 function decodeSystem(system: MessagesRequest["system"]): string[] {
@@ -141,10 +134,15 @@ function decodeDocument(raw: unknown, at: string): ContentPart {
   }
 }
 
+const TOOL_RESULT_MEDIA_MOVED = warn.approximated(
+  "messages[].content[].content",
+  "images inside tool_result were moved to a user message after the tool results",
+);
+
 /** One user-side piece: either content for the user message or a tool result. */
 type UserPiece = { kind: "part"; part: ContentPart } | { kind: "tool"; toolCallId: string; content: string };
 
-function decodeToolResult(raw: unknown, at: string, images: ContentPart[], notes: Notes): UserPiece {
+function decodeToolResult(raw: unknown, at: string, images: ContentPart[], notes: WarningList): UserPiece {
   const block = parseWire(ToolResultBlock, raw, [at]);
   const texts: string[] = [];
   if (typeof block.content === "string") texts.push(block.content);
@@ -155,15 +153,21 @@ function decodeToolResult(raw: unknown, at: string, images: ContentPart[], notes
       else if (inner.type === "image") {
         images.push(decodeImage(inner, where));
         texts.push(TOOL_RESULT_IMAGE_PLACEHOLDER);
-        notes.add("images inside tool_result were moved to a user message after the tool results");
+        notes.add(TOOL_RESULT_MEDIA_MOVED);
       } else if (inner.type === "document") {
         images.push(decodeDocument(inner, where));
         texts.push(TOOL_RESULT_IMAGE_PLACEHOLDER);
-        notes.add("images inside tool_result were moved to a user message after the tool results");
+        notes.add(TOOL_RESULT_MEDIA_MOVED);
       } else if (inner.type === "tool_reference" && typeof inner.tool_name === "string") {
         // Tool search results (Claude Code's ToolSearch): the tool itself is already offered (defer_loading ignored).
         texts.push(`${TOOL_REFERENCE_PREFIX}${inner.tool_name}]`);
-      } else notes.add(`tool_result content block type ${q(inner.type, 40)} dropped`);
+      } else
+        notes.add(
+          warn.dropped(
+            "messages[].content[].content[].type",
+            `tool_result content block type ${q(inner.type, 40)} dropped`,
+          ),
+        );
     });
   const text = texts.join("\n");
   return { kind: "tool", toolCallId: block.tool_use_id, content: block.is_error ? TOOL_ERROR_PREFIX + text : text };
@@ -173,7 +177,7 @@ function decodeUserContent(
   content: MessageParamT["content"],
   at: string,
   calls: Set<string>,
-  notes: Notes,
+  notes: WarningList,
 ): NeutralMessage[] {
   if (typeof content === "string") {
     return [{ role: "user", content: refuseEmptyUserContent([{ type: "text", text: content }], `${at}.content`) }];
@@ -204,7 +208,7 @@ function decodeUserContent(
         return;
       }
       default:
-        notes.add(`user content block type ${q(raw.type, 40)} dropped`);
+        notes.add(warn.dropped("messages[].content[].type", `user content block type ${q(raw.type, 40)} dropped`));
     }
   });
   // Tool results become tool messages in order; the remaining parts (and images from tool results) follow as one
@@ -222,7 +226,7 @@ function decodeUserContent(
   return messages;
 }
 
-function decodeAssistantContent(content: MessageParamT["content"], at: string, notes: Notes): NeutralMessage {
+function decodeAssistantContent(content: MessageParamT["content"], at: string, notes: WarningList): NeutralMessage {
   if (typeof content === "string") {
     return { role: "assistant", content: content === "" ? [] : [{ type: "text", text: content }], toolCalls: [] };
   }
@@ -247,14 +251,19 @@ function decodeAssistantContent(content: MessageParamT["content"], at: string, n
         const block = parseWire(ThinkingBlock, raw, [where]);
         if (block.signature) reasoning.push({ text: block.thinking, signature: block.signature });
         else
-          notes.add("thinking blocks without a signature in assistant history dropped (no upstream can verify them)");
+          notes.add(
+            warn.dropped(
+              "messages[].content[].signature",
+              "thinking blocks without a signature in assistant history dropped (no upstream can verify them)",
+            ),
+          );
         return;
       }
       case "redacted_thinking":
         reasoning.push({ text: "", redactedData: parseWire(RedactedThinkingBlock, raw, [where]).data });
         return;
       default:
-        notes.add(`assistant content block type ${q(raw.type, 40)} dropped`);
+        notes.add(warn.dropped("messages[].content[].type", `assistant content block type ${q(raw.type, 40)} dropped`));
     }
   });
   return { role: "assistant", content: parts, toolCalls, ...(reasoning.length ? { reasoning } : {}) };
@@ -267,7 +276,7 @@ interface DecodedMessages {
 
 /** `role: "system"` messages in `messages` (Claude Code sends its environment block that way) are appended to the
  *  system texts in order: OpenCode can only place system text before the conversation (DESIGN §3). */
-function decodeMessages(wire: MessageParamT[], notes: Notes): DecodedMessages {
+function decodeMessages(wire: MessageParamT[], notes: WarningList): DecodedMessages {
   const system: string[] = [];
   const messages: NeutralMessage[] = [];
   const calls = new Set<string>();
@@ -303,7 +312,14 @@ function decodeMessages(wire: MessageParamT[], notes: Notes): DecodedMessages {
       }
     }
   });
-  if (hoisted.length > 0) notes.add(`role 'system' messages appended to the system prompt: ${hoisted.join(", ")}`);
+  if (hoisted.length > 0) {
+    notes.add(
+      warn.approximated(
+        "messages[].role",
+        `role 'system' messages appended to the system prompt: ${hoisted.join(", ")}`,
+      ),
+    );
+  }
   return { system, messages };
 }
 
@@ -313,7 +329,7 @@ interface DecodedTools {
   serverTools: string[];
 }
 
-function decodeTools(req: MessagesRequest, notes: Notes): DecodedTools {
+function decodeTools(req: MessagesRequest, notes: WarningList): DecodedTools {
   const tools: ToolDefinition[] = [];
   const serverTools: string[] = [];
   const params: string[] = [];
@@ -323,7 +339,10 @@ function decodeTools(req: MessagesRequest, notes: Notes): DecodedTools {
     if (tool.type != null && tool.type !== "custom") {
       serverTools.push(tool.name);
       notes.add(
-        `server tool ${q(tool.name, 60)} (type ${q(tool.type, 40)}) dropped: Patchbay offers client tools only`,
+        warn.dropped(
+          at,
+          `server tool ${q(tool.name, 60)} (type ${q(tool.type, 40)}) dropped: Patchbay offers client tools only`,
+        ),
       );
       return;
     }
@@ -341,7 +360,12 @@ function decodeTools(req: MessagesRequest, notes: Notes): DecodedTools {
   });
   uniqueToolNames(tools, (i) => params[i] ?? "tools");
   if (deferred.length > 0)
-    notes.add(`defer_loading ignored: offered directly: ${deferred.map((n) => q(n, 60)).join(", ")}`);
+    notes.add(
+      warn.ignored(
+        "tools[].defer_loading",
+        `defer_loading ignored: offered directly: ${deferred.map((n) => q(n, 60)).join(", ")}`,
+      ),
+    );
   return { tools, serverTools };
 }
 
@@ -373,7 +397,7 @@ function decodeToolChoice(req: MessagesRequest, decoded: DecodedTools): ToolChoi
   return { type: "function", name: choice.name };
 }
 
-function decodeGeneration(req: MessagesRequest, notes: Notes): GenerationParams {
+function decodeGeneration(req: MessagesRequest, notes: WarningList): GenerationParams {
   const g: GenerationParams = { maxOutputTokens: req.max_tokens };
   if (req.temperature != null) g.temperature = req.temperature;
   if (req.top_p != null) g.topP = req.top_p;
@@ -384,7 +408,9 @@ function decodeGeneration(req: MessagesRequest, notes: Notes): GenerationParams 
   if (effort) g.reasoningEffort = effort;
   else if (req.thinking?.type === "enabled") g.reasoningEffort = effortOfBudget(req.thinking.budget_tokens);
   if (req.thinking?.type === "enabled" && effort)
-    notes.add("thinking.budget_tokens ignored: output_config.effort chooses the effort");
+    notes.add(
+      warn.ignored("thinking.budget_tokens", "thinking.budget_tokens ignored: output_config.effort chooses the effort"),
+    );
   const choice = req.tool_choice;
   if (choice && choice.type !== "none" && choice.disable_parallel_tool_use === true) g.parallelToolCalls = false;
   return g;
@@ -398,9 +424,11 @@ function decodeResponseFormat(req: MessagesRequest): ResponseFormat {
 }
 
 /** Warnings for top-level fields the decoder does not map (metadata, context_management, service_tier, …). */
-function ignoredFields(body: Record<string, unknown>, notes: Notes): void {
+function ignoredFields(body: Record<string, unknown>, notes: WarningList): void {
   const ignored = Object.keys(body).filter((k) => !MAPPED_FIELDS.has(k) && body[k] !== undefined && body[k] !== null);
-  if (ignored.length > 0) notes.add(`ignored: ${ignored.map((k) => q(k, 40)).join(", ")}`);
+  // One warning for all of them; its `param` lists the fields.
+  if (ignored.length > 0)
+    notes.add(warn.ignored(ignored.join(", "), `ignored: ${ignored.map((k) => q(k, 40)).join(", ")}`));
 }
 
 /**
@@ -430,7 +458,7 @@ export function decodeMessagesRequest(body: unknown): NeutralRequest {
 
 /** The neutral request of an already-parsed body (shared with count_tokens, which has no `max_tokens`). */
 export function buildNeutral(req: MessagesRequest, body: Record<string, unknown>): NeutralRequest {
-  const notes = new Notes();
+  const notes = new WarningList();
   if (req.messages.length === 0)
     throw invalidRequest("Invalid 'messages': must contain at least one message.", "messages");
   const decoded = decodeMessages(req.messages, notes);

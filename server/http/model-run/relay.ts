@@ -3,22 +3,25 @@
 // answers in its wire's envelope); once a stream's headers are out, everything — output, errors, the end — is in-band.
 import type { Response } from "express";
 import type { RequestLogEntry } from "../../../shared/log-entry";
-import type { ModelError, ModelEvent } from "../../core/contract";
+import type { ModelError, ModelEvent, PatchbayWarning } from "../../core/contract";
 import { toPatchbayError } from "../../core/errors";
 import { SseWriter } from "../sse-writer";
 import { CLIENT_CLOSED, type RunAbort } from "./abort";
 import { setClientClosed, setOutcome, toLogUsage } from "./log-entry";
 import type { WireEncoder } from "./types";
-import { formatWarningsHeader } from "./warnings";
+import { formatWarningsHeader, logWarnings } from "./warnings";
 
-/** Everything one relay needs. `warnings` starts with the request's own and gains the backend's at `start`. */
+const NONE: readonly PatchbayWarning[] = [];
+
+/** Everything one relay needs. */
 export interface RelayContext {
   res: Response;
   encoder: WireEncoder;
   stream: boolean;
   abort: RunAbort;
   entry: RequestLogEntry;
-  warnings: string[];
+  /** The decoder's warnings (the backend's arrive in its events). */
+  requestWarnings: readonly PatchbayWarning[];
   now: () => number;
   /** Called at the first output event (the first-token deadline stops here). */
   onFirstOutput: () => void;
@@ -41,7 +44,11 @@ export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayC
   const { encoder, entry } = ctx;
   const sse = new SseWriter(ctx.res, ctx.keepaliveMs);
   if (ctx.keepalive !== undefined) sse.setKeepalive(ctx.keepalive);
-  const headers = () => responseHeaders(entry, ctx.warnings);
+  // One slot per layer, each filled once from its own source: decoder (the request), planner (`start`), event mapper
+  // (`finish`). The run's warnings are their concatenation in that order; nothing is merged or deduplicated.
+  const layers = { decoder: ctx.requestWarnings, planner: NONE, mapper: NONE };
+  const warnings = () => [...layers.decoder, ...layers.planner, ...layers.mapper];
+  const headers = () => responseHeaders(entry, warnings());
   const send = (frames: ReturnType<WireEncoder["push"]>, isError: boolean) => {
     // The commit rule: an error with nothing sent yet stays out of the stream (it becomes the HTTP error below).
     if (!ctx.stream || (isError && !sse.isCommitted)) return;
@@ -76,7 +83,7 @@ export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayC
       if (event.type === "start") {
         entry.sessionId = event.sessionId;
         if (event.freshOpenCode) entry.freshOpenCode = true;
-        ctx.warnings.push(...event.warnings);
+        layers.planner = event.warnings;
         continue;
       }
       if (entry.ttftMs === null && event.type !== "finish" && event.type !== "error") {
@@ -86,7 +93,7 @@ export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayC
       if (event.type === "finish") {
         entry.usage = toLogUsage(event.usage);
         // Late warnings reach the header of a non-streamed answer (not yet sent) and the request log.
-        ctx.warnings.push(...(event.warnings ?? []));
+        layers.mapper = event.warnings ?? NONE;
       }
       const frames = encoder.push(event);
       const terminal = event.type === "finish" || event.type === "error";
@@ -94,7 +101,6 @@ export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayC
       send(frames, event.type === "error");
       if (terminal) break;
     }
-    entry.warnings = ctx.warnings;
     const closing = encoder.end();
     await persist();
     const failure = encoder.failure;
@@ -112,6 +118,8 @@ export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayC
     ctx.res.status(200).json(body);
     setOutcome(entry, 200, null);
   } finally {
+    // Whatever the outcome (a client that left included), the log shows what the run had learnt.
+    entry.warnings = logWarnings(warnings());
     sse.stop();
   }
 }
@@ -125,7 +133,7 @@ function thrownAsEvent(err: unknown): IteratorResult<ModelEvent> {
 }
 
 /** `x-patchbay-session` and `x-patchbay-warnings`, when there is something to say. */
-function responseHeaders(entry: RequestLogEntry, warnings: readonly string[]): Record<string, string> {
+function responseHeaders(entry: RequestLogEntry, warnings: readonly PatchbayWarning[]): Record<string, string> {
   const h: Record<string, string> = {};
   if (entry.sessionId) h["x-patchbay-session"] = entry.sessionId;
   const w = formatWarningsHeader(warnings);

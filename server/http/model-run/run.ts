@@ -50,7 +50,7 @@ export async function runModelRequest(
       stream: request.stream,
       abort,
       entry,
-      warnings: [...request.warnings],
+      requestWarnings: request.warnings,
       now: deps.now,
       onFirstOutput: stopFirstTokenDeadline,
       commitAfterMs: deps.commitAfterMs ?? 1000,

@@ -6,18 +6,16 @@ import { resolveModel } from "../../core/model-resolver";
 import { estimateInputTokens } from "../../anthropic/messages/count-tokens";
 import { decodeCountTokensRequest } from "../../anthropic/messages/decode";
 import { authOf } from "../middleware/api-auth";
+import { formatWarningsHeader } from "../model-run/warnings";
 
 /** The route handler: `{input_tokens}`. */
 export function countTokensRoute(catalog: () => Promise<ModelInfo[]>): RequestHandler {
   return async (req, res) => {
     const request = decodeCountTokensRequest(req.body);
     resolveModel(authOf(res).app, request.model, await catalog());
-    if (request.warnings.length) res.setHeader("x-patchbay-warnings", headerSafe(request.warnings.join("; ")));
+    const warnings = formatWarningsHeader(request.warnings);
+    if (warnings) res.setHeader("x-patchbay-warnings", warnings);
     res.setHeader("x-patchbay-estimate", "js-tiktoken o200k_base");
     res.json({ input_tokens: estimateInputTokens(request) });
   };
-}
-
-function headerSafe(text: string): string {
-  return text.replace(/[^\x20-\x7e]/g, "?").slice(0, 2000);
 }

@@ -6,6 +6,7 @@ import type {
   GenerationParams,
   NeutralMessage,
   NeutralRequest,
+  PatchbayWarning,
   ResponseFormat,
   ToolCall,
   ToolChoice,
@@ -15,6 +16,7 @@ import { quoteClientText as q } from "../../core/client-text";
 import { PatchbayError, invalidRequest, unsupportedParameter } from "../../core/errors";
 import { assertJsonDepth } from "../../core/json-depth";
 import { decodeFileData, decodeImageUrl } from "../../core/media";
+import { warn } from "../../core/warnings";
 import { isJsonObject, parseWire } from "../../core/wire-parse";
 import { hoistWarning, joinTexts } from "../text";
 import {
@@ -105,7 +107,7 @@ function decodeToolCalls(message: Extract<ChatMessage, { role: "assistant" }>, a
 interface DecodedMessages {
   system: string[];
   messages: NeutralMessage[];
-  warnings: string[];
+  warnings: PatchbayWarning[];
 }
 
 function decodeMessages(wire: ChatMessage[]): DecodedMessages {
@@ -157,7 +159,7 @@ function decodeMessages(wire: ChatMessage[]): DecodedMessages {
         );
     }
   });
-  return { system, messages, warnings: hoisted.length === 0 ? [] : [hoistWarning(hoisted)] };
+  return { system, messages, warnings: hoisted.length === 0 ? [] : [hoistWarning("messages", hoisted)] };
 }
 
 function decodeTools(req: ChatRequest): ToolDefinition[] {
@@ -244,7 +246,7 @@ function present(value: unknown): boolean {
 }
 
 /** Refuses parameters Patchbay cannot honour, with what to do instead; returns notes for dropped ones. */
-function refuseUnsupported(req: ChatRequest): string[] {
+function refuseUnsupported(req: ChatRequest): PatchbayWarning[] {
   if (present(req.functions)) {
     throw unsupportedParameter(
       "functions",
@@ -288,9 +290,9 @@ function refuseUnsupported(req: ChatRequest): string[] {
       "Hosted web search is not available through Patchbay: offer a search function in 'tools' instead.",
     );
   }
-  const notes: string[] = [];
-  if (req.logit_bias && Object.keys(req.logit_bias).length > 0) notes.push("logit_bias ignored");
-  if (present(req.prediction)) notes.push("prediction ignored");
+  const notes: PatchbayWarning[] = [];
+  if (req.logit_bias && Object.keys(req.logit_bias).length > 0) notes.push(warn.ignored("logit_bias"));
+  if (present(req.prediction)) notes.push(warn.ignored("prediction"));
   return notes;
 }
 

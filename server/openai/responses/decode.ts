@@ -6,6 +6,7 @@ import type {
   GenerationParams,
   NeutralMessage,
   NeutralRequest,
+  PatchbayWarning,
   ResponseFormat,
   ToolCall,
 } from "../../core/contract";
@@ -15,6 +16,7 @@ import { assertJsonDepth } from "../../core/json-depth";
 import { decodeFileData, decodeImageUrl } from "../../core/media";
 import { hoistWarning, joinTexts } from "../text";
 import { normaliseArguments, refuseEmptyUserContent } from "../../core/tool-helpers";
+import { warn } from "../../core/warnings";
 import { isJsonObject, parseWire } from "../../core/wire-parse";
 import {
   KNOWN_ITEM_TYPES,
@@ -178,7 +180,7 @@ function contentTexts(content: string | ResponsesPart[], param: string, allowed:
 interface DecodedInput {
   system: string[];
   messages: NeutralMessage[];
-  warnings: string[];
+  warnings: PatchbayWarning[];
 }
 
 function decodeInput(input: string | ResponsesItem[], instructions: string | null | undefined): DecodedInput {
@@ -269,9 +271,15 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
         );
     }
   });
-  const warnings = hoisted.length === 0 ? [] : [hoistWarning(hoisted)];
-  if (omitted.length > 0)
-    warnings.push(`images/files in tool results were replaced by a note (text only): ${omitted.join(", ")}`);
+  const warnings = hoisted.length === 0 ? [] : [hoistWarning("input", hoisted)];
+  if (omitted.length > 0) {
+    warnings.push(
+      warn.approximated(
+        "input[].output",
+        `images/files in tool results were replaced by a note (text only): ${omitted.join(", ")}`,
+      ),
+    );
+  }
   return { system, messages, warnings };
 }
 
@@ -309,11 +317,12 @@ function decodeGeneration(req: ResponsesRequest): GenerationParams {
   return generation;
 }
 
-function notesOf(req: ResponsesRequest): string[] {
-  const notes: string[] = [];
-  if (req.text?.verbosity != null) notes.push("text.verbosity ignored");
-  if (req.max_tool_calls != null) notes.push("max_tool_calls ignored");
-  if (req.include?.includes("reasoning.encrypted_content")) notes.push("reasoning.encrypted_content not available");
+function notesOf(req: ResponsesRequest): PatchbayWarning[] {
+  const notes: PatchbayWarning[] = [];
+  if (req.text?.verbosity != null) notes.push(warn.ignored("text.verbosity"));
+  if (req.max_tool_calls != null) notes.push(warn.ignored("max_tool_calls"));
+  if (req.include?.includes("reasoning.encrypted_content"))
+    notes.push(warn.unsupported("include", "reasoning.encrypted_content not available"));
   return notes;
 }
 

@@ -3,11 +3,12 @@
 // members become functions named `<namespace>__<name>`; custom tools become functions with one string argument
 // `input`; hosted tools are dropped with a warning (400 only when `tool_choice` forces one). Pure: no I/O.
 import { createHash } from "node:crypto";
-import type { ToolChoice, ToolDefinition } from "../../core/contract";
+import type { PatchbayWarning, ToolChoice, ToolDefinition } from "../../core/contract";
 import { quoteClientText as q } from "../../core/client-text";
 import { PatchbayError, invalidRequest, unsupportedParameter } from "../../core/errors";
 import { assertJsonDepth } from "../../core/json-depth";
 import { decodeToolChoiceKeyword, uniqueToolNames } from "../../core/tool-helpers";
+import { WarningList, warn } from "../../core/warnings";
 import { formatParam, parseWire, type WirePath } from "../../core/wire-parse";
 import {
   ResponsesCustomTool,
@@ -64,7 +65,7 @@ export interface DecodedResponsesTools {
   names: ToolNameMap;
   /** Dropped hosted tools (`tools[i]` and its type), for warnings and forced-tool errors. */
   hosted: Array<{ param: string; type: string }>;
-  warnings: string[];
+  warnings: PatchbayWarning[];
 }
 
 /** Provider-safe tool names: OpenAI and Anthropic accept `^[a-zA-Z0-9_-]{1,64}$`. */
@@ -100,7 +101,7 @@ interface Collected {
   echo: ResponseToolOut[];
   names: ToolNameMap;
   params: string[];
-  warnings: string[];
+  warnings: WarningList;
 }
 
 function addFunction(
@@ -132,8 +133,11 @@ function addCustom(raw: unknown, path: WirePath, namespace: string | undefined, 
   let inputNote = "The raw text input for this tool.";
   if (format.type === "grammar") {
     inputNote = `The raw text input for this tool. It must match this ${format.syntax} grammar:\n${format.definition}`;
-    out.warnings.push(
-      `custom tool ${q(t.name)}: its ${format.syntax} grammar is not enforced by the provider; it is given to the model in the description of the \`input\` argument`,
+    out.warnings.add(
+      warn.approximated(
+        `${formatParam(path)}.format`,
+        `custom tool ${q(t.name)}: its ${format.syntax} grammar is not enforced by the provider; it is given to the model in the description of the \`input\` argument`,
+      ),
     );
   }
   out.tools.push({
@@ -162,7 +166,7 @@ function unknownToolType(type: string, param: string): PatchbayError {
  *   tool (`tools[i].name`, `tools[i].tools[j].name`, …), two tools with the same flat name.
  */
 export function decodeResponsesTools(req: ResponsesRequest): DecodedResponsesTools {
-  const out: Collected = { tools: [], echo: [], names: new Map(), params: [], warnings: [] };
+  const out: Collected = { tools: [], echo: [], names: new Map(), params: [], warnings: new WarningList() };
   const hosted: DecodedResponsesTools["hosted"] = [];
   (req.tools ?? []).forEach((tool, i) => {
     const type = tool.type;
@@ -181,12 +185,16 @@ export function decodeResponsesTools(req: ResponsesRequest): DecodedResponsesToo
     else throw unknownToolType(type, `tools[${i}].type`);
   });
   uniqueToolNames(out.tools, (k) => out.params[k] ?? "tools");
-  const warnings = [...out.warnings];
   if (hosted.length > 0) {
     const list = hosted.map((h) => `${h.type} (${h.param})`).join(", ");
-    warnings.push(`hosted tools are not available through Patchbay and were not offered to the model: ${list}`);
+    out.warnings.add(
+      warn.dropped(
+        "tools",
+        `hosted tools are not available through Patchbay and were not offered to the model: ${list}`,
+      ),
+    );
   }
-  return { tools: out.tools, echo: out.echo, names: out.names, hosted, warnings };
+  return { tools: out.tools, echo: out.echo, names: out.names, hosted, warnings: out.warnings.list };
 }
 
 function hostedRefusal(forced: string[], hosted: DecodedResponsesTools["hosted"]): PatchbayError {

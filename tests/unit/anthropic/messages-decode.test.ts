@@ -4,6 +4,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import type { NeutralRequest } from "../../../server/core/contract";
+import { formatWarning } from "../../../server/core/warnings";
 import {
   TOOL_ERROR_PREFIX,
   TOOL_RESULT_IMAGE_PLACEHOLDER,
@@ -55,9 +56,9 @@ describe("Claude Code request (recorded)", () => {
       n.tools.some((t) => t.name === "DeferredToolPlaceholder"),
       "defer_loading tools are offered directly",
     );
-    assert.match(n.warnings.join(";"), /defer_loading ignored/);
+    assert.match(n.warnings.map(formatWarning).join(";"), /defer_loading ignored/);
     assert.ok(n.tools.some((t) => t.name === "Bash"));
-    const w = n.warnings.join("; ");
+    const w = n.warnings.map(formatWarning).join("; ");
     for (const field of ["metadata", "context_management"]) assert.match(w, new RegExp(field));
     assert.match(w, /role 'system' messages appended/);
   });
@@ -160,8 +161,11 @@ describe("decode rules", () => {
       last.content.map((p) => p.type),
       ["text", "media"],
     );
-    assert.match(n.warnings.join(";"), /thinking blocks without a signature in assistant history dropped/);
-    assert.match(n.warnings.join(";"), /images inside tool_result/);
+    assert.match(
+      n.warnings.map(formatWarning).join(";"),
+      /thinking blocks without a signature in assistant history dropped/,
+    );
+    assert.match(n.warnings.map(formatWarning).join(";"), /images inside tool_result/);
   });
 
   test("tool_reference blocks (tool search results) become text naming the tool", () => {
@@ -201,8 +205,8 @@ describe("decode rules", () => {
       n.tools.map((t) => t.name),
       ["mine", "mine2", "later"],
     );
-    assert.match(n.warnings.join(";"), /web_search/);
-    assert.match(n.warnings.join(";"), /bash/);
+    assert.match(n.warnings.map(formatWarning).join(";"), /web_search/);
+    assert.match(n.warnings.map(formatWarning).join(";"), /bash/);
     assert.throws(
       () => decode({ tools, tool_choice: { type: "tool", name: "web_search" }, messages: [user("x")] }),
       (e: { status: number; message: string }) =>
@@ -264,7 +268,7 @@ describe("decode rules", () => {
       some_future_field: 1,
       messages: [user("x")],
     });
-    const w = n.warnings.join(";");
+    const w = n.warnings.map(formatWarning).join(";");
     for (const f of ["metadata", "service_tier", "container", "mcp_servers", "context_management", "some_future_field"])
       assert.match(w, new RegExp(f));
   });

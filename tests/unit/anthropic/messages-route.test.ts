@@ -111,6 +111,22 @@ describe("POST /v1/messages (scripted backend)", () => {
     assert.ok(json.input_tokens > 0 && json.input_tokens < 20, String(json.input_tokens));
   });
 
+  test("count_tokens names the decoder's warnings exactly as /v1/messages does (one formatter)", async () => {
+    // Non-ASCII in a dropped block type becomes `?`, the header's Latin-1 rule, on both routes.
+    const payload = {
+      model: MODEL,
+      metadata: { user_id: "u" },
+      messages: [{ role: "user", content: [{ type: "text", text: "hi" }, { type: "mystère" }] }],
+    };
+    const counted = await post("/v1/messages/count_tokens", JSON.stringify(payload));
+    assert.equal(counted.status, 200);
+    const expected = "user content block type 'myst?re' dropped; ignored: 'metadata'";
+    assert.equal(counted.headers.get("x-patchbay-warnings"), expected);
+    const answered = await post("/v1/messages", JSON.stringify({ ...payload, max_tokens: 50 }));
+    assert.equal(answered.status, 200);
+    assert.equal(answered.headers.get("x-patchbay-warnings"), expected);
+  });
+
   test("/v1/models: Anthropic's shape with anthropic-version, OpenAI's with a Bearer key only", async () => {
     const a = (await (await fetch(`${s.base}/v1/models`, { headers: anthropicHeaders })).json()) as Json;
     assert.equal(a.has_more, false);

@@ -4,6 +4,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { BackendRequest, ModelInfo } from "../../../server/core/contract";
+import { formatWarning } from "../../../server/core/warnings";
 import { createMapperState, mapOpenCodeEvent, type MapperInit } from "../../../server/opencode/event-mapper";
 import { planBridgeRequest } from "../../../server/opencode/spec";
 import { modelInfo } from "../../harness/builders";
@@ -84,7 +85,7 @@ describe("planner: signed reasoning in history", () => {
         ["text", "Hello", undefined],
       ],
     );
-    assert.ok(!plan.warnings.some((w) => /thinking/.test(w)));
+    assert.ok(!plan.warnings.some((w) => /thinking/.test(formatWarning(w))));
   });
 
   test("other providers: not sent, warned", () => {
@@ -95,8 +96,8 @@ describe("planner: signed reasoning in history", () => {
       ["text"],
     );
     assert.ok(
-      plan.warnings.some((w) => /signed thinking blocks in history dropped/.test(w)),
-      plan.warnings.join("; "),
+      plan.warnings.some((w) => /signed thinking blocks in history dropped/.test(formatWarning(w))),
+      plan.warnings.map(formatWarning).join("; "),
     );
   });
 });

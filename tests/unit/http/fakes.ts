@@ -110,10 +110,11 @@ export interface StreamRecord {
   abortedAt: number | null;
 }
 
-/** A ModelBackend that plays `script(request)` and records each stream. */
+/** A ModelBackend that plays `script(request, backendRequest)` and records each stream. */
 export class ScriptedBackend implements ModelBackend {
   streams: StreamRecord[] = [];
-  script: (req: NeutralRequest) => Step[] = () => textAnswer("hi");
+  /** The steps of one stream; `backendRequest` (model, variant) lets a script run the real planner. */
+  script: (req: NeutralRequest, backendRequest: BackendRequest) => Step[] = () => textAnswer("hi");
   listError: PatchbayError | null = null;
   /** Delay of listModels (ms), e.g. OpenCode slow to answer. */
   listDelayMs = 0;
@@ -132,7 +133,7 @@ export class ScriptedBackend implements ModelBackend {
     this.streams.push(rec);
     signal.addEventListener("abort", () => (rec.abortedAt = Date.now()), { once: true });
     try {
-      for (const step of this.script(request.request)) {
+      for (const step of this.script(request.request, request)) {
         if (signal.aborted) return;
         if (step === "hang") await untilAborted(signal);
         else if ("wait" in step) await sleepOrAbort(step.wait, signal);

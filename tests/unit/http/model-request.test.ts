@@ -5,7 +5,16 @@ import { after, before, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { PatchbayError } from "../../../server/core/errors";
 import { expectEnvelope, inBandError, readSse, waitFor } from "../../harness/http-helpers";
-import { chat, startUnitServer, textAnswer, type UnitServer } from "./fakes";
+import type { BackendRequest } from "../../../server/core/contract";
+import { formatWarning, warn } from "../../../server/core/warnings";
+import type { OpenCodeEvent } from "../../../server/opencode/event-hub";
+import {
+  IGNORED_TOOL_CHOICE_WARNING,
+  createMapperState,
+  mapOpenCodeEvent,
+} from "../../../server/opencode/event-mapper";
+import { planBridgeRequest } from "../../../server/opencode/spec";
+import { MODEL, chat, startUnitServer, textAnswer, type Step, type UnitServer } from "./fakes";
 
 let s: UnitServer;
 before(async () => {
@@ -255,7 +264,7 @@ describe("warnings learnt at the end of the answer", () => {
         type: "finish",
         reason: "stop",
         usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 },
-        warnings: ["the model ignored tool_choice"],
+        warnings: [warn.ignored("tool_choice", "the model ignored tool_choice")],
       },
     ];
     const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
@@ -267,5 +276,101 @@ describe("warnings learnt at the end of the answer", () => {
     assert.equal(body.choices[0]!.finish_reason, "stop");
     await waitFor("the log entry", () => s.log.entries.length > 0);
     assert.ok(s.log.entries.at(-1)!.warnings.includes("the model ignored tool_choice"));
+  });
+});
+
+describe("warnings: each layer's own, once each, in layer order", () => {
+  // The decoder warns about logit_bias and prediction, the planner about tools[].strict, the event mapper about a
+  // tool_choice the model ignored. The backend's events come from the real planner and mapper, so this fails if any
+  // layer starts passing another layer's warnings on.
+  const DECODER = ["logit_bias ignored", "prediction ignored"];
+  const PLANNER = ["tools[].strict is not forwarded by OpenCode; tools are sent without it"];
+  const MAPPER = [formatWarning(IGNORED_TOOL_CHOICE_WARNING)];
+  const body = (extra: Record<string, unknown> = {}) =>
+    chat({
+      logit_bias: { "50256": -100 },
+      prediction: { type: "content", content: "x" },
+      tools: [{ type: "function", function: { name: "f", parameters: { type: "object" }, strict: true } }],
+      tool_choice: "required",
+      ...extra,
+    });
+
+  /** `start` with the real plan's warnings, then what the real mapper makes of a model that answered with text
+   *  although a tool call was required (its text, then `finish` with the mapper's warning). */
+  function planAndMapperSteps(request: BackendRequest): Step[] {
+    const plan = planBridgeRequest(request, { now: 0, idPrefix: "unit" });
+    const state = createMapperState({ sessionID: "ses_w", toolNames: plan.toolNames, structured: plan.structured });
+    const ev = (type: string, properties: Record<string, unknown>) =>
+      mapOpenCodeEvent({ type, properties } as OpenCodeEvent, state);
+    const mapped = [
+      ...ev("message.updated", { sessionID: "ses_w", info: { id: "msg_a", role: "assistant" } }),
+      ...ev("message.part.updated", {
+        sessionID: "ses_w",
+        part: { id: "p1", messageID: "msg_a", sessionID: "ses_w", type: "text", text: "no tool for you" },
+      }),
+      ...ev("session.error", { sessionID: "ses_w", error: { name: "StructuredOutputError", data: {} } }),
+    ];
+    return [{ type: "start", sessionId: "ses_w", warnings: plan.warnings }, ...mapped];
+  }
+
+  test("non-stream: the header and the log entry name decoder, planner and mapper warnings once each, in order", async () => {
+    s.backend.script = (_req, request) => planAndMapperSteps(request);
+    const r = await post(body());
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get("x-patchbay-warnings"), [...DECODER, ...PLANNER, ...MAPPER].join("; "));
+    await r.json();
+    await waitFor("the log entry", () => s.log.entries.length > 0);
+    assert.deepEqual(s.log.entries.at(-1)!.warnings, [...DECODER, ...PLANNER, ...MAPPER]);
+  });
+
+  test("stream: the header (sent at the first token) has decoder and planner warnings; the log has all three layers", async () => {
+    s.backend.script = (_req, request) => planAndMapperSteps(request);
+    const r = await post(body({ stream: true }));
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get("x-patchbay-warnings"), [...DECODER, ...PLANNER].join("; "));
+    await r.text();
+    await waitFor("the log entry", () => s.log.entries.length > 0);
+    assert.deepEqual(s.log.entries.at(-1)!.warnings, [...DECODER, ...PLANNER, ...MAPPER]);
+  });
+
+  test("a layer that meets the same thing twice says it once (decoder and planner, two assistant turns each)", async () => {
+    s.backend.script = (_req, request) => [
+      { type: "start", sessionId: "ses_w", warnings: planBridgeRequest(request, { now: 0, idPrefix: "u" }).warnings },
+      ...textAnswer("hi").slice(1),
+    ];
+    // Each assistant turn has a signed thinking block (the planner drops it: the model is not Anthropic's) and a block
+    // type the decoder drops.
+    const turn = {
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "hm", signature: "sig" },
+        { type: "mystery_block" },
+        { type: "text", text: "ok" },
+      ],
+    };
+    const r = await s.call("/v1/messages", {
+      method: "POST",
+      headers: { "anthropic-version": "2023-06-01" },
+      body: JSON.stringify({
+        model: MODEL,
+        max_tokens: 50,
+        messages: [
+          { role: "user", content: "a" },
+          turn,
+          { role: "user", content: "b" },
+          turn,
+          { role: "user", content: "c" },
+        ],
+      }),
+    });
+    assert.equal(r.status, 200, await r.clone().text());
+    const expected = [
+      "assistant content block type 'mystery_block' dropped",
+      "signed thinking blocks in history dropped: only an Anthropic provider can verify them",
+    ];
+    assert.equal(r.headers.get("x-patchbay-warnings"), expected.join("; "));
+    await r.json();
+    await waitFor("the log entry", () => s.log.entries.length > 0);
+    assert.deepEqual(s.log.entries.at(-1)!.warnings, expected);
   });
 });

@@ -1,6 +1,7 @@
 // decodeChatRequest: every accepted field maps to the neutral request; every bad input is a 400 naming its field.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { formatWarning } from "../../../server/core/warnings";
 import { decodeChatRequest } from "../../../server/openai/chat/decode";
 import { assert400 } from "./decode-helpers";
 
@@ -69,7 +70,8 @@ describe("decodeChatRequest: mapping", () => {
     });
     assert.deepEqual(req.system, ["A", "B", "C"]);
     assert.equal(req.warnings.length, 1);
-    assert.match(req.warnings[0]!, /messages\[2\], messages\[4\]/);
+    assert.match(formatWarning(req.warnings[0]!), /messages\[2\], messages\[4\]/);
+    assert.deepEqual([req.warnings[0]!.kind, req.warnings[0]!.param], ["approximated", "messages"]);
   });
 
   test("user parts: text, data-URL and http(s) images (detail dropped), files from file_data", () => {
@@ -372,7 +374,10 @@ describe("decodeChatRequest: mapping", () => {
     assert.deepEqual(decode({ n: 1, logprobs: false, top_logprobs: 0 }).warnings, []);
     assert.deepEqual(
       decode({ logit_bias: { "50256": -100 }, prediction: { type: "content", content: "x" } }).warnings,
-      ["logit_bias ignored", "prediction ignored"],
+      [
+        { kind: "ignored", param: "logit_bias", detail: "logit_bias ignored" },
+        { kind: "ignored", param: "prediction", detail: "prediction ignored" },
+      ],
     );
   });
 

@@ -2,6 +2,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ModelEvent } from "../../../server/core/contract";
+import { warn } from "../../../server/core/warnings";
 import { ChatEncoder, chatFinishReason, toChatUsage } from "../../../server/openai/chat/encode";
 import {
   CHAT_OPTIONS,
@@ -50,7 +51,7 @@ describe("ChatEncoder golden files", () => {
 describe("ChatEncoder rules", () => {
   test("start alone emits nothing; the role rides on the first output chunk", () => {
     const enc = new ChatEncoder(CHAT_OPTIONS);
-    assert.deepEqual(enc.push({ type: "start", sessionId: "s", warnings: ["w"] }), []);
+    assert.deepEqual(enc.push({ type: "start", sessionId: "s", warnings: [warn.ignored("w")] }), []);
     assert.equal(enc.outputStarted, false);
     const [frame] = enc.push({ type: "text-delta", delta: "Hi" });
     assert.deepEqual(JSON.parse(frame!.data).choices[0].delta, { role: "assistant", content: "Hi" });

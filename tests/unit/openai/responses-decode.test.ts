@@ -2,6 +2,7 @@
 // stateful features and forced hosted tools are refused with 400 unsupported_parameter naming the field.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { formatWarning } from "../../../server/core/warnings";
 import { OMITTED_TOOL_MEDIA, decodeResponsesRequest } from "../../../server/openai/responses/decode";
 import { assert400 } from "./decode-helpers";
 
@@ -81,7 +82,7 @@ describe("decodeResponsesRequest: mapping", () => {
       { role: "user", content: [{ type: "text", text: "Again" }] },
     ]);
     assert.equal(request.warnings.length, 1);
-    assert.match(request.warnings[0]!, /input\[4\]/);
+    assert.match(formatWarning(request.warnings[0]!), /input\[4\]/);
   });
 
   test("user parts: input_text, input_image (data and https, detail dropped), input_file with file_data", () => {
@@ -245,7 +246,9 @@ describe("decodeResponsesRequest: mapping", () => {
     });
     assert.deepEqual([request.stream, request.includeUsage, request.promptCacheKey], [true, true, "pck"]);
     // `store` is honoured by the Responses route (stored Responses), so it is no longer a warning.
-    assert.deepEqual(request.warnings, ["reasoning.encrypted_content not available"]);
+    assert.deepEqual(request.warnings, [
+      { kind: "unsupported", param: "include", detail: "reasoning.encrypted_content not available" },
+    ]);
     assert.deepEqual(
       [
         echo.temperature,
@@ -486,7 +489,11 @@ describe("decodeResponsesRequest: refusals name the field", () => {
       content: `Here it is:\n${OMITTED_TOOL_MEDIA}`,
     });
     assert.deepEqual(request.warnings, [
-      "images/files in tool results were replaced by a note (text only): input[2].output[1]",
+      {
+        kind: "approximated",
+        param: "input[].output",
+        detail: "images/files in tool results were replaced by a note (text only): input[2].output[1]",
+      },
     ]);
   });
 

@@ -4,6 +4,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { formatWarning } from "../../../server/core/warnings";
 import { decodeResponsesRequest } from "../../../server/openai/responses/decode";
 import { flattenToolName } from "../../../server/openai/responses/tools";
 import { assert400 } from "./decode-helpers";
@@ -88,7 +89,7 @@ describe("Responses tools: namespace, custom, hosted", () => {
     assert.deepEqual(toolNames.get("apply_patch"), { kind: "custom", name: "apply_patch" });
     assert.deepEqual(echo.tools[1], { type: "custom", name: "shout", format: { type: "text" } });
     assert.equal(request.warnings.length, 1);
-    assert.match(request.warnings[0] ?? "", /custom tool 'apply_patch': its lark grammar is not enforced/);
+    assert.match(formatWarning(request.warnings[0]!), /custom tool 'apply_patch': its lark grammar is not enforced/);
   });
 
   test("offered hosted tools are dropped, each named (type and index) in one warning; the rest is served", () => {
@@ -104,7 +105,7 @@ describe("Responses tools: namespace, custom, hosted", () => {
       echo.tools.map((t) => t.type),
       ["function", "namespace"],
     );
-    const warning = request.warnings.find((w) => w.startsWith("hosted tools"));
+    const warning = request.warnings.map(formatWarning).find((w) => w.startsWith("hosted tools"));
     assert.equal(
       warning,
       "hosted tools are not available through Patchbay and were not offered to the model: web_search (tools[1]), file_search (tools[2]), code_interpreter (tools[3]), image_generation (tools[4]), tool_search (tools[5]), local_shell (tools[6])",
@@ -214,7 +215,7 @@ describe("Responses input items an agent replays", () => {
     ]);
     assert.equal(request.promptCacheKey, "thread-1");
     assert.equal(request.generation.reasoningEffort, "medium");
-    assert.ok(request.warnings.includes("reasoning.encrypted_content not available"));
+    assert.ok(request.warnings.map(formatWarning).includes("reasoning.encrypted_content not available"));
   });
 
   test("a custom_tool_call_output must answer an earlier call; unknown item types are refused by name", () => {
@@ -242,7 +243,7 @@ describe("the recorded Codex request (codex exec, @openai/codex 0.171.0)", () =>
     const { request, echo, toolNames } = decodeResponsesRequest(body);
     assert.ok(request.tools.some((t) => t.name === "exec_command"));
     assert.ok(request.tools.some((t) => t.name === "multi_agent_v1__close_agent"));
-    assert.ok(request.warnings.some((w) => /web_search \(tools\[\d+\]\)/.test(w)));
+    assert.ok(request.warnings.some((w) => /web_search \(tools\[\d+\]\)/.test(formatWarning(w))));
     matchGolden("codex-exec-first-request.decoded", {
       request,
       echo,

@@ -3,6 +3,7 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import type { BackendRequest, ModelInfo, NeutralRequest } from "../../../server/core/contract";
 import { PatchbayError } from "../../../server/core/errors";
+import { formatWarning, warn } from "../../../server/core/warnings";
 import { neutralRequest } from "../../harness/neutral-fixtures";
 import { planBridgeRequest, promptToolsMap, toolsetHash, type PlanContext } from "../../../server/opencode/spec";
 import { modelInfo } from "../../harness/builders";
@@ -187,12 +188,12 @@ describe("planBridgeRequest", () => {
       ["get_time"],
     );
     assert.ok(named.format);
-    assert.match(named.warnings.join(), /approximated/);
+    assert.match(named.warnings.map(formatWarning).join(), /approximated/);
 
     const none = planFor(req({ tools: [weather], toolChoice: "none" }), compat, ctx);
     assert.deepEqual(none.permission, [{ permission: "get_weather", pattern: "*", action: "deny" }]);
     assert.equal(none.format, undefined);
-    assert.match(none.warnings.join(), /approximated/);
+    assert.match(none.warnings.map(formatWarning).join(), /approximated/);
   });
 
   test("structured output: passthrough for OpenAI-compatible, native format (StructuredOutput allowed) otherwise", () => {
@@ -209,7 +210,7 @@ describe("planBridgeRequest", () => {
     assert.equal(native.structured, "native");
     assert.deepEqual(native.format, { type: "json_schema", schema });
     assert.deepEqual(native.permission, [{ permission: "StructuredOutput", pattern: "*", action: "allow" }]);
-    assert.match(native.warnings.join(), /structured-output tool/);
+    assert.match(native.warnings.map(formatWarning).join(), /structured-output tool/);
     const jsonObject = planFor(req({ responseFormat: { type: "json_object" } }), compat, ctx);
     assert.deepEqual(jsonObject.spec.params.options.response_format, { type: "json_object" });
   });
@@ -238,7 +239,14 @@ describe("planBridgeRequest", () => {
     assert.equal("maxOutputTokens" in a.spec.params, false, "OpenCode's default max_tokens stays for Anthropic");
     assert.deepEqual(a.spec.params.options, {});
     assert.equal(a.warnings.length, 2);
-    assert.match(a.warnings[0]!, /^stop is not supported .*anthropic/);
+    assert.match(formatWarning(a.warnings[0]!), /^stop is not supported .*anthropic/);
+    assert.deepEqual(
+      a.warnings.map((w) => [w.kind, w.param]),
+      [
+        ["dropped", "stop"],
+        ["dropped", "seed"],
+      ],
+    );
     // parallel_tool_calls only goes upstream with tools (OpenAI refuses it otherwise).
     const none = planFor(req({ generation: { parallelToolCalls: false } }), compat, ctx);
     assert.equal("parallel_tool_calls" in (none.spec.params.options ?? {}), false);
@@ -254,16 +262,17 @@ describe("planBridgeRequest", () => {
     assert.equal(opt.variant, undefined);
     assert.equal(opt.spec.params.options.reasoningEffort, "medium");
     const dropped = planFor(req({ generation: { reasoningEffort: "low" } }), anthropic, ctx);
-    assert.match(dropped.warnings.join(), /reasoning_effort "low" dropped/);
+    assert.match(dropped.warnings.map(formatWarning).join(), /reasoning_effort "low" dropped/);
     const alias = planFor(req({ generation: { reasoningEffort: "low" } }, "high"), compat, ctx);
     assert.equal(alias.variant, "high");
-    assert.match(alias.warnings.join(), /ignored/);
+    assert.match(alias.warnings.map(formatWarning).join(), /ignored/);
   });
 
   test("the plan carries only the bridge's own warnings (the runner already has the decoder's)", () => {
-    assert.deepEqual(planFor(req({ warnings: ["from decoder"] }), compat, ctx).warnings, []);
-    const named = planFor(req({ warnings: ["from decoder"], tools: [weather], toolChoice: "none" }), compat, ctx);
-    assert.ok(named.warnings.length > 0 && !named.warnings.includes("from decoder"));
+    const fromDecoder = warn.ignored("from_decoder");
+    assert.deepEqual(planFor(req({ warnings: [fromDecoder] }), compat, ctx).warnings, []);
+    const named = planFor(req({ warnings: [fromDecoder], tools: [weather], toolChoice: "none" }), compat, ctx);
+    assert.ok(named.warnings.length > 0 && !named.warnings.some((w) => w.param === "from_decoder"));
   });
 });
 
