@@ -8,6 +8,7 @@ import { ConcurrencyGate } from "./core/concurrency";
 import { ModelListCache } from "./core/model-list-cache";
 import { startDemoUpstream, demoProviderConfig } from "./demo/upstream";
 import { createAdminApp } from "./http/admin/admin-app";
+import { ApiListener } from "./http/api-listener";
 import { Listener } from "./http/listener";
 import { createOpenAiApp } from "./http/openai-app";
 import { createOpenCodeBackend } from "./opencode/backend";
@@ -124,12 +125,19 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     },
     log,
   });
-  const settingsNow = settings.get();
-  const api = new Listener(openAiApp, settingsNow.host, settingsNow.port);
-  const apiHost = (): string => (settings.get().lanExposure ? "0.0.0.0" : (deps.host ?? settings.get().host));
-  // `--port 0` picks a free port once; later restarts in this run reuse it so the printed URL stays valid.
-  let pinnedPort = deps.port;
-  const apiPort = (): number => pinnedPort ?? settings.get().port;
+  const api = new ApiListener({
+    handler: openAiApp,
+    settings,
+    pinned: {
+      ...(deps.host !== undefined ? { host: deps.host } : {}),
+      ...(deps.port !== undefined ? { port: deps.port } : {}),
+    },
+    // During start() the caller reports a failure itself (serve exits with it, the desktop shows the status);
+    // later starts (dashboard, tray, settings changed) have no other voice in the log.
+    logFailures: () => urls !== null,
+    log,
+    onChange: () => emit(),
+  });
 
   const listeners = new Set<(s: PatchbayStatus) => void>();
   const adminToken = randomBytes(32).toString("base64url");
@@ -160,36 +168,24 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   let releaseLock: (() => Promise<void>) | null = null;
   let wroteRuntime = false;
 
-  const status = (): PatchbayStatus => {
-    const a = api.current;
-    const displayHost = a.host === "0.0.0.0" ? "127.0.0.1" : a.host;
-    return {
-      version: PATCHBAY_VERSION,
-      startedAt,
-      uptimeMs: now() - startedAt,
-      api: {
-        running: a.running,
-        host: a.host,
-        port: a.port,
-        baseUrl: a.running ? `http://${displayHost}:${a.port}/v1` : null,
-        error: a.error,
-        lanExposure: settings.get().lanExposure,
-        pinned: deps.port !== undefined || deps.host !== undefined,
-      },
-      opencode: supervisor.status(),
-      runtime: runtime.status(),
-      dataDir,
-      demo: Boolean(demo),
-      notices: [
-        ...settings.notices(),
-        ...apps.notices(),
-        ...keys.notices(),
-        ...(requestLog.lastError() ? [`Request log: ${requestLog.lastError()}`] : []),
-      ],
-      totals: requestLog.totals(),
-      apps: apps.list().map((x) => ({ name: x.name })),
-    };
-  };
+  const status = (): PatchbayStatus => ({
+    version: PATCHBAY_VERSION,
+    startedAt,
+    uptimeMs: now() - startedAt,
+    api: api.status(),
+    opencode: supervisor.status(),
+    runtime: runtime.status(),
+    dataDir,
+    demo: Boolean(demo),
+    notices: [
+      ...settings.notices(),
+      ...apps.notices(),
+      ...keys.notices(),
+      ...(requestLog.lastError() ? [`Request log: ${requestLog.lastError()}`] : []),
+    ],
+    totals: requestLog.totals(),
+    apps: apps.list().map((x) => ({ name: x.name })),
+  });
   const emit = (): void => {
     const s = status();
     for (const l of listeners) l(s);
@@ -215,31 +211,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     knownApps = current;
     emit();
   });
-  // Host, port or LAN exposure changed while the API runs: rebind so the change takes effect at once.
-  let bound = { host: settings.get().host, port: settings.get().port, lan: settings.get().lanExposure };
-  settings.onChange((s) => {
-    const next = { host: s.host, port: s.port, lan: s.lanExposure };
-    // With --host/--port pinned, only LAN exposure can change where the API listens.
-    const pinned = deps.port !== undefined || deps.host !== undefined;
-    const changed = next.lan !== bound.lan || (!pinned && (next.host !== bound.host || next.port !== bound.port));
-    bound = next;
-    if (changed && api.current.running) {
-      void api.stop().then(() => startApi());
-    }
-  });
-
-  const startApi = async (): Promise<void> => {
-    const st = await api.start(apiHost(), apiPort());
-    // During start() the caller reports a failure itself (serve exits with it, the desktop shows the status);
-    // later restarts (settings changed) have no other voice in the log.
-    if (st.error && urls) log(`OpenAI API not started: ${st.error}`);
-    else if (pinnedPort === 0) pinnedPort = st.port;
-    emit();
-  };
-  const stopApi = async (): Promise<void> => {
-    await api.stop();
-    emit();
-  };
+  const startApi = (): Promise<void> => api.start();
+  const stopApi = (): Promise<void> => api.stop();
 
   const adminApp = createAdminApp({
     settings,
@@ -301,7 +274,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       adminApp.close();
       // runtime.json belongs to the Patchbay that wrote it (a refused second start must not remove the first's).
       if (wroteRuntime) removeRuntimeFile(dataDir);
-      await Promise.allSettled([api.stop(500), admin?.stop(500)]);
+      await Promise.allSettled([api.close(500), admin?.stop(500)]);
       await history.sweeper.stop();
       await runtime.stop();
       await backend.close();

@@ -1,12 +1,9 @@
-// The app shell: sidebar navigation, live status from the status stream, and the signed-out screen when the admin
-// cookie is missing or stale (e.g. Patchbay restarted with a new token).
+// The app shell: sidebar navigation, live status (polled, see STATUS_POLL_MS), and the signed-out screen when the
+// admin cookie is missing or stale (e.g. Patchbay restarted with a new token).
 import { NavLink, Outlet } from "react-router";
-import { useQueryClient } from "@tanstack/react-query";
 import { Boxes, LayoutDashboard, Plug, ScrollText, Settings } from "lucide-react";
-import { AdminStatus, adminApi } from "../../shared/admin-api";
 import { AdminApiError } from "../../shared/admin/client";
-import { qk, useStatus } from "./api";
-import { useEventStream } from "./hooks/useEventStream";
+import { useStatus } from "./api";
 import { ApiBadge } from "./components/StatusBadge";
 
 const NAV = [
@@ -54,10 +51,8 @@ function SignedOut() {
 }
 
 export function Layout() {
-  const qc = useQueryClient();
   const status = useStatus();
   const signedOut = status.error instanceof AdminApiError && status.error.code === "admin_auth_required";
-  useEventStream(adminApi.statusStream.path, AdminStatus, (s) => qc.setQueryData(qk.status, s), !signedOut);
 
   if (signedOut) return <SignedOut />;
   const s = status.data;

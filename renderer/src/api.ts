@@ -6,26 +6,40 @@ import { AdminApiError, createAdminClient } from "../../shared/admin/client";
 /** Same-origin client: the admin listener serves this page, so the base URL is "". */
 export const api = createAdminClient((url, init) => fetch(url, init), "");
 
-/** Every react-query key of the dashboard, in one place so mutations invalidate the right data. */
+const appKey = (name: string) => ["app", name] as const;
+const sessionsKey = (app: string) => [...appKey(app), "sessions"] as const;
+const prunePreviewsKey = (app: string) => [...appKey(app), "prune-preview"] as const;
+const storedResponsesKey = (app: string) => [...appKey(app), "stored-responses"] as const;
+
+/**
+ * Every react-query key of the dashboard, in one place so mutations invalidate the right data. Everything that
+ * belongs to one app lives under {@link qk.app}, so deleting an app can mark all of it stale with one prefix.
+ */
 export const qk = {
   status: ["status"] as const,
   apps: ["app-list"] as const,
-  app: (name: string) => ["app", name] as const,
-  keys: (name: string) => ["keys", name] as const,
-  usage: (name: string, days: number) => ["usage", name, days] as const,
+  /** The app itself, and the prefix of every key below that takes an app name. */
+  app: appKey,
+  keys: (name: string) => [...appKey(name), "keys"] as const,
+  usage: (name: string, days: number) => [...appKey(name), "usage", days] as const,
   models: ["models"] as const,
   settings: ["settings"] as const,
   desktop: ["desktop"] as const,
   logs: (filters: object) => ["logs", filters] as const,
+  connectPreview: (client: string, model: string) => ["connect-preview", client, model] as const,
   /** Every page of an app's sessions (prefix: invalidate this after deletes and prunes). */
-  sessions: (app: string) => ["sessions", app] as const,
-  sessionPages: (app: string, search: string) => ["sessions", app, search] as const,
-  sessionMessages: (app: string, session: string) => ["session-messages", app, session] as const,
+  sessions: sessionsKey,
+  sessionPages: (app: string, search: string) => [...sessionsKey(app), search] as const,
+  sessionMessages: (app: string, session: string) => [...appKey(app), "session-messages", session] as const,
   /** Every prune preview of an app (prefix); {@link qk.prunePreview} is one set of limits. */
-  prunePreviews: (app: string) => ["prune-preview", app] as const,
+  prunePreviews: prunePreviewsKey,
   prunePreview: (app: string, maxSessions: number | "none", maxAgeDays: number | "none") =>
-    ["prune-preview", app, maxSessions, maxAgeDays] as const,
-  lastSweep: (app: string) => ["last-sweep", app] as const,
+    [...prunePreviewsKey(app), maxSessions, maxAgeDays] as const,
+  lastSweep: (app: string) => [...appKey(app), "last-sweep"] as const,
+  /** An app's stored Responses, list and details (prefix: invalidate this after a delete or a prune). */
+  storedResponses: storedResponsesKey,
+  storedResponseList: (app: string) => [...storedResponsesKey(app), "list"] as const,
+  storedResponse: (app: string, id: string) => [...storedResponsesKey(app), "detail", id] as const,
 };
 
 /** Client errors (4xx) are not retried: they will not fix themselves. */
@@ -48,10 +62,16 @@ export function errorMessage(err: unknown): string {
   return String(err);
 }
 
-/** Runtime status, refreshed every 2 s (the status stream also pushes changes at once). The poll also finds a stale
- *  session: an open event stream keeps working after the admin cookie is gone, a new request does not. */
+/**
+ * How often the dashboard asks for the runtime status. Status is polled only, never pushed as well: each poll is a
+ * new request carrying the admin cookie, so it also finds a stale session (an open event stream would outlive a
+ * cleared or outdated cookie and keep the page looking signed in).
+ */
+export const STATUS_POLL_MS = 2_000;
+
+/** Runtime status, polled every {@link STATUS_POLL_MS}; actions that change it (start/stop API) set it at once. */
 export function useStatus() {
-  return useQuery({ queryKey: qk.status, queryFn: () => api.getStatus(), refetchInterval: 2_000 });
+  return useQuery({ queryKey: qk.status, queryFn: () => api.getStatus(), refetchInterval: STATUS_POLL_MS });
 }
 
 export function useApps() {

@@ -381,6 +381,34 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
     await shot("18-settings");
   });
 
+  test("the schema-backed forms word a bad field alike (Settings, Limits, History)", async () => {
+    // One form hook: an empty number says so, a bound is named in the unit the field shows, and Save is blocked.
+    const settings = await dash.settings();
+    const api = settings.page.getByRole("region", { name: "OpenAI API" });
+    await settings.port().fill("");
+    await api.getByText("Enter a number", { exact: true }).waitFor();
+    await settings.port().fill("70000");
+    await api.getByText("Enter 65535 or less", { exact: true }).waitFor();
+    await api.getByRole("status").filter({ hasText: "Fix the highlighted fields" }).waitFor();
+    assert.equal(await settings.save().isDisabled(), true, "an invalid form cannot be saved");
+    await api.getByRole("button", { name: "Reset" }).click();
+    assert.equal(await settings.save().isDisabled(), true, "nothing to save after Reset");
+
+    detail = await (await dash.apps()).open(APP);
+    const limits = await detail.tab("Limits");
+    // Stored in ms (at least 1000), shown in seconds: the message names seconds.
+    await limits.region().getByRole("spinbutton", { name: "First token timeout (seconds)" }).fill("0.5");
+    await limits.region().getByText("Enter 1 or more", { exact: true }).waitFor();
+    await limits.region().getByRole("status").filter({ hasText: "Fix the highlighted fields" }).waitFor();
+    await limits.region().getByRole("button", { name: "Reset" }).click();
+
+    const history = await detail.history();
+    await history.setMaxSessions(1.5);
+    await history.region().getByText("Enter a whole number", { exact: true }).waitFor();
+    assert.equal(await history.saveButton().isDisabled(), true, "an invalid limit cannot be saved");
+    await history.region().getByRole("button", { name: "Reset" }).click();
+  });
+
   test("Connect shows snippets filled with the base URL", async () => {
     const connect = await dash.connect();
     await connect.chooseApp(APP);

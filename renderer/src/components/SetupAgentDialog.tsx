@@ -32,7 +32,7 @@ export function SetupAgentDialog({ client, onClose }: { client: ConnectClientId;
   const [verified, setVerified] = useState<ConnectVerifyResult | null>(null);
   const body = asked ? { model: asked } : {};
   const preview = useQuery({
-    queryKey: ["connect-preview", client, asked ?? ""],
+    queryKey: qk.connectPreview(client, asked ?? ""),
     queryFn: () => api.previewConnect({ params: { client }, body }),
     enabled: applied === null,
     staleTime: 0,

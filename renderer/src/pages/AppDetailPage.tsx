@@ -1,9 +1,9 @@
 // App detail: header with delete, the tab navigation from APP_TABS, and the active tab (router outlet).
 import { useState } from "react";
 import { NavLink, Outlet, useNavigate, useParams } from "react-router";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Trash } from "lucide-react";
-import { api, qk, useApp } from "../api";
+import { useApp } from "../api";
+import { useDeleteApp } from "../mutations";
 import { PageHeader } from "../components/PageHeader";
 import { ErrorState, Loading } from "../components/States";
 import { ConfirmDialog } from "../components/ConfirmDialog";
@@ -15,20 +15,9 @@ import type { AppContext } from "./app/context";
 export function AppDetailPage() {
   const name = useParams().name ?? "";
   const app = useApp(name);
-  const qc = useQueryClient();
   const navigate = useNavigate();
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const del = useMutation({
-    mutationFn: () => api.deleteApp({ params: { name } }),
-    onSuccess: async () => {
-      await navigate("/apps");
-      // Mark stale without refetching (the app is gone; a refetch would only 404).
-      void qc.invalidateQueries({ queryKey: qk.app(name), refetchType: "none" });
-      void qc.invalidateQueries({ queryKey: qk.keys(name), refetchType: "none" });
-      void qc.invalidateQueries({ queryKey: qk.apps });
-      void qc.invalidateQueries({ queryKey: qk.status });
-    },
-  });
+  const del = useDeleteApp(name, () => navigate("/apps"));
 
   if (app.isPending)
     return (

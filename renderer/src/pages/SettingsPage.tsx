@@ -10,8 +10,10 @@ import { ConfirmDialog } from "../components/ConfirmDialog";
 import { CopyButton } from "../components/CopyButton";
 import { TextField } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
+import { SaveBar } from "../components/SaveBar";
 import { Switch } from "../components/Switch";
 import { Callout, ErrorState, Loading } from "../components/States";
+import { useSchemaForm } from "../hooks/useSchemaForm";
 import { EMPTY } from "../lib/format";
 
 interface Form {
@@ -32,6 +34,15 @@ const toForm = (s: Settings): Form => ({
   startOnLaunch: s.startOnLaunch,
   memoryLimit: s.opencodeMemoryLimitMB === null ? "" : String(s.opencodeMemoryLimitMB),
 });
+const num = (s: string): number => (s.trim() === "" ? Number.NaN : Number(s));
+
+const toValue = ({ memoryLimit, ...rest }: Form) => ({
+  ...rest,
+  host: rest.host.trim(),
+  port: num(rest.port),
+  opencodeMemoryLimitMB: memoryLimit.trim() === "" ? null : Number(memoryLimit),
+});
+
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/i;
 
 function DesktopSection() {
@@ -72,39 +83,25 @@ function DesktopSection() {
 function SettingsForm({ settings }: { settings: Settings }) {
   const qc = useQueryClient();
   const status = useStatus().data;
-  const [form, setForm] = useState<Form>(() => toForm(settings));
-  const [confirmLan, setConfirmLan] = useState(false);
-  const set = <K extends keyof Form>(k: K, v: Form[K]) => setForm((f) => ({ ...f, [k]: v }));
   const initial = toForm(settings);
-
-  const { memoryLimit, ...rest } = form;
-  const candidate = {
-    ...rest,
-    host: form.host.trim(),
-    port: form.port.trim() === "" ? Number.NaN : Number(form.port),
-    opencodeMemoryLimitMB: memoryLimit.trim() === "" ? null : Number(memoryLimit),
-  };
-  const parsed = SettingsUpdate.safeParse(candidate);
-  const errorFor = (field: string) => {
-    if (parsed.success) return null;
-    const issue = parsed.error.issues.find((i) => i.path[0] === field);
-    return issue ? (issue.code === "invalid_type" ? "Enter a number" : issue.message) : null;
-  };
-  const dirty = JSON.stringify(form) !== JSON.stringify(initial);
+  const { form, set, reset, value, errors, dirty, blocked } = useSchemaForm({
+    schema: SettingsUpdate,
+    initial,
+    toValue,
+    fields: { opencodeMemoryLimitMB: { field: "memoryLimit" } },
+  });
+  const [confirmLan, setConfirmLan] = useState(false);
   const listenerChanged =
     form.host !== initial.host || form.port !== initial.port || form.lanExposure !== initial.lanExposure;
 
   const save = useMutation({
-    mutationFn: async () => {
-      if (!parsed.success) throw new Error("Fix the highlighted fields");
-      const patch = Object.fromEntries(
-        Object.entries(parsed.data).filter(([k, v]) => settings[k as keyof Settings] !== v),
-      );
+    mutationFn: async (next: SettingsUpdate) => {
+      const patch = Object.fromEntries(Object.entries(next).filter(([k, v]) => settings[k as keyof Settings] !== v));
       return api.updateSettings({ body: patch });
     },
     onSuccess: (s) => {
       qc.setQueryData(qk.settings, s);
-      setForm(toForm(s));
+      reset(toForm(s));
     },
   });
   const restart = useMutation({
@@ -138,7 +135,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
           onChange={(v) => set("host", v)}
           mono
           disabled={form.lanExposure}
-          error={errorFor("host")}
+          error={errors.host}
           hint={
             form.lanExposure
               ? "LAN exposure binds all interfaces (0.0.0.0)."
@@ -152,7 +149,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
           max={65535}
           value={form.port}
           onChange={(v) => set("port", v)}
-          error={errorFor("port")}
+          error={errors.port}
           hint="Default 4747. 0 picks a free port."
         />
       </div>
@@ -196,7 +193,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
         min={0}
         value={form.memoryLimit}
         onChange={(v) => set("memoryLimit", v)}
-        error={errorFor("opencodeMemoryLimitMB")}
+        error={errors.memoryLimit}
         hint="Above it, OpenCode is restarted between requests (sessions are kept). Empty: automatic (RAM / 16, 1–2 GB). 0: never."
       />
       {pinned ? (
@@ -207,28 +204,16 @@ function SettingsForm({ settings }: { settings: Settings }) {
       ) : listenerChanged ? (
         <Callout>Saving moves the running API to the new address at once.</Callout>
       ) : null}
-      {save.isError ? <Callout tone="danger">{errorMessage(save.error)}</Callout> : null}
-      <div className="row">
-        <button
-          type="button"
-          className="btn primary"
-          disabled={!dirty || !parsed.success || save.isPending}
-          onClick={() => save.mutate()}
-        >
-          Save settings
-        </button>
-        <button
-          type="button"
-          className="btn ghost"
-          disabled={!dirty || save.isPending}
-          onClick={() => setForm(initial)}
-        >
-          Reset
-        </button>
-        <span role="status" className="faint">
-          {save.isPending ? "Saving…" : dirty ? "Unsaved changes" : save.isSuccess ? "Saved" : ""}
-        </span>
-      </div>
+      <SaveBar
+        label="Save settings"
+        dirty={dirty}
+        pending={save.isPending}
+        error={save.error}
+        saved={save.isSuccess}
+        blocked={blocked}
+        onSave={() => value && save.mutate(value)}
+        onReset={() => reset()}
+      />
       {appliedDiffers ? (
         <Callout tone="warn">
           <div className="row spread">

@@ -7,7 +7,7 @@ import { ModelPicker, catalogOptions } from "../../components/ModelPicker";
 import { TextField } from "../../components/Field";
 import { Callout, EmptyState } from "../../components/States";
 import { useCurrentApp } from "./context";
-import { SaveBar } from "./SaveBar";
+import { SaveBar } from "../../components/SaveBar";
 import { useSaveApp } from "./useSaveApp";
 
 type Entry = [alias: string, target: string];

@@ -1,12 +1,13 @@
 // History limits of the app's OpenCode sessions: keep the newest N and/or drop sessions older than N days.
 // Unset keeps forever (the default). The Sessions tab (browse, delete, prune preview) is a separate tab.
-import { useState } from "react";
 import { HistoryLimitsPatch } from "../../../../shared/admin-api";
+import type { HistoryLimits } from "../../../../shared/apps";
 import { TextField } from "../../components/Field";
 import { Switch } from "../../components/Switch";
 import { Callout } from "../../components/States";
+import { useSchemaForm } from "../../hooks/useSchemaForm";
 import { useCurrentApp } from "./context";
-import { SaveBar } from "./SaveBar";
+import { SaveBar } from "../../components/SaveBar";
 import { useSaveApp } from "./useSaveApp";
 import { PrunePanel } from "./PrunePanel";
 
@@ -17,29 +18,29 @@ interface Form {
   maxAgeDays: string;
 }
 
+/** A limit switched off (keep all / forever) still shows a starting number for when it is switched on. */
+const toForm = (h: HistoryLimits): Form => ({
+  keepAll: h.maxSessions === null,
+  maxSessions: h.maxSessions === null ? "1000" : String(h.maxSessions),
+  keepForever: h.maxAgeDays === null,
+  maxAgeDays: h.maxAgeDays === null ? "30" : String(h.maxAgeDays),
+});
+
+const num = (s: string): number => (s.trim() === "" ? Number.NaN : Number(s));
+
+const toValue = (f: Form): HistoryLimits => ({
+  maxSessions: f.keepAll ? null : num(f.maxSessions),
+  maxAgeDays: f.keepForever ? null : num(f.maxAgeDays),
+});
+
 export function HistoryTab() {
   const app = useCurrentApp();
   const save = useSaveApp(app.name);
-  const toForm = (h: typeof app.history): Form => ({
-    keepAll: h.maxSessions === null,
-    maxSessions: h.maxSessions === null ? "1000" : String(h.maxSessions),
-    keepForever: h.maxAgeDays === null,
-    maxAgeDays: h.maxAgeDays === null ? "30" : String(h.maxAgeDays),
+  const { form, set, reset, value, errors, dirty, blocked } = useSchemaForm({
+    schema: HistoryLimitsPatch,
+    initial: toForm(app.history),
+    toValue,
   });
-  const [form, setForm] = useState<Form>(() => toForm(app.history));
-  const set = <K extends keyof Form>(k: K, v: Form[K]) => setForm((f) => ({ ...f, [k]: v }));
-
-  const value = {
-    maxSessions: form.keepAll ? null : form.maxSessions.trim() === "" ? Number.NaN : Number(form.maxSessions),
-    maxAgeDays: form.keepForever ? null : form.maxAgeDays.trim() === "" ? Number.NaN : Number(form.maxAgeDays),
-  };
-  const parsed = HistoryLimitsPatch.safeParse(value);
-  const errorFor = (field: string) => {
-    if (parsed.success) return null;
-    const issue = parsed.error.issues.find((i) => i.path[0] === field);
-    return issue ? (issue.code === "invalid_type" ? "Enter a whole number" : issue.message) : null;
-  };
-  const dirty = value.maxSessions !== app.history.maxSessions || value.maxAgeDays !== app.history.maxAgeDays;
 
   return (
     <section className="stack-lg" aria-label="History">
@@ -61,7 +62,7 @@ export function HistoryTab() {
               value={form.maxSessions}
               disabled={form.keepAll}
               onChange={(v) => set("maxSessions", v)}
-              error={errorFor("maxSessions")}
+              error={errors.maxSessions}
               hint="Keep the newest sessions only."
             />
           </div>
@@ -74,7 +75,7 @@ export function HistoryTab() {
               value={form.maxAgeDays}
               disabled={form.keepForever}
               onChange={(v) => set("maxAgeDays", v)}
-              error={errorFor("maxAgeDays")}
+              error={errors.maxAgeDays}
               hint="Delete sessions older than this."
             />
           </div>
@@ -88,11 +89,9 @@ export function HistoryTab() {
           pending={save.isPending}
           error={save.error}
           saved={save.isSuccess}
-          blocked={parsed.success ? null : "Fix the highlighted fields"}
-          onSave={() =>
-            parsed.success && save.mutate({ history: parsed.data }, { onSuccess: (a) => setForm(toForm(a.history)) })
-          }
-          onReset={() => setForm(toForm(app.history))}
+          blocked={blocked}
+          onSave={() => value && save.mutate({ history: value }, { onSuccess: (a) => reset(toForm(a.history)) })}
+          onReset={() => reset()}
         />
       </div>
       <div className="card stack">
@@ -111,7 +110,7 @@ export function HistoryTab() {
           onChange={(v) => save.mutate({ storeResponses: v })}
         />
       </div>
-      <PrunePanel app={app.name} limits={parsed.success ? value : null} saved={app.history} />
+      <PrunePanel app={app.name} limits={value ? toValue(form) : null} saved={app.history} />
     </section>
   );
 }

@@ -11,6 +11,7 @@ import { CopyButton } from "../../components/CopyButton";
 import { TextField } from "../../components/Field";
 import { Callout, EmptyState, ErrorState, Loading } from "../../components/States";
 import { EMPTY, formatDateTime, formatRelative } from "../../lib/format";
+import { useRevokeKey } from "../../mutations";
 import { useCurrentApp } from "./context";
 
 function NewKeyDialog({ app, onClose }: { app: string; onClose: () => void }) {
@@ -104,16 +105,11 @@ function NewKeyDialog({ app, onClose }: { app: string; onClose: () => void }) {
 
 export function KeysTab() {
   const app = useCurrentApp();
-  const qc = useQueryClient();
   const keys = useQuery({ queryKey: qk.keys(app.name), queryFn: () => api.listKeys({ params: { name: app.name } }) });
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<KeyInfo | null>(null);
 
-  const revoke = async (k: KeyInfo) => {
-    await api.revokeKey({ params: { name: app.name, prefix: k.prefix } });
-    await qc.invalidateQueries({ queryKey: qk.keys(app.name) });
-    void qc.invalidateQueries({ queryKey: qk.apps });
-  };
+  const revoke = useRevokeKey(app.name);
 
   return (
     <section className="stack" aria-label="Keys">
@@ -180,7 +176,7 @@ export function KeysTab() {
         <ConfirmDialog
           title="Revoke key"
           confirmLabel="Yes, revoke"
-          onConfirm={() => revoke(revoking)}
+          onConfirm={() => revoke.mutateAsync(revoking.prefix)}
           onClose={() => setRevoking(null)}
         >
           <p>

@@ -1,13 +1,14 @@
 // Per-app request limits: concurrency, max tools, timeouts, max body, remote images (with a warning), CORS origins.
 // Shown in friendly units (seconds, MB); stored in ms and bytes (shared/apps.ts AppLimits).
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import { AppLimitsPatch } from "../../../../shared/admin-api";
 import type { AppLimits } from "../../../../shared/apps";
 import { TextField } from "../../components/Field";
+import { useSchemaForm, type FieldMapping } from "../../hooks/useSchemaForm";
 import { Switch } from "../../components/Switch";
 import { Callout } from "../../components/States";
 import { useCurrentApp } from "./context";
-import { SaveBar } from "./SaveBar";
+import { SaveBar } from "../../components/SaveBar";
 import { useSaveApp } from "./useSaveApp";
 
 const MB = 1024 * 1024;
@@ -52,40 +53,30 @@ function fromForm(f: Form): Record<keyof AppLimits, unknown> {
   };
 }
 
-const FIELD_OF: Record<string, keyof Form> = {
-  concurrency: "concurrency",
-  maxTools: "maxTools",
-  firstTokenTimeoutMs: "firstTokenTimeoutS",
-  totalTimeoutMs: "totalTimeoutS",
-  maxBodyBytes: "maxBodyMb",
-  corsOrigins: "corsOrigins",
+/** Limits shown in other units than stored (the error messages then name bounds in the shown unit). */
+const FIELDS: Partial<Record<keyof AppLimits, FieldMapping<Form>>> = {
+  firstTokenTimeoutMs: { field: "firstTokenTimeoutS", scale: 1000 },
+  totalTimeoutMs: { field: "totalTimeoutS", scale: 1000 },
+  maxBodyBytes: { field: "maxBodyMb", scale: MB },
 };
 
 export function LimitsTab() {
   const app = useCurrentApp();
   const save = useSaveApp(app.name);
   const initial = useMemo(() => toForm(app.limits), [app.limits]);
-  const [form, setForm] = useState<Form>(initial);
-  const set = <K extends keyof Form>(k: K, v: Form[K]) => setForm((f) => ({ ...f, [k]: v }));
-
-  const parsed = AppLimitsPatch.safeParse(fromForm(form));
-  const errors: Partial<Record<keyof Form, string>> = {};
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const key = FIELD_OF[String(issue.path[0])];
-      if (key && !errors[key]) errors[key] = issue.code === "invalid_type" ? "Enter a number" : issue.message;
-    }
-  }
-  const dirty = JSON.stringify(form) !== JSON.stringify(initial);
+  const { form, set, reset, value, errors, dirty, blocked } = useSchemaForm({
+    schema: AppLimitsPatch,
+    initial,
+    toValue: fromForm,
+    fields: FIELDS,
+  });
 
   const onSave = () => {
-    if (!parsed.success) return;
+    if (!value) return;
     const patch = Object.fromEntries(
-      Object.entries(parsed.data).filter(
-        ([k, v]) => JSON.stringify(v) !== JSON.stringify(app.limits[k as keyof AppLimits]),
-      ),
+      Object.entries(value).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(app.limits[k as keyof AppLimits])),
     );
-    save.mutate({ limits: patch }, { onSuccess: (a) => setForm(toForm(a.limits)) });
+    save.mutate({ limits: patch }, { onSuccess: (a) => reset(toForm(a.limits)) });
   };
 
   return (
@@ -187,9 +178,9 @@ export function LimitsTab() {
           pending={save.isPending}
           error={save.error}
           saved={save.isSuccess}
-          blocked={parsed.success ? null : "Fix the highlighted fields"}
+          blocked={blocked}
           onSave={onSave}
-          onReset={() => setForm(initial)}
+          onReset={() => reset()}
         />
       </div>
     </section>

@@ -7,7 +7,7 @@ import { errorMessage, useModels } from "../../api";
 import { ModelPicker, catalogOptions } from "../../components/ModelPicker";
 import { Callout } from "../../components/States";
 import { useCurrentApp } from "./context";
-import { SaveBar } from "./SaveBar";
+import { SaveBar } from "../../components/SaveBar";
 import { useSaveApp } from "./useSaveApp";
 
 export function ModelsTab() {

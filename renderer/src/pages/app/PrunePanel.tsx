@@ -1,7 +1,7 @@
 // History pruning of one app, shown under the history limits editor: a live preview of what the limits being edited
 // would delete now, a "Prune now" button (runs one bounded sweep with the saved limits) and the last sweep's result.
 import { useId, useState } from "react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Scissors } from "lucide-react";
 import { useDebounced } from "../../hooks/useDebounced";
 import type { HistoryLimits } from "../../../../shared/apps";
@@ -9,10 +9,8 @@ import type { SweepResult } from "../../../../shared/admin-api";
 import { api, errorMessage, qk } from "../../api";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { Callout } from "../../components/States";
+import { usePruneNow } from "../../mutations";
 import { formatDateTime, formatMs, formatNumber, formatRelative } from "../../lib/format";
-
-const previewKey = (app: string, l: HistoryLimits | null) =>
-  qk.prunePreview(app, l?.maxSessions ?? "none", l?.maxAgeDays ?? "none");
 
 function SweepLine({ r }: { r: SweepResult }) {
   return (
@@ -44,12 +42,11 @@ export interface PrunePanelProps {
 }
 
 export function PrunePanel({ app, limits, saved }: PrunePanelProps) {
-  const qc = useQueryClient();
   const headingId = useId();
   const editing = useDebounced(limits, 400);
   const hasLimits = editing !== null && (editing.maxSessions !== null || editing.maxAgeDays !== null);
   const preview = useQuery({
-    queryKey: previewKey(app, editing),
+    queryKey: qk.prunePreview(app, editing?.maxSessions ?? "none", editing?.maxAgeDays ?? "none"),
     enabled: hasLimits,
     queryFn: () =>
       api.previewPrune({
@@ -63,14 +60,7 @@ export function PrunePanel({ app, limits, saved }: PrunePanelProps) {
     refetchInterval: (q) => (q.state.data?.sweeping ? 1000 : 10_000),
   });
   const [confirming, setConfirming] = useState(false);
-  const prune = useMutation({
-    mutationFn: () => api.pruneNow({ params: { name: app }, body: {} }),
-    onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: qk.lastSweep(app) });
-      void qc.invalidateQueries({ queryKey: qk.prunePreviews(app) });
-      void qc.invalidateQueries({ queryKey: qk.sessions(app) });
-    },
-  });
+  const prune = usePruneNow(app);
   const savedHasLimits = saved.maxSessions !== null || saved.maxAgeDays !== null;
   const unsaved =
     limits !== null && (limits.maxSessions !== saved.maxSessions || limits.maxAgeDays !== saved.maxAgeDays);

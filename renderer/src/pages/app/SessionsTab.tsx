@@ -2,7 +2,7 @@
 // messages, select-and-delete with confirmation (running sessions are never deleted). Limits and pruning live in the
 // History tab (PrunePanel).
 import { useEffect, useRef, useState } from "react";
-import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { History, RefreshCw, Trash2 } from "lucide-react";
 import { useDebounced } from "../../hooks/useDebounced";
 import type { DeleteSessionsResult, SessionSummary } from "../../../../shared/admin-api";
@@ -11,6 +11,7 @@ import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { TextField } from "../../components/Field";
 import { Callout, EmptyState, ErrorState, Loading } from "../../components/States";
 import { EMPTY, formatDateTime, formatNumber, formatRelative } from "../../lib/format";
+import { useDeleteSessions } from "../../mutations";
 import { useCurrentApp } from "./context";
 import { SessionView } from "./SessionView";
 import { StoredResponsesPanel } from "./StoredResponsesPanel";
@@ -21,7 +22,6 @@ const PAGE = 50;
 
 export function SessionsTab() {
   const app = useCurrentApp();
-  const qc = useQueryClient();
   const [searchText, setSearchText] = useState("");
   const search = useDebounced(searchText.trim(), 300);
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -63,13 +63,10 @@ export function SessionsTab() {
     });
   const allShown = sessions.length > 0 && sessions.every((s) => selected.has(s.id));
 
-  const remove = async (ids: string[]) => {
-    const r = await api.deleteSessions({ params: { name: app.name }, body: { ids } });
+  const remove = useDeleteSessions(app.name, (r) => {
     setOutcome(r);
     setSelected((cur) => new Set([...cur].filter((id) => !r.deleted.includes(id) && !r.missing.includes(id))));
-    await qc.invalidateQueries({ queryKey: qk.sessions(app.name) });
-    if (r.failed.length) throw new Error(`${r.failed.length} could not be deleted: ${r.failed[0]?.message ?? ""}`);
-  };
+  });
 
   return (
     <section className="stack" aria-label="Sessions">
@@ -208,7 +205,7 @@ export function SessionsTab() {
         <ConfirmDialog
           title={confirming.length === 1 ? "Delete session" : `Delete ${confirming.length} sessions`}
           confirmLabel="Yes, delete"
-          onConfirm={() => remove(confirming)}
+          onConfirm={() => remove.mutateAsync(confirming)}
           onClose={() => setConfirming(null)}
         >
           <p>

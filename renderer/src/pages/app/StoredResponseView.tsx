@@ -1,14 +1,12 @@
 // One stored response in a drawer: the whole conversation the model saw (instructions, the effective input with the
 // previous responses' items, then the output), with a link along the previous_response_id chain and a delete button.
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../api";
+import { useQuery } from "@tanstack/react-query";
+import { api, errorMessage, qk } from "../../api";
 import { Dialog } from "../../components/Dialog";
 import { Callout, ErrorState, Loading } from "../../components/States";
 import { EMPTY, formatDateTime } from "../../lib/format";
+import { useDeleteStoredResponse } from "../../mutations";
 import { viewItem } from "./stored-items";
-
-/** Query key of an app's stored responses (list and details). */
-export const storedResponsesKey = (app: string) => ["stored-responses", app] as const;
 
 function Item({ item, output }: { item: { id: string; type: string } & Record<string, unknown>; output?: boolean }) {
   const v = viewItem(item);
@@ -36,16 +34,11 @@ export function StoredResponseView({
   onOpen: (id: string) => void;
   onClose: () => void;
 }) {
-  const qc = useQueryClient();
   const q = useQuery({
-    queryKey: [...storedResponsesKey(app), "detail", id],
+    queryKey: qk.storedResponse(app, id),
     queryFn: () => api.getStoredResponse({ params: { name: app, id } }),
   });
-  const remove = async () => {
-    await api.deleteStoredResponse({ params: { name: app, id } });
-    await qc.invalidateQueries({ queryKey: storedResponsesKey(app) });
-    onClose();
-  };
+  const remove = useDeleteStoredResponse(app, onClose);
   const r = q.data;
   return (
     <Dialog title={`Stored response ${id}`} onClose={onClose} variant="drawer" wide>
@@ -85,10 +78,16 @@ export function StoredResponseView({
             ))}
           </div>
           <div className="row">
-            <button type="button" className="btn sm danger-ghost" onClick={() => void remove()}>
+            <button
+              type="button"
+              className="btn sm danger-ghost"
+              onClick={() => remove.mutate(id)}
+              disabled={remove.isPending}
+            >
               Delete this response
             </button>
           </div>
+          {remove.isError ? <Callout tone="danger">{errorMessage(remove.error)}</Callout> : null}
         </div>
       )}
     </Dialog>

@@ -2,10 +2,10 @@
 // its previous_response_id chain. `?response=<id>` in the URL (from the request log) opens one directly.
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useSearchParams } from "react-router";
-import { api } from "../../api";
+import { api, qk } from "../../api";
 import { Callout, ErrorState, Loading } from "../../components/States";
 import { EMPTY, formatDateTime, formatNumber, formatRelative } from "../../lib/format";
-import { StoredResponseView, storedResponsesKey } from "./StoredResponseView";
+import { StoredResponseView } from "./StoredResponseView";
 
 export function StoredResponsesPanel({ app, enabled }: { app: string; enabled: boolean }) {
   const [params, setParams] = useSearchParams();
@@ -21,7 +21,7 @@ export function StoredResponsesPanel({ app, enabled }: { app: string; enabled: b
       { replace: true },
     );
   const pages = useInfiniteQuery({
-    queryKey: [...storedResponsesKey(app), "list"],
+    queryKey: qk.storedResponseList(app),
     queryFn: ({ pageParam }) =>
       api.listStoredResponses({
         params: { name: app },

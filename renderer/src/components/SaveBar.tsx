@@ -1,6 +1,7 @@
-// Save / Reset row shared by the app editors, with the save error or a "Saved" confirmation announced politely.
-import { Callout } from "../../components/States";
-import { errorMessage } from "../../api";
+// Save / Reset row shared by the editors (Settings and the app tabs), with the save error or a "Saved"
+// confirmation announced politely.
+import { Callout } from "./States";
+import { errorMessage } from "../api";
 
 export interface SaveBarProps {
   /** Accessible name of the save button, e.g. "Save allowlist". */
