@@ -1,7 +1,7 @@
 // How CLI failures become one line on stderr and an exit code: 2 for usage errors, 1 for everything else.
 // Must never print a stack trace for an error a user can cause (PATCHBAY_DEBUG=1 shows it for unexpected ones).
 import { CommanderError } from "commander";
-import { AdminApiError } from "../../shared/admin/client";
+import { AdminApiError } from "../../shared/admin/client-error";
 import { PatchbayError } from "../core/errors";
 
 /** Exit code of a usage error (bad arguments or values). */

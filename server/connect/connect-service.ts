@@ -28,7 +28,7 @@ export interface ConnectRequest {
   /** The app the key belongs to (default: the client's id). */
   app?: string;
   model?: string;
-  /** `npx patchbay connect codex`: how the user re-runs connect, for hints (default: {@link patchbayCommand}). */
+  /** `patchbay connect codex`: how the user re-runs connect, for hints (default: {@link patchbayCommand}). */
   command?: string;
 }
 

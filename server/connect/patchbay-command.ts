@@ -1,9 +1,45 @@
-// How a hint tells the user to call Patchbay: `patchbay …` when a `patchbay` command is on PATH (installed globally),
-// else `npx patchbay …` (the form that works in any folder where Patchbay is installed as a package). Every CLI,
-// connect and verify hint builds its command here.
+// How a hint tells the user to call Patchbay: `patchbay …` when the `patchbay` on PATH is this Patchbay (the shim of
+// `patchbay install-cli`, or a link to this checkout's bin/patchbay.mjs), else `node <this checkout>/bin/patchbay.mjs
+// …`, which works in any folder. Never through npx: outside this repo npx fetches and runs an unrelated npm
+// package named patchbay. Every CLI, connect and verify hint builds its command here.
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { findOnPath } from "./find-binary";
 
-/** `npx patchbay <args>`, or `patchbay <args>` when `patchbay` is on `env.PATH`. */
-export function patchbayCommand(args: string, env: Record<string, string | undefined> = process.env): string {
-  return `${findOnPath("patchbay", env) ? "patchbay" : "npx patchbay"} ${args}`;
+/** Tag in every shim `patchbay install-cli` writes (server/cli/cli-shim.ts): how a shim on PATH is known as ours. */
+export const SHIM_MARKER = "patchbay-cli-shim";
+
+/** This checkout's launcher (bin/patchbay.mjs); absent inside the packaged desktop app. */
+export const PATCHBAY_BIN_SCRIPT = fileURLToPath(new URL("../../bin/patchbay.mjs", import.meta.url));
+
+/** True when `file` (found on PATH) runs this Patchbay: our shim, or a link to `binScript`. */
+function isOurPatchbay(file: string, binScript: string): boolean {
+  try {
+    if (realpathSync(file) === realpathSync(binScript)) return true;
+    // A shim is a few hundred bytes; only its head is read.
+    return readFileSync(file, "utf8").slice(0, 2000).includes(SHIM_MARKER);
+  } catch {
+    return false;
+  }
+}
+
+/** Double-quotes a path that a shell would split. */
+function quoted(p: string): string {
+  return /^[\w@%+=:,./\\-]+$/.test(p) ? p : `"${p}"`;
+}
+
+/**
+ * `patchbay <args>` when the `patchbay` on `env.PATH` is this one, else `node <abs>/bin/patchbay.mjs <args>`; plain
+ * `patchbay <args>` where there is no launcher to name (the packaged desktop app).
+ */
+export function patchbayCommand(
+  args: string,
+  env: Record<string, string | undefined> = process.env,
+  binScript: string = PATCHBAY_BIN_SCRIPT,
+): string {
+  const onPath = findOnPath("patchbay", env);
+  if (onPath && isOurPatchbay(onPath, binScript)) return `patchbay ${args}`;
+  if (!existsSync(binScript)) return `patchbay ${args}`;
+  return `node ${quoted(path.resolve(binScript))} ${args}`;
 }

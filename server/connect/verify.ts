@@ -54,7 +54,7 @@ function answerText(wire: ClientSpec["wire"], json: unknown): string | null {
 
 /**
  * Sends the request `settings` describe and explains the outcome. `connectCommand` is what the user runs to set the
- * client up again (`npx patchbay connect codex`); `file` is the config file the settings come from (named when its
+ * client up again (`patchbay connect codex`); `file` is the config file the settings come from (named when its
  * key is refused). Never throws.
  */
 export async function verifyClient(

@@ -11,6 +11,9 @@ import {
   type EndpointOutput,
   type JsonEndpointName,
 } from "../admin-api";
+import { AdminApiError } from "./client-error";
+
+export { AdminApiError };
 
 /** The subset of `fetch` the client uses (the browser's and Node's `fetch` both fit). */
 export type FetchLike = (
@@ -22,21 +25,6 @@ export type FetchLike = (
     credentials?: "same-origin" | "include" | "omit";
   },
 ) => Promise<{ ok: boolean; status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;
-
-/** An admin API failure: the server's `{error:{code,message,field}}`, or a network / protocol problem
- *  (`network_error`, `bad_response`) with status 0 or the HTTP status. */
-export class AdminApiError extends Error {
-  readonly code: string;
-  readonly status: number;
-  readonly field: string | undefined;
-  constructor(code: string, message: string, status: number, field?: string) {
-    super(message);
-    this.name = "AdminApiError";
-    this.code = code;
-    this.status = status;
-    this.field = field;
-  }
-}
 
 type CallArgs<E> = object extends EndpointInput<E> ? [input?: EndpointInput<E>] : [input: EndpointInput<E>];
 

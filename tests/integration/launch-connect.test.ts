@@ -208,7 +208,7 @@ if (process.argv[2] === "wait") {
     const r1 = await cli(["connect", "claude", "--model", MODEL, "--no-verify"], { CLAUDE_CONFIG_DIR: u1 });
     assert.equal(r1.code, 0, r1.stderr);
     assert.match(r1.stdout, /mode 0600, was 0644/);
-    assert.match(r1.stdout, /undo with: npx patchbay connect claude --undo/);
+    assert.match(r1.stdout, /undo with: node \S+\/bin\/patchbay\.mjs connect claude --undo/);
     assert.equal(fs.statSync(file).mode & 0o777, 0o600);
     const r2 = await cli(["connect", "claude", "--model", MODEL, "--no-verify"], { CLAUDE_CONFIG_DIR: u2 });
     assert.equal(r2.code, 0, r2.stderr);
@@ -230,7 +230,7 @@ if (process.argv[2] === "wait") {
     const check = await cli(["connect", "codex", "--verify-only"]);
     assert.equal(check.code, 1, check.stdout);
     assert.ok(
-      check.stderr.includes(`The key in ${file} is not accepted (revoked?): run \`npx patchbay connect codex\` again`),
+      check.stderr.includes(`The key in ${file} is not accepted (revoked?): run \`node ${BIN} connect codex\` again`),
       check.stderr,
     );
     // connect again writes a live key
@@ -262,7 +262,7 @@ if (process.argv[2] === "wait") {
       assert.equal(r.code, 1, r.stderr);
       assert.match(
         r.stderr,
-        /Patchbay is not running .*Start it with `npx patchbay serve` \(add `--demo` to try it without any login\)/,
+        /Patchbay is not running .*Start it with `node \S+\/bin\/patchbay\.mjs serve` \(add `--demo` to try it without any login\)/,
       );
     }
     assert.deepEqual(snapshot(empty), {});

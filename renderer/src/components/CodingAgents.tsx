@@ -64,7 +64,9 @@ export function CodingAgents() {
       <h2 id="coding-agents">Coding agents</h2>
       <p className="section-note">
         Set an agent up for good in its own config file (you see the change first), or start it once with{" "}
-        <code>npx patchbay launch claude</code> / <code>npx patchbay launch codex</code> without changing any file.
+        <code>patchbay launch claude</code> / <code>patchbay launch codex</code> without changing any file (no{" "}
+        <code>patchbay</code> command yet? <code>npm run -s patchbay -- install-cli</code> in the Patchbay folder puts
+        it on your PATH).
       </p>
       <ul className="stack" style={{ listStyle: "none", padding: 0, margin: 0 }}>
         {CONNECT_CLIENT_IDS.map((c) => (

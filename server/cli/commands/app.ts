@@ -6,7 +6,6 @@ import { PatchbayError } from "../../core/errors";
 import { deleteApp } from "../../stores/app-lifecycle";
 import { withStores, type CliContext } from "../context";
 import { UsageError } from "../errors";
-import { findRunningPatchbay } from "../running-patchbay";
 import { describeHistoryLimits, localTime, table } from "../format";
 
 /** Splits and checks `--models a/b,c/*`. Throws UsageError naming the bad pattern. */
@@ -216,6 +215,8 @@ Examples:
  * but /v1/models leaves it out). Without a running Patchbay (no catalog without OpenCode) nothing is checked.
  */
 async function warnIfUnavailable(ctx: CliContext, alias: string, target: string): Promise<void> {
+  // Loaded here: the admin client and its schemas are needed only after an alias is set.
+  const { findRunningPatchbay } = await import("../running-patchbay");
   const running = await findRunningPatchbay(ctx.dataDir()).catch(() => null);
   if (!running) return;
   const catalog = await running.client.getModels().catch(() => null);

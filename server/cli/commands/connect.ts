@@ -4,16 +4,9 @@
 import type { Command } from "commander";
 import { PatchbayError } from "../../core/errors";
 import { clientNames, findClient, findConnectable, type ConnectableClient } from "../../clients/registry";
-import {
-  applyClientConnect,
-  previewConnect,
-  undoClientConnect,
-  verifyClientConnect,
-  type ConnectRequest,
-} from "../../connect/connect-service";
+import type { ConnectRequest } from "../../connect/connect-service";
 import type { CliContext } from "../context";
 import { UsageError } from "../errors";
-import { requireRunningPatchbay } from "../patchbay-required";
 import { patchbayCommand } from "../../connect/patchbay-command";
 import { checkAppOption } from "./launch";
 
@@ -87,6 +80,8 @@ Examples:
         ...(opts.app !== undefined ? { app: checkAppOption(opts.app) } : {}),
       };
       const out = ctx.io.out;
+      // Loaded here, not at start: the other commands should not pay for the connect service and the admin client.
+      const { applyClientConnect, previewConnect, undoClientConnect } = await import("../../connect/connect-service");
 
       if (opts.undo) {
         const r = await undoClientConnect(ctx.dataDir(), request);
@@ -102,6 +97,7 @@ Examples:
       }
       if (verifyOnly) return verify(ctx, request);
 
+      const { requireRunningPatchbay } = await import("../patchbay-required");
       const access = await requireRunningPatchbay(ctx);
       if (opts.dryRun) {
         const p = await previewConnect(access, request);
@@ -143,6 +139,7 @@ function octal(mode: number): string {
 
 /** Runs the check request and prints OK, or the failure and its fix (then exit code 1). */
 async function verify(ctx: CliContext, request: ConnectRequest): Promise<void> {
+  const { verifyClientConnect } = await import("../../connect/connect-service");
   const v = await verifyClientConnect(request);
   if (v.ok) {
     ctx.io.out(`OK: ${v.message}\n`);

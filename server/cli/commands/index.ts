@@ -3,6 +3,7 @@
 import type { CommandRegistrar } from "../context";
 import { registerAppCommands } from "./app";
 import { registerConnectCommand } from "./connect";
+import { registerInstallCliCommand } from "./install-cli";
 import { registerKeyCommands } from "./key";
 import { registerLaunchCommand } from "./launch";
 import { registerServeCommand } from "./serve";
@@ -16,4 +17,5 @@ export const COMMAND_GROUPS: readonly CommandRegistrar[] = [
   registerSessionsCommands,
   registerLaunchCommand,
   registerConnectCommand,
+  registerInstallCliCommand,
 ];

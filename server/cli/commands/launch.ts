@@ -5,12 +5,8 @@ import type { Command } from "commander";
 import { AppName } from "../../../shared/apps";
 import { PatchbayError } from "../../core/errors";
 import { clientNames, findClient } from "../../clients/registry";
-import { resolveClientBinary } from "../../connect/find-binary";
-import { clientSettings } from "../../connect/patchbay-access";
-import { runClientProcess } from "../client-process";
 import type { CliContext } from "../context";
 import { UsageError } from "../errors";
-import { requireRunningPatchbay } from "../patchbay-required";
 
 /** Options of `launch`. */
 interface LaunchOptions {
@@ -51,6 +47,14 @@ and reused; a revoked key is replaced.`,
       const client = findClient(name);
       if (!client) throw new UsageError(`Unknown client "${name}". Supported: ${clientNames()}.`);
       const app = checkAppOption(opts.app) ?? client.id;
+      // Loaded here, not at start: the other commands should not pay for the admin client and process helpers.
+      const [{ resolveClientBinary }, { clientSettings }, { runClientProcess }, { requireRunningPatchbay }] =
+        await Promise.all([
+          import("../../connect/find-binary"),
+          import("../../connect/patchbay-access"),
+          import("../client-process"),
+          import("../patchbay-required"),
+        ]);
       const bin = resolveClientBinary(client.bin, client.binEnv, ctx.io.env);
       if (!bin)
         throw new PatchbayError(

@@ -7,19 +7,20 @@
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
 import type { HistoryLimits } from "../../../shared/apps";
-import {
-  emptySweepResult,
-  openAiTokenTotals,
-  type PrunePreview,
-  type SessionPage,
-  type SessionSummary,
-  type SweepResult,
+import type {
+  openAiTokenTotals as openAiTokenTotalsFn,
+  PrunePreview,
+  SessionPage,
+  SessionSummary,
+  SweepResult,
 } from "../../../shared/admin/history";
 import { PatchbayError } from "../../core/errors";
 import type { HistoryService, HistoryServiceOptions } from "../../opencode/history/history-service";
 import { withStores, type CliContext } from "../context";
-import { findRunningPatchbay } from "../running-patchbay";
 import { describeHistoryLimits, localTime, table } from "../format";
+
+/** shared/admin/history's token summer, loaded on demand (its module builds zod schemas the other commands skip). */
+type OpenAiTokenTotals = typeof openAiTokenTotalsFn;
 
 /** Max wait for the command's own OpenCode (ms). */
 const OPENCODE_READY_MS = 60_000;
@@ -70,6 +71,8 @@ async function withHistoryAccess<R>(
   fn: (access: HistoryAccess) => Promise<R>,
 ): Promise<R> {
   const debug = ctx.io.env.PATCHBAY_DEBUG === "1";
+  // Loaded here, not at start: the other commands should not pay for the admin client and its schemas.
+  const { findRunningPatchbay } = await import("../running-patchbay");
   const running = await findRunningPatchbay(ctx.dataDir());
   if (running) {
     if (debug) ctx.io.err(`sessions: asking the running Patchbay (pid ${running.pid}) at ${running.adminUrl}\n`);
@@ -138,7 +141,7 @@ async function withHistory<R>(
   }
 }
 
-function tokens(s: SessionSummary): string {
+function tokens(s: SessionSummary, openAiTokenTotals: OpenAiTokenTotals): string {
   const t = openAiTokenTotals(s.tokens);
   return `${t.input}/${t.output}`;
 }
@@ -204,12 +207,13 @@ Examples:
         ctx.io.out(`App "${name}" has no sessions${opts.search ? ` matching "${opts.search}"` : ""}.\n`);
         return;
       }
+      const { openAiTokenTotals } = await import("../../../shared/admin/history");
       const rows = found.map((s) => [
         s.id,
         localTime(s.createdAt),
         localTime(s.updatedAt),
         s.model ?? "-",
-        tokens(s),
+        tokens(s, openAiTokenTotals),
         s.title,
       ]);
       ctx.io.out(table([["ID", "CREATED", "UPDATED", "MODEL", "TOKENS IN/OUT", "TITLE"], ...rows]));
@@ -242,6 +246,7 @@ Examples:
           for (const s of p.sample) ctx.io.out(`  ${s.id}  ${localTime(s.updatedAt)}  ${s.title}\n`);
           return;
         }
+        const { emptySweepResult } = await import("../../../shared/admin/history");
         const total: SweepResult & { sweeps: number } = { ...emptySweepResult(name, "manual", Date.now()), sweeps: 0 };
         for (let i = 0; i < MAX_SWEEPS; i++) {
           const r = await history.sweep(name, limits);

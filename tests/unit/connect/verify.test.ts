@@ -103,12 +103,12 @@ describe("verifyClient", () => {
     reply = () => [401, { error: { message: "Invalid API key" } }];
     const w = { url: `${base}/v1/messages`, key: "pb-K", model: "m/x" };
     const file = "/home/u/.claude/settings.json";
-    const r = await verifyClient(claude, w, "npx patchbay connect claude", fetch, undefined, file);
+    const r = await verifyClient(claude, w, "patchbay connect claude", fetch, undefined, file);
     assert.equal(r.ok, false);
     assert.equal(r.status, 401);
     assert.match(
       r.message,
-      /^The key in \/home\/u\/\.claude\/settings\.json is not accepted \(revoked\?\): run `npx patchbay connect claude` again/,
+      /^The key in \/home\/u\/\.claude\/settings\.json is not accepted \(revoked\?\): run `patchbay connect claude` again/,
     );
   });
 
@@ -128,6 +128,6 @@ describe("verifyClient", () => {
     );
     assert.equal(r.ok, false);
     assert.equal(r.status, null);
-    assert.match(r.hint ?? "", /`npx patchbay serve` \(add `--demo` to try it without any login/);
+    assert.match(r.hint ?? "", /`node \S+\/bin\/patchbay\.mjs serve` \(add `--demo` to try it without any login/);
   });
 });

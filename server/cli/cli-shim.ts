@@ -1,0 +1,102 @@
+// `patchbay install-cli`: puts a small `patchbay` launcher (a shim that runs this checkout's bin/patchbay.mjs) into a
+// folder on the user's PATH, ~/.local/bin by default, so `patchbay …` works in any folder without `npx` (which, outside
+// this repo, fetches an unrelated npm package of the same name). Must never overwrite or remove a file it did not
+// write: each shim carries SHIM_MARKER, and only a file with it is replaced or removed.
+import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { SHIM_MARKER } from "../connect/patchbay-command";
+
+export { SHIM_MARKER };
+
+/** Where and for what a shim is written. */
+export interface ShimTarget {
+  /** The folder to write into (default: `<home>/.local/bin`). */
+  dir: string;
+  /** The launcher the shim runs: this checkout's bin/patchbay.mjs (absolute). */
+  binScript: string;
+  /** The node the shim falls back to when none is on PATH when it runs (absolute). */
+  nodePath: string;
+  platform: NodeJS.Platform;
+}
+
+/** The shim's file name in its folder: `patchbay`, or `patchbay.cmd` on Windows. */
+export function shimFileName(platform: NodeJS.Platform): string {
+  return platform === "win32" ? "patchbay.cmd" : "patchbay";
+}
+
+/** The shim's text. POSIX: prefers the `node` on PATH when it runs (a Node upgrade may remove the recorded one). */
+export function shimText(t: Pick<ShimTarget, "binScript" | "nodePath" | "platform">): string {
+  if (t.platform === "win32")
+    return [
+      `@rem ${SHIM_MARKER}: written by \`patchbay install-cli\`; remove it with \`patchbay install-cli --remove\`.`,
+      `@node "${t.binScript}" %*`,
+      "",
+    ].join("\r\n");
+  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  return [
+    "#!/bin/sh",
+    `# ${SHIM_MARKER}: written by \`patchbay install-cli\`; remove it with \`patchbay install-cli --remove\`.`,
+    `NODE=$(command -v node) || NODE=${q(t.nodePath)}`,
+    `exec "$NODE" ${q(t.binScript)} "$@"`,
+    "",
+  ].join("\n");
+}
+
+/** What `installCliShim` / `removeCliShim` did. */
+export interface ShimResult {
+  file: string;
+  action: "written" | "updated" | "unchanged" | "removed" | "absent";
+}
+
+/** The file's text, or null when there is none. Other read errors (a folder, no permission) are thrown. */
+async function readIfExists(file: string): Promise<string | null> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw err;
+  }
+}
+
+/** Error for a `patchbay` in the folder that this module did not write. */
+export class ForeignFileError extends Error {
+  constructor(readonly file: string) {
+    super(
+      `${file} exists and was not written by patchbay install-cli; it is left alone. ` +
+        "Remove or rename it yourself, or choose another folder with --dir.",
+    );
+    this.name = "ForeignFileError";
+  }
+}
+
+/** Writes (or refreshes) the shim. Throws ForeignFileError when another program's file has that name. */
+export async function installCliShim(t: ShimTarget): Promise<ShimResult> {
+  const file = path.join(t.dir, shimFileName(t.platform));
+  const text = shimText(t);
+  const existing = await readIfExists(file);
+  if (existing !== null && !existing.includes(SHIM_MARKER)) throw new ForeignFileError(file);
+  if (existing === text) return { file, action: "unchanged" };
+  await mkdir(t.dir, { recursive: true });
+  await writeFile(file, text, { mode: 0o755 });
+  await chmod(file, 0o755);
+  return { file, action: existing === null ? "written" : "updated" };
+}
+
+/** Removes the shim. Throws ForeignFileError when the file there is not one of ours. */
+export async function removeCliShim(t: Pick<ShimTarget, "dir" | "platform">): Promise<ShimResult> {
+  const file = path.join(t.dir, shimFileName(t.platform));
+  const existing = await readIfExists(file);
+  if (existing === null) return { file, action: "absent" };
+  if (!existing.includes(SHIM_MARKER)) throw new ForeignFileError(file);
+  await rm(file);
+  return { file, action: "removed" };
+}
+
+/** True when `dir` is one of PATH's folders. */
+export function dirOnPath(dir: string, env: Record<string, string | undefined>): boolean {
+  const want = path.resolve(dir);
+  return (env.PATH ?? env.Path ?? "")
+    .split(path.delimiter)
+    .filter(Boolean)
+    .some((d) => path.resolve(d) === want);
+}

@@ -1,0 +1,50 @@
+// `patchbay install-cli [--dir D] [--remove]`: puts `patchbay` on the user's PATH as a small shim that runs this
+// checkout's launcher (server/cli/cli-shim.ts), or removes it. Never touches a file it did not write.
+import os from "node:os";
+import path from "node:path";
+import type { Command } from "commander";
+import { PatchbayError } from "../../core/errors";
+import { PATCHBAY_BIN_SCRIPT } from "../../connect/patchbay-command";
+import type { CliContext } from "../context";
+
+/** Registers `install-cli`. */
+export function registerInstallCliCommand(program: Command, ctx: CliContext): void {
+  program
+    .command("install-cli")
+    .description("Put `patchbay` on your PATH (a small shim in ~/.local/bin that runs this Patchbay), or remove it")
+    .option("--dir <dir>", "folder to write the shim into (default: ~/.local/bin)")
+    .option("--remove", "remove the shim (only one that install-cli wrote)")
+    .addHelpText(
+      "after",
+      `
+The shim runs ${PATCHBAY_BIN_SCRIPT}; a file named patchbay that install-cli did not write is never replaced.
+Use it rather than npx: outside this folder, npx fetches and runs an unrelated npm package named patchbay.`,
+    )
+    .action(async (opts: { dir?: string; remove?: boolean }) => {
+      const { installCliShim, removeCliShim, dirOnPath, ForeignFileError } = await import("../cli-shim");
+      const home = ctx.io.env.HOME?.trim() || os.homedir();
+      const dir = path.resolve(opts.dir ?? path.join(home, ".local", "bin"));
+      const target = { dir, binScript: PATCHBAY_BIN_SCRIPT, nodePath: process.execPath, platform: process.platform };
+      try {
+        if (opts.remove) {
+          const r = await removeCliShim(target);
+          ctx.io.out(r.action === "removed" ? `Removed ${r.file}.\n` : `There is no ${r.file}; nothing to remove.\n`);
+          return;
+        }
+        const r = await installCliShim(target);
+        const did = { written: "Wrote", updated: "Updated", unchanged: "Already up to date:" }[
+          r.action as "written" | "updated" | "unchanged"
+        ];
+        ctx.io.out(`${did} ${r.file} (runs ${PATCHBAY_BIN_SCRIPT}).\n`);
+        if (!dirOnPath(dir, ctx.io.env))
+          ctx.io.out(
+            `${dir} is not on your PATH yet: add it in your shell's profile, e.g.\n` +
+              `  echo 'export PATH="${dir}:$PATH"' >> ~/.profile\nand open a new terminal.\n`,
+          );
+        ctx.io.out(`Remove it with: patchbay install-cli --remove${opts.dir ? ` --dir ${dir}` : ""}\n`);
+      } catch (err) {
+        if (err instanceof ForeignFileError) throw new PatchbayError("conflict", err.message);
+        throw err;
+      }
+    });
+}
