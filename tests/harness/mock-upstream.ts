@@ -107,6 +107,11 @@ export class MockUpstream {
     this.release();
   }
 
+  /** Streams waiting at their hold point for {@link release}. */
+  get heldCount(): number {
+    return this.holds.length;
+  }
+
   /** Lets every held stream finish. */
   release(): void {
     const h = this.holds;
