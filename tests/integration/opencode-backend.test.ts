@@ -73,7 +73,7 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
     });
     await waitFor(
       "every delta while the upstream holds its stream",
-      () => textBeforeRelease === "one two three four five six",
+      () => textBeforeRelease === "one two three four five six" && stack.mock.heldCount === 1,
     );
     stack.mock.release();
     const r = await run;
