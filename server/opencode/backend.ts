@@ -15,6 +15,7 @@ import type { OpenCodeStatus } from "../../shared/status";
 import type { BackendRequest, ModelBackend, ModelEvent, ModelInfo } from "../core/contract";
 import { PatchbayError } from "../core/errors";
 import { AsyncQueue } from "./async-queue";
+import { abortAfterSetUp, showsModelReached } from "./deferred-abort";
 import { createMapperState, mapOpenCodeEvent } from "./event-mapper";
 import { OpenCodeEventHub, type HubMessage, type OpenCodeEvent } from "./event-hub";
 import { InstancePool } from "./instance-pool";
@@ -216,6 +217,8 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     const queue = new AsyncQueue<HubMessage>();
     let sessionID: string | null = null;
     let settled = false; // the session ended idle, or we already asked OpenCode to abort it
+    let prompting = false; // the prompt was sent: OpenCode's loop (and the instance's set-up) may run
+    let deferredAbort: Promise<void> | null = null; // an abort waiting for the instance's set-up (deferred-abort.ts)
     let unsubscribe = () => {};
     const title = `${SESSION_TITLE_PREFIX}: ${plan.triggerText.replace(/\s+/g, " ").slice(0, 60)}`;
     const metadata = { patchbay: { app: req.app } };
@@ -226,13 +229,24 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
       ocPid !== null && sideChannel.pluginLoaded(lease.directory, ocPid)
         ? sessionPool.take(lease.directory, plan.permission)
         : null;
+    const sendAbort = (id: string) =>
+      client.session
+        .abort({ sessionID: id }, { signal: AbortSignal.timeout(ABORT_TIMEOUT_MS) })
+        .then(() => {})
+        .catch((err: unknown) => log(`[opencode] abort of ${id} failed: ${String(err)}`));
     const abortSession = () => {
       if (!sessionID || settled) return;
       settled = true;
       const id = sessionID;
-      void client.session
-        .abort({ sessionID: id }, { signal: AbortSignal.timeout(ABORT_TIMEOUT_MS) })
-        .catch((err: unknown) => log(`[opencode] abort of ${id} failed: ${String(err)}`));
+      if (!prompting || lease.primed) return void sendAbort(id);
+      // The prompt may be setting the instance up: aborting now would break the instance (deferred-abort.ts).
+      deferredAbort = abortAfterSetUp({
+        hub,
+        sessionID: id,
+        abort: () => sendAbort(id),
+        isSetUp: () => lease.primed,
+        onModelReached: () => lease.markPrimed(),
+      });
     };
     signal.addEventListener("abort", abortSession);
     try {
@@ -253,7 +267,10 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
         throw err;
       });
       sideChannel.register(sessionID, plan.spec);
-      unsubscribe = hub.subscribe(sessionID, (m) => queue.push(m));
+      unsubscribe = hub.subscribe(sessionID, (m) => {
+        if (m.kind === "event" && showsModelReached(m.event)) lease.markPrimed();
+        queue.push(m);
+      });
       if (signal.aborted) {
         abortSession();
         return;
@@ -262,6 +279,7 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
       yield { type: "start", sessionId: sessionID, warnings: plan.warnings, ...(fresh ? { freshOpenCode: true } : {}) };
 
       // From here on failures are events, never throws (ModelBackend contract).
+      prompting = true; // before the call: OpenCode may start the loop before it answers
       const prompted = await client.session
         .promptAsync(
           {
@@ -284,6 +302,7 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
           .catch((err: unknown) => log(`[opencode] naming session ${id} failed: ${String(err)}`));
       }
       if ("error" in prompted && prompted.error !== undefined) {
+        prompting = false; // refused: no loop runs that an abort could interrupt
         yield {
           type: "error",
           error: {
@@ -328,12 +347,19 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
       signal.removeEventListener("abort", abortSession);
       unsubscribe();
       abortSession();
-      if (sessionID) sideChannel.unregister(sessionID);
-      // Top the pool up for this tool set's next request while still holding the lease (so the instance is not
-      // disposed under the new sessions), off this request's path: its answer is complete.
-      if (supervisor.status().state === "ready" && !supervisor.stopRequested)
-        void sessionPool.refill(lease.directory, plan.permission, metadata).finally(() => lease.release());
-      else lease.release();
+      // A deferred abort keeps the session's spec and the lease until it is done: the prompt still runs (the plugin
+      // reads the spec) and the instance must not be disposed under it.
+      const id = sessionID;
+      const cleanUp = () => {
+        if (id) sideChannel.unregister(id);
+        // Top the pool up for this tool set's next request while still holding the lease (so the instance is not
+        // disposed under the new sessions), off this request's path: its answer is complete.
+        if (supervisor.status().state === "ready" && !supervisor.stopRequested)
+          void sessionPool.refill(lease.directory, plan.permission, metadata).finally(() => lease.release());
+        else lease.release();
+      };
+      if (deferredAbort) void deferredAbort.then(cleanUp);
+      else cleanUp();
     }
   }
 

@@ -25,6 +25,10 @@ export interface InstanceLease {
   directory: string;
   /** True when this directory had no live instance yet (the first request boots it: slower). */
   cold: boolean;
+  /** True once a prompt in this instance reached its model: OpenCode has finished setting the instance up. */
+  readonly primed: boolean;
+  /** Records that a prompt in this instance reached its model (see {@link primed}). */
+  markPrimed(): void;
   release(): void;
 }
 
@@ -33,6 +37,8 @@ interface Entry {
   disposing: Promise<void> | null;
   /** Last lease start or end, epoch ms. */
   lastUsedAt: number;
+  /** A prompt in this instance reached its model. */
+  primed: boolean;
 }
 
 /** Folder of an app's sessions (the history feature lists sessions per directory below it). */
@@ -67,7 +73,7 @@ export class InstancePool {
     entry = this.live.get(directory);
     const cold = !entry;
     const now = this.opts.now ?? Date.now;
-    if (!entry) entry = { inUse: 0, disposing: null, lastUsedAt: now() };
+    if (!entry) entry = { inUse: 0, disposing: null, lastUsedAt: now(), primed: false };
     this.live.delete(directory);
     this.live.set(directory, entry);
     entry.inUse++;
@@ -78,6 +84,12 @@ export class InstancePool {
     return {
       directory,
       cold,
+      get primed() {
+        return e.primed;
+      },
+      markPrimed: () => {
+        e.primed = true;
+      },
       release: () => {
         if (released) return;
         released = true;

@@ -467,6 +467,55 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
     }
   });
 
+  test("a client leaving while a new instance sets up its first prompt leaves that instance working", async () => {
+    // A tool set never seen gets a new instance; OpenCode sets the instance up inside its first prompt, and an abort
+    // during that set-up used to break the instance for good (every later prompt died: "All fibers interrupted").
+    // The client leaves at two points of the set-up: when the prompt's loop starts (status busy) and when its
+    // assistant message appears (before the model is called).
+    for (const [i, leaveOn] of (["busy", "assistant"] as const).entries()) {
+      const tools = [tool(`cold_probe_${i}_${Date.now()}`, { q: { type: "string" } })];
+      stack.mock.reset();
+      stack.mock.setResponder(() => ({ text: "nobody is listening", hold: true }));
+      const controller = new AbortController();
+      let sessionId: string | null = null;
+      let left = false;
+      const off = stack.backend.tapEvents((e) => {
+        if (left || !sessionId || e.properties.sessionID !== sessionId) return;
+        const status = (e.properties.status as { type?: string } | undefined)?.type;
+        const role = (e.properties.info as { role?: string } | undefined)?.role;
+        if (
+          leaveOn === "busy"
+            ? e.type === "session.status" && status === "busy"
+            : e.type === "message.updated" && role === "assistant"
+        ) {
+          left = true;
+          controller.abort();
+        }
+      });
+      const cancelled = await runStream(stack.backend, backendRequest(neutralRequest({ tools })), {
+        controller,
+        onEvent: (e) => {
+          if (e.type === "start") sessionId = e.sessionId;
+        },
+      });
+      off();
+      assert.ok(left, `the client left on ${leaveOn}`);
+      assert.equal(cancelled.finish, null);
+      // The prompt the client left is stopped: no upstream call stays open.
+      await waitFor("the left prompt's upstream calls to close", () =>
+        stack.mock.chatRequests().every((q) => q.closedEarlyAt !== null || q.finishedAt !== null),
+      );
+      stack.mock.release();
+      stack.mock.reset();
+      stack.mock.setResponder(() => ({ text: "the instance still works" }));
+      for (let n = 1; n <= 2; n++) {
+        const r = await runStream(stack.backend, backendRequest(neutralRequest({ tools })));
+        assert.equal(r.error, null, `request ${n} after leaving on ${leaveOn}: ${JSON.stringify(r.error)}`);
+        assert.equal(r.text, "the instance still works");
+      }
+    }
+  });
+
   test("8 concurrent requests across 3 tool sets each see only their own system, messages and tools", async () => {
     stack.mock.setResponder((rec) => {
       const msgs = rec.body.messages as Array<{ role: string; content: unknown }>;
