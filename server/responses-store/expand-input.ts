@@ -3,6 +3,7 @@
 // `item_reference` (or an id-only item) → the stored item. Also assigns ids to id-less items for storing. The decoder
 // then gets an ordinary full conversation, so a stored turn reaches the upstream exactly as the inline one would.
 // Reads only; never writes. OpenAI API reference, "Create a model response" (`previous_response_id`, `input`).
+import { quoteClientText } from "../core/client-text";
 import { PatchbayError, invalidRequest } from "../core/errors";
 import { isJsonObject } from "../core/wire-parse";
 import { inputItemId, responseIdOfItem, type StoredItem, type StoredResponseRecord } from "./record";
@@ -40,7 +41,10 @@ async function resolveReference(
   if (typeof id !== "string" || id === "")
     throw invalidRequest(`Invalid '${at}.id': an item_reference needs the id of a stored item.`, `${at}.id`);
   const notFound = () =>
-    new PatchbayError("item_not_found", `Item with id '${id}' not found.`, { param: `${at}.id`, status: 404 });
+    new PatchbayError("item_not_found", `Item with id ${quoteClientText(id)} not found.`, {
+      param: `${at}.id`,
+      status: 404,
+    });
   const responseId = responseIdOfItem(id);
   if (!responseId) throw notFound();
   let record = cache.get(responseId);
@@ -121,9 +125,13 @@ async function previous(reader: StoredResponseReader, app: string, id: string): 
     return await reader.get(app, id, "previous_response_id");
   } catch (err) {
     if (err instanceof PatchbayError && err.code === "response_not_found") {
-      throw new PatchbayError("previous_response_not_found", `Previous response with id '${id}' not found.`, {
-        param: "previous_response_id",
-      });
+      throw new PatchbayError(
+        "previous_response_not_found",
+        `Previous response with id ${quoteClientText(id)} not found.`,
+        {
+          param: "previous_response_id",
+        },
+      );
     }
     throw err;
   }

@@ -1,6 +1,7 @@
 // GET /v1/responses/{id}/input_items as a pure function: one page of a stored response's effective input (OpenAI API
 // reference, "List input items": `limit` 1–100 default 20, `order` asc|desc default desc, `after`/`before` item ids).
 // No I/O.
+import { quoteClientText } from "../core/client-text";
 import { z } from "zod";
 import { invalidRequest } from "../core/errors";
 import type { StoredItem } from "./record";
@@ -44,7 +45,8 @@ export function pageInputItems(items: readonly StoredItem[], q: InputItemsQuery)
   const ordered = q.order === "asc" ? [...items] : [...items].reverse();
   const position = (id: string, param: string): number => {
     const i = ordered.findIndex((x) => x.id === id);
-    if (i < 0) throw invalidRequest(`Invalid '${param}': no input item with id '${id}' in this response.`, param);
+    if (i < 0)
+      throw invalidRequest(`Invalid '${param}': no input item with id ${quoteClientText(id)} in this response.`, param);
     return i;
   };
   const start = q.after ? position(q.after, "after") + 1 : 0;

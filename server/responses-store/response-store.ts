@@ -1,6 +1,7 @@
 // The stored-Responses store: one JSON file per response under `<dataDir>/responses/<app>/<shard>/<id>.json`
 // (written atomically, write-once), plus a per-app in-memory index of ids built lazily from the folder names (ids
 // carry their creation time, so the index needs no file reads). Owns files and the index; knows nothing of HTTP.
+import { quoteClientText } from "../core/client-text";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import writeFileAtomic from "write-file-atomic";
@@ -59,7 +60,7 @@ function shardOf(id: string): string {
 
 /** "resp_x not found" as the OpenAI wire says it (404 naming the id). */
 export function responseNotFound(id: string, param: string | null = null): PatchbayError {
-  return new PatchbayError("response_not_found", `Response with id '${id}' not found.`, { param });
+  return new PatchbayError("response_not_found", `Response with id ${quoteClientText(id)} not found.`, { param });
 }
 
 /**

@@ -226,7 +226,13 @@ function decodeUserContent(
   return messages;
 }
 
-function decodeAssistantContent(content: MessageParamT["content"], at: string, notes: WarningList): NeutralMessage {
+/** `seenCalls`: tool_use ids of earlier assistant messages (an id used twice is a 400, as Anthropic answers). */
+function decodeAssistantContent(
+  content: MessageParamT["content"],
+  at: string,
+  notes: WarningList,
+  seenCalls: ReadonlySet<string>,
+): NeutralMessage {
   if (typeof content === "string") {
     return { role: "assistant", content: content === "" ? [] : [{ type: "text", text: content }], toolCalls: [] };
   }
@@ -244,6 +250,11 @@ function decodeAssistantContent(content: MessageParamT["content"], at: string, n
       case "tool_use": {
         const block = parseWire(ToolUseBlock, raw, [where]);
         assertJsonDepth(block.input, `${where}.input`);
+        if (seenCalls.has(block.id) || toolCalls.some((c) => c.id === block.id))
+          throw invalidRequest(
+            `Invalid '${where}.id': tool_use ids must be unique; ${q(block.id)} is used more than once.`,
+            `${where}.id`,
+          );
         toolCalls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input) });
         return;
       }
@@ -305,7 +316,7 @@ function decodeMessages(wire: MessageParamT[], notes: WarningList): DecodedMessa
         messages.push(...decodeUserContent(message.content, at, calls, notes));
         return;
       case "assistant": {
-        const decoded = decodeAssistantContent(message.content, at, notes);
+        const decoded = decodeAssistantContent(message.content, at, notes, calls);
         if (decoded.role === "assistant") for (const call of decoded.toolCalls) calls.add(call.id);
         messages.push(decoded);
         return;

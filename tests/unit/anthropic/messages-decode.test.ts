@@ -192,6 +192,27 @@ describe("decode rules", () => {
     );
   });
 
+  test("a tool_use id used twice (in one message or across messages) → 400 naming the second", () => {
+    const call = (id: string) => ({ type: "tool_use", id, name: "t", input: {} });
+    const answer = (id: string) => ({ type: "tool_result", tool_use_id: id, content: "ok" });
+    assert400(
+      { ...base, messages: [user("hi"), { role: "assistant", content: [call("toolu_1"), call("toolu_1")] }] },
+      "messages[1].content[1].id",
+    );
+    assert400(
+      {
+        ...base,
+        messages: [
+          user("hi"),
+          { role: "assistant", content: [call("toolu_1")] },
+          user([answer("toolu_1")]),
+          { role: "assistant", content: [call("toolu_1")] },
+        ],
+      },
+      "messages[3].content[0].id",
+    );
+  });
+
   test("tools: custom and deferred kept; server tools dropped with a warning; forcing a server tool → 400", () => {
     const tools = [
       { name: "mine", input_schema: { type: "object" } },

@@ -53,3 +53,21 @@ test("every wire's decoder refuses an orphan tool result itself, naming its own 
     });
   assert.throws(messages, (e: unknown) => e instanceof PatchbayError && e.status === 400);
 });
+
+test("tool call ids are unique across the conversation; ids are echoed at most 200 characters long", () => {
+  const id = "c".repeat(5000);
+  const call = { id, name: "a", arguments: "{}" };
+  assert.throws(
+    () =>
+      assertNeutralInvariants(
+        neutralRequest({
+          messages: [
+            { role: "assistant", content: [], toolCalls: [call] },
+            { role: "tool", toolCallId: id, content: "ok" },
+            { role: "assistant", content: [], toolCalls: [call] },
+          ],
+        }),
+      ),
+    (err: unknown) => isBad("messages")(err) && (err as Error).message.length < 300,
+  );
+});

@@ -85,6 +85,16 @@ describe("ResponseStore", () => {
     assert.ok(await store.get("a", r.id), "the owner's record is untouched");
   });
 
+  test("a huge unknown id is echoed shortened in the 404 message", async () => {
+    const store = new ResponseStore({ dataDir: dir });
+    const id = `resp_${"x".repeat(100_000)}`;
+    await assert.rejects(store.get("a", id), (err: unknown) => {
+      assert.equal(code(err), "404 response_not_found");
+      assert.ok((err as Error).message.length < 300, `message of ${(err as Error).message.length} characters`);
+      return true;
+    });
+  });
+
   test("a record copied into another app's folder is still not that app's", async () => {
     const store = new ResponseStore({ dataDir: dir });
     const r = record("a", Date.now());
