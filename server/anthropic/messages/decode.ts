@@ -184,6 +184,7 @@ function decodeUserContent(
   }
   const pieces: UserPiece[] = [];
   const toolImages: ContentPart[] = [];
+  const unsupported: string[] = []; // block types dropped: named if nothing else is left
   content.forEach((raw, j) => {
     const where = `${at}.content[${j}]`;
     switch (raw.type) {
@@ -208,6 +209,7 @@ function decodeUserContent(
         return;
       }
       default:
+        unsupported.push(raw.type);
         notes.add(warn.dropped("messages[].content[].type", `user content block type ${q(raw.type, 40)} dropped`));
     }
   });
@@ -222,6 +224,11 @@ function decodeUserContent(
   parts.push(...toolImages);
   const kept = parts.filter((p) => p.type !== "text" || p.text !== "");
   if (kept.length > 0) messages.push({ role: "user", content: kept });
+  else if (messages.length === 0 && unsupported.length > 0)
+    throw invalidRequest(
+      `Invalid '${at}.content': none of this user message's content blocks can be sent (${[...new Set(unsupported)].slice(0, 5).map((t) => q(t, 40)).join(", ")}); send text, an image or a document.`,
+      `${at}.content`,
+    );
   else if (messages.length === 0) refuseEmptyUserContent([], `${at}.content`);
   return messages;
 }

@@ -217,6 +217,13 @@ export function decodeResponsesToolChoice(
   decoded: DecodedResponsesTools,
 ): { choice: ToolChoice; echo: ResponseToolChoiceOut } {
   const choice = req.tool_choice;
+  if (choice === "required" && decoded.tools.length === 0 && decoded.hosted.length > 0) {
+    const list = decoded.hosted.map((h) => `${h.type} (${h.param})`).join(", ");
+    throw invalidRequest(
+      `Invalid 'tool_choice': 'required' needs a function, custom or namespace tool in 'tools'; hosted tools are not available through Patchbay: ${list}.`,
+      "tool_choice",
+    );
+  }
   const keyword = decodeToolChoiceKeyword(choice, decoded.tools);
   if (keyword) return { choice: keyword, echo: keyword as ResponseToolChoiceOut };
   if (choice == null || typeof choice === "string") return { choice: "auto", echo: "auto" }; // unreachable

@@ -192,6 +192,14 @@ describe("decode rules", () => {
     );
   });
 
+  test("a user message of unsupported blocks only → 400 naming their types, not 'empty'", () => {
+    assert.throws(
+      () => decodeMessagesRequest({ ...base, messages: [user([{ type: "weird_block" }, { type: "weird_block" }])] }),
+      (e: { status?: number; param?: string; message?: string }) =>
+        e.status === 400 && e.param === "messages[0].content" && /'weird_block'\)/.test(String(e.message)),
+    );
+  });
+
   test("a tool_use id used twice (in one message or across messages) → 400 naming the second", () => {
     const call = (id: string) => ({ type: "tool_use", id, name: "t", input: {} });
     const answer = (id: string) => ({ type: "tool_result", tool_use_id: id, content: "ok" });

@@ -112,6 +112,13 @@ describe("Responses tools: namespace, custom, hosted", () => {
     );
   });
 
+  test("tool_choice 'required' with only hosted tools → 400 saying the hosted tools are not available", () => {
+    assert400(() => decode({ tools: [{ type: "web_search" }], tool_choice: "required" }), {
+      param: "tool_choice",
+      message: /hosted tools are not available through Patchbay: web_search \(tools\[0\]\)/,
+    });
+  });
+
   test("tool_choice names a custom tool or a top-level function; namespace members cannot be forced by name", () => {
     const custom = decode({ tools: [APPLY_PATCH], tool_choice: { type: "custom", name: "apply_patch" } });
     assert.deepEqual(custom.request.toolChoice, { type: "function", name: "apply_patch" });
