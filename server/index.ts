@@ -144,7 +144,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       const decoded = Buffer.from(basic, "base64").toString("utf8");
       openCodeSecrets = [basic, decoded.slice(decoded.indexOf(":") + 1)];
     }
-    return [adminToken, ...loginTokens, ...openCodeSecrets];
+    return [adminToken, ...loginTokens, ...adminApp.secrets(), ...openCodeSecrets];
   };
   const createLoginUrl = (): string => {
     const url = adminApp.createLoginUrl();

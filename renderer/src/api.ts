@@ -1,10 +1,15 @@
 // The dashboard's admin API access: one typed client from the shared endpoint table, query keys, and the query hooks
-// every page shares. Same-origin HTTP only (cookie auth); no IPC.
+// every page shares. Same-origin HTTP only, authenticated by the session token in a header (session.ts); no IPC.
 import { QueryClient, useQuery } from "@tanstack/react-query";
 import { AdminApiError, createAdminClient } from "../../shared/admin/client";
+import { authHeaders } from "./session";
 
-/** Same-origin client: the admin listener serves this page, so the base URL is "". */
-export const api = createAdminClient((url, init) => fetch(url, init), "");
+/** Same-origin client: the admin listener serves this page, so the base URL is "". Every call carries the session
+ *  token as `Authorization`; `credentials: "omit"` because the dashboard has no cookie to send. */
+export const api = createAdminClient(
+  (url, init) => fetch(url, { ...init, headers: { ...init.headers, ...authHeaders() }, credentials: "omit" }),
+  "",
+);
 
 /** Every react-query key of the dashboard, in one place so mutations invalidate the right data. */
 export const qk = {
@@ -49,7 +54,8 @@ export function errorMessage(err: unknown): string {
 }
 
 /** Runtime status, refreshed every 2 s (the status stream also pushes changes at once). The poll also finds a stale
- *  session: an open event stream keeps working after the admin cookie is gone, a new request does not. */
+ *  session: an open event stream keeps working after the session ended (Patchbay restarted, signed out), a new
+ *  request does not. */
 export function useStatus() {
   return useQuery({ queryKey: qk.status, queryFn: () => api.getStatus(), refetchInterval: 2_000 });
 }

@@ -3,6 +3,7 @@
 import type { CommandRegistrar } from "../context";
 import { registerAppCommands } from "./app";
 import { registerConnectCommand } from "./connect";
+import { registerDashboardCommand } from "./dashboard";
 import { registerKeyCommands } from "./key";
 import { registerLaunchCommand } from "./launch";
 import { registerServeCommand } from "./serve";
@@ -11,6 +12,7 @@ import { registerSessionsCommands } from "./sessions";
 /** Every command group of `patchbay`. */
 export const COMMAND_GROUPS: readonly CommandRegistrar[] = [
   registerServeCommand,
+  registerDashboardCommand,
   registerAppCommands,
   registerKeyCommands,
   registerSessionsCommands,
