@@ -91,6 +91,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     onChange: () => emit(),
   });
   const catalog = new ModelListCache(backend, now);
+  /** Models offered, counted when OpenCode becomes ready (status().modelCount; null until then). */
+  let modelCount: number | null = null;
   const concurrency = new ConcurrencyGate();
   const history = createHistory({
     opencode: supervisor,
@@ -188,6 +190,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       ],
       totals: requestLog.totals(),
       apps: apps.list().map((x) => ({ name: x.name })),
+      modelCount,
     };
   };
   const emit = (): void => {
@@ -195,8 +198,21 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     for (const l of listeners) l(s);
   };
   emitLater = emit;
-  supervisor.onStatus(() => {
+  supervisor.onStatus((st) => {
     catalog.invalidate();
+    // Count the models once per start of OpenCode, so the terminal, the Overview and the Connect page can say at
+    // once that there are none (issue 16 item 12), not at the first 404.
+    const ready = st.state === "ready";
+    if (!ready) modelCount = null;
+    else
+      void catalog.list().then(
+        (models) => {
+          if (modelCount === models.length) return;
+          modelCount = models.length;
+          emit();
+        },
+        () => undefined,
+      );
     emit();
   });
   let knownApps = new Set(apps.list().map((a) => a.name));

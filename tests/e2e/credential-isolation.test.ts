@@ -65,6 +65,9 @@ describe("the admin credential stays with the admin origin (issue 16 item 9)", {
   test("signed in: no cookie exists; the session token is in the admin origin's sessionStorage", async () => {
     const overview = await new Dashboard(d.page).login(d.fx.urls.loginUrl);
     await overview.openCodeRegion().getByText("Ready", { exact: true }).waitFor();
+    // With models (the mock provider), the no-models notice of issue 16 item 12 stays away.
+    await waitFor("the model count", () => (d.fx.pb.status().modelCount ?? 0) > 0, 20_000);
+    assert.equal(await overview.page.getByRole("region", { name: "No models available" }).count(), 0);
     assert.equal(new URL(d.page.url()).pathname, "/", "the login URL (and its nonce) left the address bar");
     assert.deepEqual(await d.context.cookies(), [], "the browser holds no cookie at all");
     sessionToken = (await d.page.evaluate((key) => sessionStorage.getItem(key), SESSION_STORAGE_KEY)) ?? "";

@@ -6,6 +6,7 @@ import { registerConnectCommand } from "./connect";
 import { registerDashboardCommand } from "./dashboard";
 import { registerKeyCommands } from "./key";
 import { registerLaunchCommand } from "./launch";
+import { registerModelsCommand } from "./models";
 import { registerServeCommand } from "./serve";
 import { registerSessionsCommands } from "./sessions";
 
@@ -13,6 +14,7 @@ import { registerSessionsCommands } from "./sessions";
 export const COMMAND_GROUPS: readonly CommandRegistrar[] = [
   registerServeCommand,
   registerDashboardCommand,
+  registerModelsCommand,
   registerAppCommands,
   registerKeyCommands,
   registerSessionsCommands,
