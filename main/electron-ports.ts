@@ -76,7 +76,6 @@ export function createElectronPorts(
         destroy: () => tray.destroy(),
       };
     },
-    setCookie: (cookie) => session.defaultSession.cookies.set(cookie),
     restrictPermissions(allowed) {
       session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) =>
         callback(allowed.includes(permission)),

@@ -72,16 +72,6 @@ export interface WindowPort {
   onWillNavigate(listener: (event: PreventableEvent, url: string) => void): void;
 }
 
-/** A session cookie for one origin (Electron's `CookiesSetDetails` subset). */
-export interface CookieSpec {
-  url: string;
-  name: string;
-  value: string;
-  httpOnly: true;
-  sameSite: "strict";
-  secure: boolean;
-}
-
 /** Electron's `MenuItemConstructorOptions` subset the tray uses. */
 export interface MenuTemplateItem {
   type?: "normal" | "separator" | "submenu" | "checkbox";
@@ -108,7 +98,6 @@ export interface ElectronPorts {
   app: AppPort;
   createWindow(spec: WindowSpec): WindowPort;
   createTray(iconPath: string): TrayPort;
-  setCookie(cookie: CookieSpec): Promise<void>;
   /** Denies every web permission except the ones listed (e.g. clipboard writes for the dashboard's copy buttons). */
   restrictPermissions(allowed: readonly string[]): void;
   openExternal(url: string): Promise<void>;

@@ -170,7 +170,7 @@ export function runShell(deps: ShellDeps): Shell | null {
     patchbay = pb;
     if (lifecycle.quitting) return pb;
     const urls = await pb.start();
-    window.setTarget(urls);
+    window.setTarget({ adminUrl: urls.adminUrl, createLoginUrl: () => pb.createLoginUrl() });
     log(`dashboard at ${urls.dashboardUrl}; OpenAI API at ${urls.openaiUrl ?? "(not running)"}`);
 
     let prev: PatchbayStatus | null = null;

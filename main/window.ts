@@ -1,16 +1,24 @@
-// The dashboard window: its security options, the admin cookie set before loading, navigation/popup policy, and
+// The dashboard window: its security options, the automatic login (a fresh one-time login URL per window),
+// navigation/popup policy, and
 // hide-to-tray with remembered geometry. Talks to Electron only through WindowPort/ElectronPorts.
 import type { BrowserWindowConstructorOptions } from "electron";
-import { ADMIN_COOKIE } from "../shared/admin-api";
-import type { CookieSpec, ElectronPorts, PreventableEvent, WindowPort, WindowSpec } from "./ports";
+import type { ElectronPorts, PreventableEvent, WindowPort, WindowSpec } from "./ports";
 import { restoreBounds, type WindowState, type WindowStateFile } from "./window-state";
 
-/** What the window loads: from PatchbayUrls. */
+/** What the window loads. */
 export interface DashboardTarget {
   /** Admin listener origin, e.g. `http://127.0.0.1:53111`. */
   adminUrl: string;
-  dashboardUrl: string;
-  adminToken: string;
+  /** A fresh one-time login URL (Patchbay.createLoginUrl): the page trades it for its own session token. */
+  createLoginUrl(): string;
+}
+
+/** The login URL that lands on `route` (e.g. `/connect?setup=codex`) once signed in. The dashboard follows `next`
+ *  only when it is a path on its own origin. */
+export function loginUrlFor(target: DashboardTarget, route?: string): string {
+  const url = new URL(target.createLoginUrl());
+  if (route) url.searchParams.set("next", route);
+  return url.href;
 }
 
 /**
@@ -38,19 +46,6 @@ export function dashboardWindowOptions(spec: WindowSpec): BrowserWindowConstruct
       webviewTag: false,
       spellcheck: false,
     },
-  };
-}
-
-/** The admin cookie for the admin origin: HttpOnly, SameSite=Strict, session-only (the token changes per launch). */
-export function adminCookie(target: DashboardTarget): CookieSpec {
-  const url = new URL(target.adminUrl);
-  return {
-    url: url.origin,
-    name: ADMIN_COOKIE,
-    value: target.adminToken,
-    httpOnly: true,
-    sameSite: "strict",
-    secure: url.protocol === "https:",
   };
 }
 
@@ -88,7 +83,7 @@ function safeUrl(url: string): URL | null {
 export const ALLOWED_PERMISSIONS = ["clipboard-sanitized-write"] as const;
 
 export interface DashboardWindowDeps {
-  ports: Pick<ElectronPorts, "createWindow" | "setCookie" | "openExternal" | "displayWorkAreas">;
+  ports: Pick<ElectronPorts, "createWindow" | "openExternal" | "displayWorkAreas">;
   stateFile: WindowStateFile;
   iconPath: string | null;
   /** True once a quit is under way: closing then really closes. */
@@ -176,10 +171,12 @@ export class DashboardWindow {
     this.window = win;
     if (this.state.maximized) win.maximize();
     this.wire(win, target.adminUrl);
-    // The cookie must exist before the first request, or the dashboard's first API calls get 401.
-    await this.deps.ports.setCookie(adminCookie(target));
-    const url = route ? new URL(route, target.adminUrl).href : target.dashboardUrl;
-    win.loadURL(url).catch((err: Error) => this.deps.log(`dashboard failed to load: ${err.message}`));
+    // No cookie (a cookie would reach every server on 127.0.0.1, issue 16 item 9): the window signs in like a browser,
+    // with a one-time login URL, and keeps its session token in its own sessionStorage, which later loads (routes,
+    // reloads after a renderer crash) keep.
+    win
+      .loadURL(loginUrlFor(target, route))
+      .catch((err: Error) => this.deps.log(`dashboard failed to load: ${err.message}`));
     return win;
   }
 

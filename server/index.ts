@@ -92,6 +92,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     onChange: () => emit(),
   });
   const catalog = new ModelListCache(backend, now);
+  /** Models offered, counted when OpenCode becomes ready (status().modelCount; null until then). */
+  let modelCount: number | null = null;
   const concurrency = new ConcurrencyGate();
   const history = createHistory({
     opencode: supervisor,
@@ -152,7 +154,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       const decoded = Buffer.from(basic, "base64").toString("utf8");
       openCodeSecrets = [basic, decoded.slice(decoded.indexOf(":") + 1)];
     }
-    return [adminToken, ...loginTokens, ...openCodeSecrets];
+    return [adminToken, ...loginTokens, ...adminApp.secrets(), ...openCodeSecrets];
   };
   const createLoginUrl = (): string => {
     const url = adminApp.createLoginUrl();
@@ -185,14 +187,50 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     ],
     totals: requestLog.totals(),
     apps: apps.list().map((x) => ({ name: x.name })),
+    modelCount: modelCountNow(),
   });
+  function modelCountNow(): number | null {
+    if (modelCount === null && supervisor.status().state === "ready") countModels();
+    return modelCount;
+  }
   const emit = (): void => {
     const s = status();
     for (const l of listeners) l(s);
   };
   emitLater = emit;
-  supervisor.onStatus(() => {
+  /** Counts the models (at most one count in flight, and one try per 2 s): a failed count is retried by the next
+   *  status read instead of leaving the count unknown for the whole run. */
+  let counting = false;
+  let lastCountAt = -Infinity;
+  const countModels = (): void => {
+    if (counting || now() - lastCountAt < 2_000) return;
+    counting = true;
+    lastCountAt = now();
+    catalog
+      .list()
+      .then(
+        (models) => {
+          if (supervisor.status().state !== "ready" || modelCount === models.length) return;
+          modelCount = models.length;
+          emit();
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        counting = false;
+      });
+  };
+  let lastState = supervisor.status().state;
+  supervisor.onStatus((st) => {
     catalog.invalidate();
+    // Count the models once per start of OpenCode, so the terminal, the Overview and the Connect page can say at
+    // once that there are none (issue 16 item 12), not at the first 404.
+    if (st.state !== lastState) {
+      lastState = st.state;
+      modelCount = null;
+      lastCountAt = -Infinity;
+      if (st.state === "ready") countModels();
+    }
     emit();
   });
   let knownApps = new Set(apps.list().map((a) => a.name));

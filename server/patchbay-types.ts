@@ -55,9 +55,9 @@ export interface PatchbayUrls {
   adminUrl: string;
   /** Dashboard URL without credentials. */
   dashboardUrl: string;
-  /** One-time login URL for headless mode (sets the admin cookie, then redirects to the dashboard). */
+  /** One-time login URL: the dashboard trades it for a session token kept in the page's sessionStorage. */
   loginUrl: string;
-  /** Per-launch admin token: Electron's main sets it as the admin cookie; scripts send it as Bearer. */
+  /** Per-launch admin token: scripts and the CLI send it as Bearer (runtime.json); never put in a cookie. */
   adminToken: string;
 }
 

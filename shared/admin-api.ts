@@ -23,6 +23,9 @@ import {
   LogStreamQuery,
   ModelCatalog,
   Ok,
+  SessionCreate,
+  SessionCreated,
+  LoginLink,
   SettingsUpdate,
   UsageQuery,
   UsageReport,
@@ -66,8 +69,9 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** Prefix of every admin API path. */
 export const ADMIN_API_PREFIX = "/admin/api";
-/** Name of the HttpOnly SameSite=Strict cookie that carries the per-launch admin token. */
-export const ADMIN_COOKIE = "patchbay_admin";
+/** Where the dashboard keeps its session token: `sessionStorage`, which belongs to one origin (scheme, host and
+ *  port), so no other local server can read it, and nothing sends it by itself (issue 16 item 9). */
+export const SESSION_STORAGE_KEY = "patchbay.session";
 
 /** One admin endpoint. `params`/`query`/`body` are absent when the endpoint takes none. */
 export interface EndpointDef {
@@ -83,6 +87,8 @@ export interface EndpointDef {
   successStatus?: number;
   /** Server-sent events (`text/event-stream`), one JSON `data:` per event; not callable through the JSON client. */
   sse?: true;
+  /** Callable without credentials (only the login-nonce exchange). */
+  public?: true;
   /** Only served when a DesktopHost is present (else 404 `not_found`); the UI hides it when `status.desktop` is false. */
   desktopOnly?: true;
   summary: string;
@@ -97,6 +103,28 @@ export const adminApi = {
     output: AdminStatus,
     sse: true,
     summary: "Status on every change (SSE)",
+  },
+  openDashboardSession: {
+    method: "POST",
+    path: "/admin/api/dashboard-session",
+    body: SessionCreate,
+    output: SessionCreated,
+    successStatus: 201,
+    public: true,
+    summary: "Trade a one-time login token for a dashboard session token (no credentials needed)",
+  },
+  closeDashboardSession: {
+    method: "DELETE",
+    path: "/admin/api/dashboard-session",
+    output: Ok,
+    summary: "Sign out: end the calling dashboard session (the admin token itself stays valid)",
+  },
+  createLoginLink: {
+    method: "POST",
+    path: "/admin/api/login-links",
+    output: LoginLink,
+    successStatus: 201,
+    summary: "A fresh one-time dashboard login URL (`patchbay dashboard`)",
   },
   startApi: { method: "POST", path: "/admin/api/api/start", output: AdminStatus, summary: "Start the OpenAI listener" },
   stopApi: { method: "POST", path: "/admin/api/api/stop", output: AdminStatus, summary: "Stop the OpenAI listener" },

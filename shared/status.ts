@@ -77,5 +77,23 @@ export const PatchbayStatus = z.object({
     errorsToday: z.number().int(),
   }),
   apps: z.array(z.object({ name: z.string() })),
+  /** Models the connected providers offer (the demo model included), counted each time OpenCode becomes ready;
+   *  null while unknown (OpenCode not ready yet). 0 means nothing can be served: see {@link NO_MODELS}. Absent from
+   *  older servers. */
+  modelCount: z.number().int().nullable().optional(),
 });
 export type PatchbayStatus = z.infer<typeof PatchbayStatus>;
+
+/** What every surface says when there are no models (issue 16 item 12): the serve output, the Overview, the Connect
+ *  page and `patchbay models`. OpenCode reads logins when it starts, so a login needs a restart of Patchbay. */
+export const NO_MODELS = {
+  /** The login command for an installed OpenCode. */
+  loginCommand: "opencode auth login",
+  /** The same with the OpenCode that Patchbay ships (run in the Patchbay folder). */
+  bundledLoginCommand: "npx --no-install opencode auth login",
+  /** One plain-text paragraph for terminals. */
+  text:
+    "No models are available: no provider is logged in. Log in with `opencode auth login` (or `npx --no-install opencode auth login` " +
+    "in the Patchbay folder), then restart Patchbay (OpenCode reads logins when it starts). To try Patchbay without " +
+    "a login, start it with `--demo`.",
+} as const;

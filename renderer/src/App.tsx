@@ -32,7 +32,7 @@
 //   Settings:  textbox "Host", spinbutton "Port", switch "Expose on LAN" → dialog "Expose Patchbay on your network?":
 //              button "Expose on LAN"; switches "Keep request bodies in the log", "Start the API when Patchbay launches",
 //              "Launch at login" (desktop only); button "Save settings"; button "Open data folder" (desktop only)
-import { Suspense } from "react";
+import { Suspense, useState } from "react";
 import { createBrowserRouter, Navigate, RouterProvider } from "react-router";
 import { Layout } from "./Layout";
 import { OverviewPage } from "./pages/OverviewPage";
@@ -45,29 +45,36 @@ import { SettingsPage } from "./pages/SettingsPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
 import { Loading } from "./components/States";
 
-const router = createBrowserRouter([
-  {
-    path: "/",
-    element: <Layout />,
-    children: [
-      { index: true, element: <OverviewPage /> },
-      { path: "apps", element: <AppsPage /> },
-      {
-        path: "apps/:name",
-        element: <AppDetailPage />,
-        children: [
-          { index: true, element: <Navigate to={APP_TABS[0]?.path ?? "keys"} replace /> },
-          ...APP_TABS.map((t) => ({ path: t.path, element: <Suspense fallback={<Loading />}>{t.element}</Suspense> })),
-        ],
-      },
-      { path: "logs", element: <LogsPage /> },
-      { path: "connect", element: <ConnectPage /> },
-      { path: "settings", element: <SettingsPage /> },
-      { path: "*", element: <NotFoundPage /> },
-    ],
-  },
-]);
+/** Built on first render, not at module load: the router reads the URL once, and main.tsx first replaces a
+ *  `/login?token=…` URL with the page to land on. */
+const createRouter = () =>
+  createBrowserRouter([
+    {
+      path: "/",
+      element: <Layout />,
+      children: [
+        { index: true, element: <OverviewPage /> },
+        { path: "apps", element: <AppsPage /> },
+        {
+          path: "apps/:name",
+          element: <AppDetailPage />,
+          children: [
+            { index: true, element: <Navigate to={APP_TABS[0]?.path ?? "keys"} replace /> },
+            ...APP_TABS.map((t) => ({
+              path: t.path,
+              element: <Suspense fallback={<Loading />}>{t.element}</Suspense>,
+            })),
+          ],
+        },
+        { path: "logs", element: <LogsPage /> },
+        { path: "connect", element: <ConnectPage /> },
+        { path: "settings", element: <SettingsPage /> },
+        { path: "*", element: <NotFoundPage /> },
+      ],
+    },
+  ]);
 
 export function App() {
+  const [router] = useState(createRouter);
   return <RouterProvider router={router} />;
 }

@@ -1,9 +1,12 @@
-// The app shell: sidebar navigation, live status (polled, see STATUS_POLL_MS), and the signed-out screen when the
-// admin cookie is missing or stale (e.g. Patchbay restarted with a new token).
+// The app shell: sidebar navigation, live status (polled, see STATUS_POLL_MS), sign out, and the signed-out screen when
+// the page has no session or a stale one (Patchbay restarted: sessions live in its memory only).
+import { useEffect } from "react";
 import { NavLink, Outlet } from "react-router";
-import { Boxes, LayoutDashboard, Plug, ScrollText, Settings } from "lucide-react";
+import { useQueryClient } from "@tanstack/react-query";
+import { Boxes, LayoutDashboard, LogOut, Plug, ScrollText, Settings } from "lucide-react";
 import { AdminApiError } from "../../shared/admin/client";
-import { useStatus } from "./api";
+import { qk, useStatus } from "./api";
+import { forgetSession, signOut } from "./session";
 import { ApiBadge } from "./components/StatusBadge";
 
 const NAV = [
@@ -35,9 +38,9 @@ function SignedOut() {
         <ul className="muted signed-out-ways">
           <li>Desktop app: open the dashboard from the tray menu.</li>
           <li>
-            Headless: every launch of <code>patchbay serve</code> prints a new one-time login URL (
-            <code>Dashboard: …/login?token=…</code>). Use the one the running server printed; if it was already used,
-            restart <code>patchbay serve</code> to get a new one.
+            Headless: run <code>patchbay dashboard</code> (in the repo: <code>npm run -s patchbay -- dashboard</code>)
+            for a new one-time login URL from the running Patchbay. Every launch of <code>patchbay serve</code> also
+            prints one (<code>Dashboard: …/login?token=…</code>).
           </li>
           <li>
             Scripts need no login URL: they read <code>adminUrl</code> and <code>adminToken</code> from{" "}
@@ -51,8 +54,16 @@ function SignedOut() {
 }
 
 export function Layout() {
+  const qc = useQueryClient();
   const status = useStatus();
   const signedOut = status.error instanceof AdminApiError && status.error.code === "admin_auth_required";
+  // A token the server refused is of no further use: forget it, so a reload does not send it again.
+  useEffect(() => {
+    if (signedOut) forgetSession();
+  }, [signedOut]);
+  const onSignOut = () => {
+    void signOut().then(() => qc.invalidateQueries({ queryKey: qk.status }));
+  };
 
   if (signedOut) return <SignedOut />;
   const s = status.data;
@@ -79,6 +90,10 @@ export function Layout() {
                 <ApiBadge api={s.api} />
               </div>
               <span>Patchbay {s.version}</span>
+              <button type="button" className="btn ghost sm sign-out" onClick={onSignOut}>
+                <LogOut size={14} aria-hidden />
+                Sign out
+              </button>
             </>
           ) : (
             <span>Connecting…</span>

@@ -1,10 +1,15 @@
 // The dashboard's admin API access: one typed client from the shared endpoint table, query keys, and the query hooks
-// every page shares. Same-origin HTTP only (cookie auth); no IPC.
+// every page shares. Same-origin HTTP only, authenticated by the session token in a header (session.ts); no IPC.
 import { QueryClient, useQuery } from "@tanstack/react-query";
 import { AdminApiError, createAdminClient } from "../../shared/admin/client";
+import { authHeaders } from "./session";
 
-/** Same-origin client: the admin listener serves this page, so the base URL is "". */
-export const api = createAdminClient((url, init) => fetch(url, init), "");
+/** Same-origin client: the admin listener serves this page, so the base URL is "". Every call carries the session
+ *  token as `Authorization`; `credentials: "omit"` because the dashboard has no cookie to send. */
+export const api = createAdminClient(
+  (url, init) => fetch(url, { ...init, headers: { ...init.headers, ...authHeaders() }, credentials: "omit" }),
+  "",
+);
 
 const appKey = (name: string) => ["app", name] as const;
 const sessionsKey = (app: string) => [...appKey(app), "sessions"] as const;
@@ -64,8 +69,8 @@ export function errorMessage(err: unknown): string {
 
 /**
  * How often the dashboard asks for the runtime status. Status is polled only, never pushed as well: each poll is a
- * new request carrying the admin cookie, so it also finds a stale session (an open event stream would outlive a
- * cleared or outdated cookie and keep the page looking signed in).
+ * new request carrying the session token, so it also finds a stale session (an open event stream would outlive a
+ * session that ended, e.g. Patchbay restarted or signed out, and keep the page looking signed in).
  */
 export const STATUS_POLL_MS = 2_000;
 

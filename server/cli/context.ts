@@ -19,6 +19,8 @@ export interface CliIO {
   exit(code: number): void;
   /** Registers a handler for SIGINT/SIGTERM (used by `serve`). */
   onSignal(signal: "SIGINT" | "SIGTERM", handler: () => void): void;
+  /** Opens a URL with the OS's opener (`dashboard --open`); rejects when it cannot. Absent: never opens. */
+  openUrl?(url: string): Promise<void>;
 }
 
 /** Apps and keys opened for one command (no file watching: the process lives for one command). */

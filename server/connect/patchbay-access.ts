@@ -164,7 +164,7 @@ export async function chooseModels(
         `App "${app}" has no model "${asked}". ` +
           (some.length
             ? `Available: ${some.join(", ")}${allowed.length > some.length ? ", …" : ""} (see the dashboard's Models).`
-            : "No models are available: log in to a provider with `npx opencode auth login`, then try again."),
+            : "No models are available: log in to a provider with `npx --no-install opencode auth login`, then try again."),
       );
     }
     return pick(asked);
@@ -177,7 +177,7 @@ export async function chooseModels(
       info.models.length > 0
         ? `App "${app}" allows ${info.models.join(", ")}, but no connected provider has such a model. ` +
             `Allow more with: ${patchbayCommand(`app models ${app} all`)}`
-        : "No models are available: log in to a provider with `npx opencode auth login`, then try again.",
+        : "No models are available: log in to a provider with `npx --no-install opencode auth login`, then try again.",
     );
   return pick(first.id);
 }

@@ -93,7 +93,7 @@ export function demoReply(body: ChatBody): {
   }
   const echo = said ? `You said: "${said.slice(0, 500)}".` : "You did not say anything yet.";
   return {
-    text: `Hi! I'm Patchbay's demo model: no real AI is involved. ${echo} Log in to a provider with OpenCode (opencode auth login, or npx opencode auth login in the Patchbay folder) and restart Patchbay to use real models.`,
+    text: `Hi! I'm Patchbay's demo model: no real AI is involved. ${echo} Log in to a provider with OpenCode (opencode auth login, or npx --no-install opencode auth login in the Patchbay folder) and restart Patchbay to use real models.`,
     toolCall: null,
   };
 }

@@ -156,3 +156,13 @@ export const LaunchAtLoginInput = z.strictObject({ enabled: z.boolean() });
 
 /** Live log stream query: replay size (0–500 recent entries; default 100). */
 export const LogStreamQuery = z.strictObject({ replay: z.coerce.number().int().min(0).max(500).optional() });
+
+/** Trades a one-time login nonce for a dashboard session token. */
+export const SessionCreate = z.strictObject({ loginToken: z.string().min(1).max(200) });
+export type SessionCreate = z.infer<typeof SessionCreate>;
+/** A dashboard session: send `Authorization: Bearer <sessionToken>` on every admin request. */
+export const SessionCreated = z.object({ sessionToken: z.string().min(1) });
+export type SessionCreated = z.infer<typeof SessionCreated>;
+/** A fresh one-time login URL. */
+export const LoginLink = z.object({ url: z.string().url() });
+export type LoginLink = z.infer<typeof LoginLink>;

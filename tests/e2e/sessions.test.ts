@@ -5,7 +5,7 @@
 import { after, afterEach, before, describe, test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { AdminApiError } from "../../shared/admin/client";
-import type { SessionSummary } from "../../shared/admin-api";
+import { SESSION_STORAGE_KEY, type SessionSummary } from "../../shared/admin-api";
 import { startDashboardFixture, type DashboardFixture } from "./support/dashboard-fixture";
 import { eventually } from "./support/eventually";
 import { Dashboard } from "./pages/dashboard";
@@ -312,12 +312,19 @@ describe("session history end to end", { timeout: 170_000 }, () => {
   });
 
   test("a dashboard whose session went stale says how to get a new login URL", async () => {
-    // What a restart of Patchbay does to an open dashboard: its cookie stops working (here: the cookie is gone).
-    await d.context.clearCookies();
+    // What a restart of Patchbay does to an open dashboard: its session token stops working (sessions live in the
+    // server's memory). Here the server ends the session, as a restart would.
+    const token = await d.page.evaluate((key) => sessionStorage.getItem(key), SESSION_STORAGE_KEY);
+    assert.ok(token, "the dashboard holds a session token");
+    const revoked = await fetch(`${d.fx.urls.adminUrl}/admin/api/dashboard-session`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(revoked.status, 200);
     const heading = d.page.getByRole("heading", { name: "Sign in to Patchbay", level: 1 });
     await heading.waitFor({ timeout: 10_000 });
     const text = await d.page.getByRole("main").innerText();
-    for (const part of ["restart patchbay serve", "runtime.json", "adminToken", "tray"]) {
+    for (const part of ["patchbay dashboard", "runtime.json", "adminToken", "tray"]) {
       assert.ok(text.includes(part), `the page mentions ${part}: ${text}`);
     }
     await shot("10-signed-out");

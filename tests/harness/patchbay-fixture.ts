@@ -27,6 +27,8 @@ export interface FixtureOptions {
   runtime?: PatchbayDeps["runtime"];
   /** Reuse this data dir (a restart of the same Patchbay); it is still removed by `stop()`. */
   dataDir?: string;
+  /** A user with no provider logged in: OpenCode offers no model at all (issue 16 item 12's first-hour case). */
+  noModels?: boolean;
 }
 
 /** A running Patchbay under test. */
@@ -56,7 +58,15 @@ export async function startPatchbayFixture(opts: FixtureOptions = {}): Promise<P
   const mock = await new MockUpstream().start();
   const user = createOpenCodeUser({
     mockBaseURL: mock.baseURL,
-    ...(opts.extraUserConfig ? { extraConfig: opts.extraUserConfig } : {}),
+    ...(opts.extraUserConfig || opts.noModels
+      ? {
+          extraConfig: {
+            ...opts.extraUserConfig,
+            // No provider enabled is what OpenCode has with no login (built-in providers included).
+            ...(opts.noModels ? { enabled_providers: ["no-provider-logged-in"], provider: {} } : {}),
+          },
+        }
+      : {}),
     ...(opts.extraProviders ? { extraProviders: opts.extraProviders } : {}),
   });
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "pb-data-"));

@@ -11,7 +11,7 @@ import http from "node:http";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { ADMIN_COOKIE } from "../../shared/admin-api";
+import { SESSION_STORAGE_KEY } from "../../shared/admin-api";
 import { createAdminApp, type AdminApp } from "../../server/http/admin/admin-app";
 import { ResponseStore } from "../../server/responses-store/response-store";
 import { createHistory } from "../../server/opencode/history";
@@ -123,7 +123,14 @@ before(async () => {
     timezoneId: "UTC",
   });
   context.setDefaultTimeout(15_000);
-  await context.addCookies([{ name: ADMIN_COOKIE, value: TOKEN, url: origin, httpOnly: true, sameSite: "Strict" }]);
+  // Signed in as the dashboard is after a login URL: a Bearer token in the page's sessionStorage (here the admin
+  // token itself, which the API accepts the same way).
+  await context.addInitScript(
+    ([key, token]) => {
+      if (!sessionStorage.getItem(key)) sessionStorage.setItem(key, token);
+    },
+    [SESSION_STORAGE_KEY, TOKEN] as const,
+  );
   page = await context.newPage();
   page.on("pageerror", (e) => pageErrors.push(e.message));
   page.on("console", (m) => {

@@ -5,6 +5,7 @@ import { useApps } from "../api";
 import { CodingAgents } from "../components/CodingAgents";
 import { ConnectPanel } from "../components/ConnectPanel";
 import { SelectField } from "../components/Field";
+import { NoModelsNotice } from "../components/NoModelsNotice";
 import { PageHeader } from "../components/PageHeader";
 import { Callout, ErrorState } from "../components/States";
 
@@ -18,6 +19,7 @@ export function ConnectPage() {
         title="Connect"
         subtitle="Point any OpenAI-compatible client at Patchbay. Snippets read the key from an environment variable."
       />
+      <NoModelsNotice />
       {apps.isError ? (
         <ErrorState title="Could not load apps" error={apps.error} onRetry={() => void apps.refetch()} />
       ) : null}

@@ -7,6 +7,7 @@ import { api, errorMessage, qk, useStatus } from "../api";
 import { CopyButton } from "../components/CopyButton";
 import { PageHeader } from "../components/PageHeader";
 import { ApiBadge, OpenCodeBadge } from "../components/StatusBadge";
+import { NoModelsNotice } from "../components/NoModelsNotice";
 import { Callout, ErrorState, Loading } from "../components/States";
 import { EMPTY, formatNumber, formatUptime } from "../lib/format";
 import { RuntimeFacts } from "./OverviewRuntime";
@@ -57,6 +58,7 @@ export function OverviewPage() {
           {n}
         </Callout>
       ))}
+      <NoModelsNotice />
       {s.logError ? <Callout tone="warn">The request log cannot be written: {s.logError}</Callout> : null}
       {s.demo ? (
         <Callout>

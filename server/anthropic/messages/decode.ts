@@ -226,7 +226,10 @@ function decodeUserContent(
   if (kept.length > 0) messages.push({ role: "user", content: kept });
   else if (messages.length === 0 && unsupported.length > 0)
     throw invalidRequest(
-      `Invalid '${at}.content': none of this user message's content blocks can be sent (${[...new Set(unsupported)].slice(0, 5).map((t) => q(t, 40)).join(", ")}); send text, an image or a document.`,
+      `Invalid '${at}.content': none of this user message's content blocks can be sent (${[...new Set(unsupported)]
+        .slice(0, 5)
+        .map((t) => q(t, 40))
+        .join(", ")}); send text, an image or a document.`,
       `${at}.content`,
     );
   else if (messages.length === 0) refuseEmptyUserContent([], `${at}.content`);

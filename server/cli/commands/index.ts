@@ -4,14 +4,18 @@ import type { CommandRegistrar } from "../context";
 import { registerAppCommands } from "./app";
 import { registerConnectCommand } from "./connect";
 import { registerInstallCliCommand } from "./install-cli";
+import { registerDashboardCommand } from "./dashboard";
 import { registerKeyCommands } from "./key";
 import { registerLaunchCommand } from "./launch";
+import { registerModelsCommand } from "./models";
 import { registerServeCommand } from "./serve";
 import { registerSessionsCommands } from "./sessions";
 
 /** Every command group of `patchbay`. */
 export const COMMAND_GROUPS: readonly CommandRegistrar[] = [
   registerServeCommand,
+  registerDashboardCommand,
+  registerModelsCommand,
   registerAppCommands,
   registerKeyCommands,
   registerSessionsCommands,

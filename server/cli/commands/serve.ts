@@ -3,8 +3,9 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { isLoopbackBindHost, LOOPBACK_HOST_MESSAGE } from "../../../shared/settings";
 import type { RequestLogEntry } from "../../../shared/log-entry";
-import type { PatchbayStatus } from "../../../shared/status";
+import { NO_MODELS, type PatchbayStatus } from "../../../shared/status";
 import { PatchbayError } from "../../core/errors";
+import { patchbayCommand } from "../../connect/patchbay-command";
 import type { CliContext } from "../context";
 import { describeCliError } from "../errors";
 
@@ -37,6 +38,14 @@ function apiStartFailure(error: string, port: number | undefined): string {
     `The OpenAI API could not start: ${error}; it may be another Patchbay (one per data folder; another data folder ` +
     `needs its own port). Use --port 0 to pick a free port${port ? "" : ", or --port N for another one"}.`
   );
+}
+
+/** What `serve` says about the models once OpenCode answered (issue 16 item 12); null while unknown. With none, the
+ *  line names the login command and `--demo`: "OpenCode: ready" alone hid that nothing could be served. */
+export function modelsLine(s: PatchbayStatus): string | null {
+  if (s.modelCount === undefined || s.modelCount === null) return null;
+  if (s.modelCount === 0) return `Models: none. ${NO_MODELS.text}`;
+  return `Models: ${s.modelCount} available (GET /v1/models, or \`patchbay models\`).`;
 }
 
 function openCodeLine(s: PatchbayStatus["opencode"]): string {
@@ -145,14 +154,23 @@ async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
       `OpenAI API: ${urls.openaiUrl ?? "stopped (settings say not to start it on launch; start it from the dashboard)"}\n`,
     );
     io.out(`Dashboard: ${urls.loginUrl}\n`);
+    io.out(`  (works once; \`${patchbayCommand("dashboard", io.env)}\` prints a new one)\n`);
     for (const notice of status.notices) io.out(`Notice: ${notice}\n`);
     let lastOpenCode = openCodeLine(status.opencode);
     io.out(`${lastOpenCode}\n`);
+    let lastModels = modelsLine(status);
+    if (lastModels) io.out(`${lastModels}\n`);
     pb.onStatus((s) => {
+      if (stopping) return;
       const line = openCodeLine(s.opencode);
-      if (line !== lastOpenCode && !stopping) {
+      if (line !== lastOpenCode) {
         lastOpenCode = line;
         io.out(`${line}\n`);
+      }
+      const models = modelsLine(s);
+      if (models !== null && models !== lastModels) {
+        lastModels = models;
+        io.out(`${models}\n`);
       }
     });
     if (!opts.quiet) pb.onRequest?.((e) => io.out(`${requestLine(e)}\n`));

@@ -1,18 +1,17 @@
 // createAdminApp: the admin listener's express app (bound to 127.0.0.1 by the composition root). Order of checks:
-// security headers → Host (DNS rebinding) → one-time login → Origin on writes → auth → API rows → renderer.
+// security headers → Host (DNS rebinding) → login page → Origin on writes → auth (API only) → API rows → renderer.
 // Must not bind sockets or build stores; no CORS headers, ever.
 import express, { type Request, type Response } from "express";
-import { ADMIN_API_PREFIX, ADMIN_COOKIE } from "../../../shared/admin-api";
-import { LoginNonces, authenticate } from "./middleware/auth";
-import { requireAuth } from "./middleware/auth";
+import { ADMIN_API_PREFIX } from "../../../shared/admin-api";
+import { DashboardSessions, LoginNonces, requireAuth } from "./middleware/auth";
 import { adminErrorHandler, apiNotFound } from "./middleware/errors";
 import { hostGuard, originGuard, securityHeaders } from "./middleware/security";
 import { loginFailedPage } from "./pages";
 import { mountAdminApi } from "./routes/mount";
 import { createStreamHandlers } from "./routes/streams";
-import type { AdminApp, AdminAppOptions, AdminServices } from "./services";
+import type { AdminApp, AdminAppOptions, AdminLogins, AdminServices } from "./services";
 import { SseRegistry } from "./sse";
-import { serveRenderer } from "./static";
+import { serveRenderer, serveRendererIndex } from "./static";
 
 export type { AdminApp, AdminAppOptions, AdminServices } from "./services";
 
@@ -24,6 +23,13 @@ const defaultLog = (line: string): void => {
 export function createAdminApp(services: AdminServices, options: AdminAppOptions = {}): AdminApp {
   const log = services.log ?? defaultLog;
   const nonces = new LoginNonces(options.randomToken);
+  const sessions = new DashboardSessions();
+  const createLoginUrl = (): string => `${services.adminOrigin().replace(/\/+$/, "")}/login?token=${nonces.issue()}`;
+  const logins: AdminLogins = {
+    exchange: (nonce) => (nonces.consume(nonce) ? sessions.open() : null),
+    revoke: (token) => sessions.revoke(token),
+    createLoginUrl,
+  };
   const registry = new SseRegistry();
   const streams = createStreamHandlers(services, registry, {
     heartbeatMs: options.heartbeatMs ?? 15_000,
@@ -39,25 +45,22 @@ export function createAdminApp(services: AdminServices, options: AdminAppOptions
   app.use(securityHeaders);
   app.use(hostGuard(services.adminOrigin));
 
-  // One-time login: trades a nonce for the admin cookie, then the nonce is gone.
-  app.get("/login", (req: Request, res: Response) => {
+  // The login link's page: the dashboard itself, which trades the nonce for a session token (POST
+  // /admin/api/dashboard-session) and keeps that in sessionStorage. Nothing here sets a cookie (issue 16 item 9). The nonce is
+  // only checked, not used up, so a used or unknown link gets the "expired" page at once.
+  app.get("/login", (req: Request, res: Response, next) => {
     res.setHeader("Cache-Control", "no-store");
     const token = typeof req.query.token === "string" ? req.query.token : "";
-    if (token && nonces.consume(token)) {
-      res.cookie(ADMIN_COOKIE, services.adminToken, { httpOnly: true, sameSite: "strict", path: "/" });
-      res.redirect(303, "/");
-      return;
-    }
-    if (authenticate(req, services.adminToken) !== null) {
-      res.redirect(303, "/");
+    if (token && nonces.has(token)) {
+      serveRendererIndex(services.staticDir, res, next);
       return;
     }
     res.status(401).type("html").send(loginFailedPage());
   });
 
   app.use(originGuard(services.adminOrigin));
-  app.use(requireAuth(services.adminToken, services.adminOrigin));
-  app.use(mountAdminApi(services, streams, log));
+  app.use(requireAuth(services.adminToken, sessions));
+  app.use(mountAdminApi(services, streams, log, logins));
   app.use(ADMIN_API_PREFIX, apiNotFound);
   app.use(serveRenderer(services.staticDir));
   app.use(apiNotFound);
@@ -65,7 +68,8 @@ export function createAdminApp(services: AdminServices, options: AdminAppOptions
 
   return {
     handler: app,
-    createLoginUrl: () => `${services.adminOrigin().replace(/\/+$/, "")}/login?token=${nonces.issue()}`,
+    createLoginUrl,
+    secrets: () => [...nonces.outstanding(), ...sessions.tokens()],
     close: () => registry.closeAll(),
   };
 }

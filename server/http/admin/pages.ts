@@ -1,4 +1,4 @@
-// Small self-contained HTML pages the admin listener serves outside the React app (sign-in needed, used login link,
+// Small self-contained HTML pages the admin listener serves outside the React app (used login link,
 // dashboard not built). Static text only: nothing from the request is echoed into them.
 
 function page(title: string, body: string): string {
@@ -14,20 +14,11 @@ h1{font-size:1.25rem;margin:0 0 .75rem}p{line-height:1.5;margin:.5rem 0;opacity:
 <body><main><h1>${title}</h1>${body}</main></body></html>`;
 }
 
-/** 401 page for a browser without the admin cookie. */
-export function unauthenticatedPage(): string {
-  return page(
-    "Sign in to Patchbay",
-    "<p>Open Patchbay from the tray, or use the login URL printed in the terminal where you started <code>patchbay serve</code>.</p>" +
-      "<p>Each login URL works once; run <code>patchbay serve</code> again or use the tray to get a new one.</p>",
-  );
-}
-
 /** 401 page for a login link that was already used or is unknown. */
 export function loginFailedPage(): string {
   return page(
     "This login link has expired",
-    "<p>Login links work only once. Desktop: open the dashboard from the tray. Headless: each start of <code>patchbay serve</code> prints a new login URL. Scripts need no login URL: send <code>Authorization: Bearer &lt;adminToken&gt;</code> with the token from <code>runtime.json</code> in Patchbay's data folder.</p>",
+    "<p>Login links work only once. Desktop: open the dashboard from the tray. Headless: run <code>patchbay dashboard</code> for a new login URL (each start of <code>patchbay serve</code> also prints one). Scripts need no login URL: send <code>Authorization: Bearer &lt;adminToken&gt;</code> with the token from <code>runtime.json</code> in Patchbay's data folder.</p>",
   );
 }
 

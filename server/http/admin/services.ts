@@ -25,7 +25,7 @@ export interface AdminServices {
   stopApi(): Promise<void>;
   /** Native actions; absent in headless mode (desktop endpoints then answer 404 and the UI hides them). */
   desktop?: DesktopHost;
-  /** Per-launch admin token: the `patchbay_admin` cookie value and the `Authorization: Bearer` token. */
+  /** Per-launch admin token, sent as `Authorization: Bearer` by scripts and the CLI (never put in a cookie). */
   adminToken: string;
   /** Admin listener origin, e.g. `http://127.0.0.1:53111` (known once the listener is bound; read per request).
    *  The Host header must equal its host:port, and write requests' Origin must equal it. */
@@ -42,6 +42,23 @@ export interface AdminServices {
   clientEnv?: Record<string, string | undefined>;
   /** Stored Responses (issue 13). Absent → their endpoints answer 503 `backend_unavailable`. */
   responses?: ResponseStore;
+}
+
+/** The admin app's login state as the session rows see it (built by createAdminApp; nothing outside it). */
+export interface AdminLogins {
+  /** Uses up a one-time login nonce and opens a dashboard session; null when the nonce is used or unknown. */
+  exchange(nonce: string): string | null;
+  /** Ends a dashboard session (unknown tokens, and the admin token, are ignored). */
+  revoke(sessionToken: string): void;
+  /** A fresh one-time login URL. */
+  createLoginUrl(): string;
+}
+
+/** What a row's handler may know about its request beyond the parsed input. */
+export interface AdminRequestContext {
+  /** The caller's Bearer token (the admin token or a session token); null on the public row. */
+  credential: string | null;
+  logins: AdminLogins;
 }
 
 /** Tunables, for tests. */
@@ -62,6 +79,9 @@ export interface AdminApp {
   handler: Express;
   /** A fresh single-use login URL (`<adminOrigin>/login?token=<nonce>`); the nonce is not the admin token. */
   createLoginUrl(): string;
+  /** Every credential this app handed out that is still worth hiding (outstanding login nonces, live session
+   *  tokens): the request log redacts them by value. */
+  secrets(): string[];
   /** Ends live streams (SSE clients and their timers) so the HTTP server can close promptly. */
   close(): void;
 }

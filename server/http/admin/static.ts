@@ -1,4 +1,4 @@
-// Serves the built renderer (behind auth): files from staticDir, and index.html for any other page path so the
+// Serves the built renderer (no credentials needed: it holds no secret): files from staticDir, and index.html for any other page path so the
 // client-side router can handle it. Never serves anything under /admin/api.
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -35,13 +35,21 @@ export function serveRenderer(staticDir: string): express.Router {
       res.status(404).type("text").send("Not found");
       return;
     }
-    const index = path.join(root, "index.html");
-    if (!existsSync(index)) {
-      res.status(503).type("html").send(notBuiltPage());
-      return;
-    }
-    res.setHeader("Cache-Control", "no-cache");
-    res.sendFile(index);
+    serveRendererIndex(root, res, next);
   });
   return router;
+}
+
+/** Sends the dashboard's index.html (503 with instructions when the renderer is not built). The page holds no
+ *  secret, so it is served without credentials: it shows its own sign-in screen when it has no session. */
+export function serveRendererIndex(staticDir: string, res: Response, next: NextFunction): void {
+  const index = path.join(path.resolve(staticDir), "index.html");
+  if (!existsSync(index)) {
+    res.status(503).type("html").send(notBuiltPage());
+    return;
+  }
+  if (!res.getHeader("Cache-Control")) res.setHeader("Cache-Control", "no-cache");
+  res.sendFile(index, (err?: Error) => {
+    if (err) next(err);
+  });
 }

@@ -10,7 +10,7 @@ import { SettingsPage } from "./settings-page";
 export class Dashboard {
   constructor(readonly page: Page) {}
 
-  /** Opens a one-time login URL; the server trades it for the admin cookie and redirects to the Overview. */
+  /** Opens a one-time login URL; the page trades it for a session token and lands on the Overview. */
   async login(loginUrl: string): Promise<OverviewPage> {
     await this.page.goto(loginUrl);
     return new OverviewPage(this.page).ready();

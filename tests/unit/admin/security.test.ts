@@ -1,5 +1,5 @@
-// Admin listener security: auth (cookie/Bearer/one-time login), Host check, Origin check on writes, no CORS,
-// JSON errors from one middleware, renderer behind auth.
+// Admin listener security: auth (Bearer admin token or dashboard session token, one-time login, no cookies), Host
+// check, Origin check on writes, no CORS, JSON errors from one middleware, the renderer served without secrets.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { rawExchange } from "../http/raw-socket";
@@ -23,61 +23,113 @@ describe("admin security", () => {
       headers: { authorization: "Bearer nope" },
     });
     assert.equal(wrong.status, 401);
-    const wrongCookie = await s.request("GET", "/admin/api/apps", {
+    const cookie = await s.request("GET", "/admin/api/apps", {
       auth: "none",
-      headers: { cookie: "patchbay_admin=nope" },
+      headers: { cookie: `patchbay_admin=${s.token}` },
     });
-    assert.equal(wrongCookie.status, 401);
+    assert.equal(cookie.status, 401, "cookies never authenticate, not even one holding the admin token");
   });
 
-  test("page load without credentials → 401 HTML pointing at the tray / login URL", async () => {
+  test("page loads need no credentials and carry none (the page shows its own sign-in screen)", async () => {
     const res = await s.request("GET", "/apps", { auth: "none" });
-    assert.equal(res.status, 401);
-    assert.match(String(res.headers["content-type"]), /text\/html/);
-    assert.match(res.text, /tray/);
-    assert.match(res.text, /login URL/);
+    assert.equal(res.status, 200);
+    assert.match(res.text, /<div id=root>/);
+    assert.equal(res.headers["set-cookie"], undefined);
   });
 
-  test("Bearer and cookie both authenticate", async () => {
-    assert.equal((await s.request("GET", "/admin/api/status")).status, 200);
-    const viaCookie = await s.request("GET", "/admin/api/status", {
+  /** Trades a fresh login URL's nonce for a session token the way the dashboard page does. */
+  async function signIn(): Promise<string> {
+    const nonce = new URL(s.admin.createLoginUrl()).searchParams.get("token") ?? "";
+    const res = await s.request("POST", "/admin/api/dashboard-session", {
       auth: "none",
-      headers: { cookie: `other=1; patchbay_admin=${s.token}` },
+      headers: { origin: s.origin },
+      body: { loginToken: nonce },
     });
-    assert.equal(viaCookie.status, 200);
-  });
+    assert.equal(res.status, 201, res.text);
+    return (res.json() as { sessionToken: string }).sessionToken;
+  }
 
-  test("one-time login URL sets the cookie once, then stops working", async () => {
+  test("one-time login URL: the page loads while the nonce is unused, the nonce trades once for a session token", async () => {
     const url = new URL(s.admin.createLoginUrl());
     assert.equal(url.origin, s.origin);
     const nonce = url.searchParams.get("token") ?? "";
     assert.ok(nonce.length >= 32);
     assert.notEqual(nonce, s.token, "the login nonce must not be the admin token");
 
-    const first = await s.request("GET", url.pathname + url.search, { auth: "none" });
-    assert.equal(first.status, 303);
-    assert.equal(first.headers.location, "/");
-    const cookie = String(first.headers["set-cookie"]?.[0] ?? "");
-    assert.match(cookie, new RegExp(`^patchbay_admin=${s.token};`));
-    assert.match(cookie, /HttpOnly/);
-    assert.match(cookie, /SameSite=Strict/);
-    assert.match(cookie, /Path=\//);
-
-    const pair = cookie.split(";")[0] ?? "";
-    const page = await s.request("GET", "/", { auth: "none", headers: { cookie: pair } });
+    const page = await s.request("GET", url.pathname + url.search, { auth: "none" });
     assert.equal(page.status, 200);
     assert.match(page.text, /<div id=root>/);
+    assert.equal(page.headers["set-cookie"], undefined, "no cookie, ever (issue 16 item 9)");
+    assert.equal(page.headers["cache-control"], "no-store");
 
-    const again = await s.request("GET", url.pathname + url.search, { auth: "none" });
+    const first = await s.request("POST", "/admin/api/dashboard-session", {
+      auth: "none",
+      headers: { origin: s.origin },
+      body: { loginToken: nonce },
+    });
+    assert.equal(first.status, 201, first.text);
+    assert.equal(first.headers["set-cookie"], undefined);
+    const session = (first.json() as { sessionToken: string }).sessionToken;
+    assert.ok(session.length >= 32);
+    assert.notEqual(session, s.token, "a session token is not the admin token");
+    const api = await s.request("GET", "/admin/api/status", {
+      auth: "none",
+      headers: { authorization: `Bearer ${session}` },
+    });
+    assert.equal(api.status, 200);
+
+    const again = await s.request("POST", "/admin/api/dashboard-session", {
+      auth: "none",
+      headers: { origin: s.origin },
+      body: { loginToken: nonce },
+    });
     assert.equal(again.status, 401);
-    assert.equal(again.headers["set-cookie"], undefined);
-    assert.match(again.text, /only once/);
+    assert.equal(errorOf(again).code, "admin_auth_required");
+    const usedPage = await s.request("GET", url.pathname + url.search, { auth: "none" });
+    assert.equal(usedPage.status, 401);
+    assert.match(usedPage.text, /only once/);
+    assert.match(usedPage.text, /patchbay dashboard/);
 
     const bogus = await s.request("GET", "/login?token=guess", { auth: "none" });
     assert.equal(bogus.status, 401);
-    const fresh = new URL(s.admin.createLoginUrl());
-    assert.notEqual(fresh.searchParams.get("token"), nonce);
-    assert.equal((await s.request("GET", fresh.pathname + fresh.search, { auth: "none" })).status, 303);
+    const crossSite = await s.request("POST", "/admin/api/dashboard-session", {
+      auth: "none",
+      headers: { origin: "http://evil.example" },
+      body: { loginToken: new URL(s.admin.createLoginUrl()).searchParams.get("token") },
+    });
+    assert.equal(crossSite.status, 403, "another site cannot trade a nonce either");
+  });
+
+  test("sign out ends that session only; the admin token and other sessions keep working", async () => {
+    const one = await signIn();
+    const two = await signIn();
+    const out = await s.request("DELETE", "/admin/api/dashboard-session", {
+      auth: "none",
+      headers: { authorization: `Bearer ${one}`, origin: s.origin },
+    });
+    assert.equal(out.status, 200);
+    const get = (token: string) =>
+      s.request("GET", "/admin/api/status", { auth: "none", headers: { authorization: `Bearer ${token}` } });
+    assert.equal((await get(one)).status, 401);
+    assert.equal((await get(two)).status, 200);
+    assert.equal((await get(s.token)).status, 200);
+    assert.deepEqual(
+      s.admin.secrets().filter((x) => x === one || x === two),
+      [two],
+      "live session tokens are known secrets (redacted from the log); ended ones are gone",
+    );
+  });
+
+  test("a fresh login URL through the admin API (patchbay dashboard) needs the admin token", async () => {
+    const refused = await s.request("POST", "/admin/api/login-links", { auth: "none" });
+    assert.equal(refused.status, 401);
+    const res = await s.request("POST", "/admin/api/login-links");
+    assert.equal(res.status, 201, res.text);
+    const url = new URL((res.json() as { url: string }).url);
+    assert.equal(url.origin, s.origin);
+    assert.equal(url.pathname, "/login");
+    const page = await s.request("GET", url.pathname + url.search, { auth: "none" });
+    assert.equal(page.status, 200, "the new link works");
   });
 
   test("wrong Host → 403 forbidden_host, even with a valid token", async () => {
@@ -108,14 +160,13 @@ describe("admin security", () => {
   });
 
   test("cross-origin writes → 403 forbidden_origin", async () => {
-    const cookie = `patchbay_admin=${s.token}`;
+    const authorization = `Bearer ${await signIn()}`;
     const cases: Record<string, string>[] = [
-      { cookie, origin: "http://evil.example" },
-      { cookie, origin: `http://127.0.0.1:${s.port + 1}` },
-      { cookie, origin: "null" },
-      { cookie, "sec-fetch-site": "cross-site" },
-      { cookie, "sec-fetch-site": "same-site" },
-      { cookie }, // cookie alone proves nothing about the origin
+      { authorization, origin: "http://evil.example" },
+      { authorization, origin: `http://127.0.0.1:${s.port + 1}` },
+      { authorization, origin: "null" },
+      { authorization, "sec-fetch-site": "cross-site" },
+      { authorization, "sec-fetch-site": "same-site" },
       { authorization: `Bearer ${s.token}`, origin: "http://evil.example" },
       { origin: "http://evil.example" }, // unauthenticated and cross-origin: origin check first
     ];
@@ -128,16 +179,16 @@ describe("admin security", () => {
   });
 
   test("same-origin writes succeed (Origin, Sec-Fetch-Site, or Bearer from a script)", async () => {
-    const cookie = `patchbay_admin=${s.token}`;
+    const authorization = `Bearer ${await signIn()}`;
     const a = await s.request("POST", "/admin/api/apps", {
       auth: "none",
-      headers: { cookie, origin: s.origin },
+      headers: { authorization, origin: s.origin },
       body: { name: "same-a" },
     });
     assert.equal(a.status, 201);
     const b = await s.request("POST", "/admin/api/apps", {
       auth: "none",
-      headers: { cookie, "sec-fetch-site": "same-origin" },
+      headers: { authorization, "sec-fetch-site": "same-origin" },
       body: { name: "same-b" },
     });
     assert.equal(b.status, 201);
@@ -145,7 +196,7 @@ describe("admin security", () => {
     assert.equal(c.status, 201);
     const reads = await s.request("GET", "/admin/api/apps", {
       auth: "none",
-      headers: { cookie, "sec-fetch-site": "cross-site" },
+      headers: { authorization, "sec-fetch-site": "cross-site" },
     });
     assert.equal(reads.status, 200, "reads are not origin-checked (no CORS means the page cannot read them)");
   });

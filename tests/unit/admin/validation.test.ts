@@ -14,6 +14,14 @@ interface BadCase {
 }
 
 const CASES: BadCase[] = [
+  { row: "openDashboardSession", method: "POST", path: "/admin/api/dashboard-session", body: {}, field: "loginToken" },
+  {
+    row: "openDashboardSession",
+    method: "POST",
+    path: "/admin/api/dashboard-session",
+    body: { loginToken: "x", extra: 1 },
+    field: "extra",
+  },
   { row: "createApp", method: "POST", path: "/admin/api/apps", body: {}, field: "name" },
   { row: "createApp", method: "POST", path: "/admin/api/apps", body: { name: "Bad Name" }, field: "name" },
   {

@@ -255,4 +255,35 @@ describe("patchbay serve (fake Patchbay)", () => {
     assert.match(h.err(), /"Expose on LAN" switch in the dashboard's Settings page/);
     assert.equal(fake.calls.deps.length, 0, "Patchbay is not started");
   });
+
+  test("says when there are no models, with the login command and --demo; then the count once there are some (issue 16 item 12)", async () => {
+    const h = harness();
+    const none = { ...status({}, { state: "ready", version: "1.18.33" }), demo: false, modelCount: 0 };
+    const fake = fakePatchbay({ status: none });
+    void main(["node", "patchbay", "serve"], h.io, { createPatchbay: fake.create });
+    await h.waitForOut(/Press Ctrl\+C to stop\./);
+    assert.match(h.out(), /^Models: none\. No models are available/m);
+    assert.match(h.out(), /`opencode auth login`/);
+    assert.match(h.out(), /`npx --no-install opencode auth login`/);
+    assert.match(h.out(), /restart Patchbay/);
+    assert.match(h.out(), /`--demo`/);
+    assert.match(h.out(), /^ {2}\(works once; `npx patchbay dashboard` prints a new one\)$/m);
+    fake.emit({ ...none, modelCount: 3 });
+    await h.waitForOut(/^Models: 3 available/m);
+    const before = h.out();
+    fake.emit({ ...none, modelCount: 3 });
+    assert.equal(h.out(), before, "an unchanged count is not printed again");
+    h.signal("SIGTERM");
+    assert.equal(await h.exited, 0);
+  });
+
+  test("prints nothing about models while the count is unknown", async () => {
+    const h = harness();
+    const fake = fakePatchbay({ status: { ...status(), modelCount: null } });
+    void main(["node", "patchbay", "serve"], h.io, { createPatchbay: fake.create });
+    await h.waitForOut(/Press Ctrl\+C to stop\./);
+    assert.doesNotMatch(h.out(), /^Models:/m);
+    h.signal("SIGTERM");
+    assert.equal(await h.exited, 0);
+  });
 });

@@ -101,7 +101,7 @@ describe("launch/connect policy", () => {
 
   test("no models at all: says how to log in", async () => {
     const { access } = fakeAccess(dataDir, []);
-    await assert.rejects(chooseModels(access, "x", undefined), /npx opencode auth login/);
+    await assert.rejects(chooseModels(access, "x", undefined), /npx --no-install opencode auth login/);
   });
 
   test("API origin: no /v1, loopback for a LAN-exposed listener, an error when stopped", () => {

@@ -4,7 +4,6 @@ import type { Patchbay, PatchbayDeps, PatchbayUrls } from "../../../server/index
 import type {
   AppPort,
   Bounds,
-  CookieSpec,
   ElectronPorts,
   MenuTemplateItem,
   PreventableEvent,
@@ -255,7 +254,6 @@ export interface FakePorts extends ElectronPorts {
   calls: CallLog;
   windows: FakeWindow[];
   trays: FakeTray[];
-  cookies: CookieSpec[];
   clipboard: string[];
   notifications: { title: string; body: string }[];
   external: string[];
@@ -280,7 +278,6 @@ export function createFakePorts(opts: {
     app: new FakeApp(calls, opts.userData, opts.autoReady ?? true),
     windows: [],
     trays: [],
-    cookies: [],
     clipboard: [],
     notifications: [],
     external: [],
@@ -301,10 +298,6 @@ export function createFakePorts(opts: {
       const t = new FakeTray(iconPath);
       ports.trays.push(t);
       return t;
-    },
-    async setCookie(cookie) {
-      calls.push(`setCookie(${cookie.name})`);
-      ports.cookies.push(cookie);
     },
     restrictPermissions(allowed) {
       ports.allowedPermissions = allowed;

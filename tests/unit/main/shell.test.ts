@@ -19,7 +19,7 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Waits for the fire-and-forget window opening (state file read, cookie, load) to reach `loadURL`. */
+/** Waits for the fire-and-forget window opening (state file read, login URL, load) to reach `loadURL`. */
 const windowLoaded = (ports: FakePorts) =>
   waitFor("the dashboard window to load", () => ports.calls.some((c) => c.startsWith("window.loadURL")));
 
@@ -65,7 +65,7 @@ describe("runShell", () => {
     assert.equal(created.length, 0);
   });
 
-  test("launch: Patchbay in userData with a DesktopHost, started, tray shows status, dashboard opens with the cookie", async () => {
+  test("launch: Patchbay in userData with a DesktopHost, started, tray shows status, dashboard opens with a one-time login URL", async () => {
     const { ports, shell, created, userData } = setup();
     assert.ok(shell);
     await shell.ready;
@@ -78,7 +78,7 @@ describe("runShell", () => {
     assert.deepEqual(ports.allowedPermissions, ["clipboard-sanitized-write"]);
     const order = ports.calls.filter(
       (c) =>
-        ["createPatchbay", "patchbay.start", "createTray", "createWindow", "setCookie(patchbay_admin)"].includes(c) ||
+        ["createPatchbay", "patchbay.start", "createTray", "createWindow"].includes(c) ||
         c.startsWith("window.loadURL"),
     );
     assert.deepEqual(order, [
@@ -86,8 +86,7 @@ describe("runShell", () => {
       "patchbay.start",
       "createTray",
       "createWindow",
-      "setCookie(patchbay_admin)",
-      "window.loadURL(http://127.0.0.1:53111/)",
+      "window.loadURL(http://127.0.0.1:53111/login?token=once)",
     ]);
     const tray = ports.trays[0]!;
     assert.equal(tray.image, "/assets/tray/running-dark.png");

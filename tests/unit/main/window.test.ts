@@ -1,4 +1,4 @@
-// The dashboard window: fixed security options, admin cookie before load, navigation/popup policy, hide-to-tray
+// The dashboard window: fixed security options, automatic login through a one-time login URL (no cookie), navigation/popup policy, hide-to-tray
 // with a first-time notice, remembered geometry.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -6,12 +6,12 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import {
-  adminCookie,
   ALLOWED_PERMISSIONS,
   DashboardWindow,
   dashboardWindowOptions,
   decideNavigation,
   decideWindowOpen,
+  loginUrlFor,
   type DashboardTarget,
 } from "../../../main/window";
 import { DEFAULT_SIZE, restoreBounds, WindowStateFile } from "../../../main/window-state";
@@ -19,7 +19,9 @@ import { waitFor } from "../../harness/wait-for";
 import { createFakePorts, type FakePorts } from "./fake-electron";
 
 const ORIGIN = "http://127.0.0.1:53111";
-const target: DashboardTarget = { adminUrl: ORIGIN, dashboardUrl: `${ORIGIN}/`, adminToken: "secret-token" };
+let issued = 0;
+/** Each call is a new one-time login URL, as Patchbay.createLoginUrl gives. */
+const target: DashboardTarget = { adminUrl: ORIGIN, createLoginUrl: () => `${ORIGIN}/login?token=nonce-${++issued}` };
 
 let dir: string;
 before(async () => {
@@ -48,16 +50,14 @@ describe("pure window policy", () => {
     );
   });
 
-  test("admin cookie: HttpOnly, SameSite=Strict, scoped to the admin origin, session-only", () => {
-    assert.deepEqual(adminCookie(target), {
-      url: ORIGIN,
-      name: "patchbay_admin",
-      value: "secret-token",
-      httpOnly: true,
-      sameSite: "strict",
-      secure: false,
-    });
-    assert.equal("expirationDate" in adminCookie(target), false);
+  test("login URL: a fresh one-time URL, with the route to land on as `next`", () => {
+    const plain = new URL(loginUrlFor(target));
+    assert.equal(plain.origin + plain.pathname, `${ORIGIN}/login`);
+    assert.match(plain.searchParams.get("token") ?? "", /^nonce-\d+$/);
+    assert.equal(plain.searchParams.get("next"), null);
+    const routed = new URL(loginUrlFor(target, "/connect?setup=codex"));
+    assert.equal(routed.searchParams.get("next"), "/connect?setup=codex");
+    assert.notEqual(routed.searchParams.get("token"), plain.searchParams.get("token"));
   });
 
   test("navigation: same origin allowed, external http(s) to the browser, everything else denied", () => {
@@ -156,16 +156,19 @@ describe("DashboardWindow", () => {
     assert.equal(ports.windows.length, 0);
   });
 
-  test("first show: cookie set BEFORE the dashboard URL loads; then shown and focused; second show reuses it", async () => {
+  test("first show: loads a one-time login URL (no cookie anywhere); then shown and focused; second show reuses it", async () => {
     const ports = createFakePorts({ userData: dir });
     const { win } = makeWindow(ports, path.join(dir, "ws2.json"));
     win.setTarget(target);
     await win.show();
-    const i = (s: string) => ports.calls.indexOf(s);
-    assert.ok(i("setCookie(patchbay_admin)") >= 0);
-    assert.ok(i("setCookie(patchbay_admin)") < i(`window.loadURL(${ORIGIN}/)`), ports.calls.join(", "));
-    assert.ok(i(`window.loadURL(${ORIGIN}/)`) < i("window.show"));
-    assert.equal(ports.cookies[0]?.value, "secret-token");
+    const load = ports.calls.findIndex((c) => c.startsWith(`window.loadURL(${ORIGIN}/login?token=nonce-`));
+    assert.ok(load >= 0, ports.calls.join(", "));
+    assert.ok(load < ports.calls.indexOf("window.show"));
+    assert.equal(
+      ports.calls.some((c) => /cookie/i.test(c)),
+      false,
+      "the window signs in with the login URL, never a cookie",
+    );
     await win.show();
     assert.equal(ports.windows.length, 1);
     ports.windows[0]!.minimized = true;

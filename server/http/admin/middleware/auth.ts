@@ -1,14 +1,14 @@
-// Admin authentication: the per-launch token in the `patchbay_admin` cookie or an `Authorization: Bearer` header,
-// and single-use login nonces that trade for the cookie. The admin token itself never appears in a URL.
+// Admin authentication: `Authorization: Bearer` carrying the per-launch admin token (scripts, the CLI) or a dashboard
+// session token (issue 16 item 9), and single-use login nonces that trade for a session token. No cookies at all:
+// browsers send cookies to every port of 127.0.0.1, so another local server would receive them. The admin token
+// itself never appears in a URL.
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
-import { ADMIN_API_PREFIX, ADMIN_COOKIE } from "../../../../shared/admin-api";
+import { ADMIN_API_PREFIX, adminApi, type EndpointDef } from "../../../../shared/admin-api";
 import { PatchbayError } from "../../../core/errors";
-import { WRITE_METHODS, classifyOrigin } from "./security";
-import { unauthenticatedPage } from "../pages";
 
-/** How a request proved it may use the admin API. */
-export type AdminAuth = "cookie" | "bearer" | null;
+/** How a request proved it may use the admin API: the admin token, or a dashboard session's token. */
+export type AdminAuth = "bearer" | "session" | null;
 
 /** Constant-time string comparison (false on length mismatch without comparing contents). */
 export function safeEqual(a: string, b: string): boolean {
@@ -17,67 +17,49 @@ export function safeEqual(a: string, b: string): boolean {
   return ab.length === bb.length && timingSafeEqual(ab, bb);
 }
 
-/** Value of one cookie from a Cookie header, or undefined. */
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() !== name) continue;
-    const raw = part
-      .slice(eq + 1)
-      .trim()
-      .replace(/^"(.*)"$/, "$1");
-    try {
-      return decodeURIComponent(raw);
-    } catch {
-      return raw;
-    }
-  }
-  return undefined;
+/** The token of an `Authorization: Bearer <token>` header, or null. */
+export function bearerToken(req: Request): string | null {
+  const authz = req.headers.authorization;
+  if (authz === undefined) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(authz);
+  return m?.[1] ?? null;
 }
 
-/** Which credential, if any, carries the admin token. */
-export function authenticate(req: Request, adminToken: string): AdminAuth {
-  const authz = req.headers.authorization;
-  if (authz !== undefined) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(authz);
-    if (m?.[1] && safeEqual(m[1], adminToken)) return "bearer";
-  }
-  const cookie = readCookie(req.headers.cookie, ADMIN_COOKIE);
-  if (cookie !== undefined && safeEqual(cookie, adminToken)) return "cookie";
+/** Which credential, if any, the request's Bearer token is. */
+export function authenticate(req: Request, adminToken: string, sessions?: DashboardSessions): AdminAuth {
+  const token = bearerToken(req);
+  if (token === null) return null;
+  if (safeEqual(token, adminToken)) return "bearer";
+  if (sessions?.isLive(token)) return "session";
   return null;
 }
 
-/** Requires auth: 401 JSON `admin_auth_required` on the API, a small HTML page elsewhere. Cookie-authenticated
- *  writes must also prove same origin (Origin or Sec-Fetch-Site); Bearer requests cannot be forged by a browser. */
-export function requireAuth(adminToken: string, adminOrigin: () => string) {
+/** `METHOD path` of the rows callable without credentials (trading a login nonce for a session). */
+const PUBLIC_ROWS: ReadonlySet<string> = new Set(
+  (Object.values(adminApi) as EndpointDef[]).filter((d) => d.public).map((d) => `${d.method} ${d.path}`),
+);
+
+/** Requires auth on the admin API (401 JSON `admin_auth_required`). Page loads (GET/HEAD outside the API) pass: the
+ *  dashboard's files hold no secret, and the page itself shows the sign-in screen when it has no session. Every
+ *  credential travels in a header a browser never adds by itself, so a forged cross-site request carries none
+ *  (the Origin check on writes still runs before this, as defence in depth). */
+export function requireAuth(adminToken: string, sessions: DashboardSessions) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const auth = authenticate(req, adminToken);
+    const isApi = req.path.startsWith(ADMIN_API_PREFIX);
+    if (!isApi && (req.method === "GET" || req.method === "HEAD")) return next();
+    if (PUBLIC_ROWS.has(`${req.method} ${req.path.replace(/\/+$/, "")}`)) return next();
+    const auth = authenticate(req, adminToken, sessions);
     if (auth === null) {
-      if (req.path.startsWith(ADMIN_API_PREFIX) || req.method !== "GET") {
-        next(
-          new PatchbayError(
-            "admin_auth_required",
-            "Sign in to the Patchbay dashboard first: open it from the tray, use the login URL `patchbay serve` printed, or send Authorization: Bearer <adminToken> from runtime.json in the data folder.",
-          ),
-        );
-        return;
-      }
-      res.status(401).type("html").setHeader("Cache-Control", "no-store");
-      res.send(unauthenticatedPage());
-      return;
-    }
-    if (auth === "cookie" && WRITE_METHODS.has(req.method) && classifyOrigin(req, adminOrigin()) !== "same-origin") {
       next(
         new PatchbayError(
-          "forbidden_origin",
-          "Changes to Patchbay are only accepted from the Patchbay dashboard itself.",
+          "admin_auth_required",
+          "Sign in to the Patchbay dashboard first: open it from the tray, use a login URL (`patchbay serve` prints one; `patchbay dashboard` makes a new one), or send Authorization: Bearer <adminToken> from runtime.json in the data folder.",
         ),
       );
       return;
     }
     res.locals.adminAuth = auth;
+    res.locals.adminCredential = bearerToken(req);
     next();
   };
 }
@@ -103,6 +85,18 @@ export class LoginNonces {
     return nonce;
   }
 
+  /** True when `nonce` is outstanding, without using it up (the login page checks before the page trades it). */
+  has(nonce: string): boolean {
+    let found = false;
+    for (const n of this.live) if (safeEqual(n, nonce)) found = true;
+    return found;
+  }
+
+  /** Outstanding nonces (for redaction). */
+  outstanding(): string[] {
+    return [...this.live];
+  }
+
   /** True (and forgets it) when `nonce` is outstanding. Compares every entry in constant time. */
   consume(nonce: string): boolean {
     let found = -1;
@@ -112,5 +106,42 @@ export class LoginNonces {
     if (found < 0) return false;
     this.live.splice(found, 1);
     return true;
+  }
+}
+
+/** Dashboard sessions: random tokens handed out for a consumed login nonce, held in memory only, so a restart of
+ *  Patchbay ends every session (the dashboard then shows its sign-in screen). At most `max` live at once; more
+ *  forgets the oldest. */
+export class DashboardSessions {
+  private readonly live: string[] = [];
+  constructor(
+    private readonly random: () => string = randomNonce,
+    private readonly max = 32,
+  ) {}
+
+  /** A new session token. */
+  open(): string {
+    const token = this.random();
+    this.live.push(token);
+    if (this.live.length > this.max) this.live.shift();
+    return token;
+  }
+
+  /** True when `token` is a live session. Compares every entry in constant time. */
+  isLive(token: string): boolean {
+    let found = false;
+    for (const t of this.live) if (safeEqual(t, token)) found = true;
+    return found;
+  }
+
+  /** Ends the session of `token` (sign out); unknown tokens are ignored. */
+  revoke(token: string): void {
+    const i = this.live.findIndex((t) => safeEqual(t, token));
+    if (i >= 0) this.live.splice(i, 1);
+  }
+
+  /** Live session tokens (for redaction). */
+  tokens(): string[] {
+    return [...this.live];
   }
 }

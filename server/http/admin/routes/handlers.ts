@@ -6,16 +6,18 @@ import type { App } from "../../../../shared/apps";
 import type { ModelInfo } from "../../../core/contract";
 import { PatchbayError } from "../../../core/errors";
 import { aliasTargetAvailable } from "../../../core/model-resolver";
-import type { AdminServices } from "../services";
+import type { AdminRequestContext, AdminServices } from "../services";
 import { groupCatalog } from "./catalog";
 import { connectHandlers } from "./connect-handlers";
 import { historyHandlers } from "./history-handlers";
+import { sessionHandlers } from "./session-handlers";
 import { storedResponseHandlers } from "./stored-responses-handlers";
 
 /** A row's handler: parsed input in, a value its output schema accepts out. */
 export type Handler<K extends JsonEndpointName> = (
   input: EndpointParsedInput<AdminApi[K]>,
   s: AdminServices,
+  ctx: AdminRequestContext,
 ) => Promise<z.input<AdminApi[K]["output"]>> | z.input<AdminApi[K]["output"]>;
 
 /** Status as the admin API shows it. */
@@ -91,6 +93,7 @@ export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
   ...historyHandlers,
   ...connectHandlers,
   ...storedResponseHandlers,
+  ...sessionHandlers,
 
   getModels: async (_i, s) => groupCatalog(await s.listModels()),
 

@@ -4,7 +4,7 @@ import express, { type Request, type RequestHandler, type Response } from "expre
 import type { z } from "zod";
 import { adminApi, type EndpointDef, type JsonEndpointName } from "../../../../shared/admin-api";
 import { PatchbayError, invalidRequest } from "../../../core/errors";
-import type { AdminServices } from "../services";
+import type { AdminLogins, AdminRequestContext, AdminServices } from "../services";
 import { handlers } from "./handlers";
 
 /** Handlers of SSE rows (they own the response). */
@@ -54,7 +54,12 @@ function parseInput(def: EndpointDef, req: Request, s: AdminServices) {
 }
 
 /** Builds the router for every row of {@link adminApi}. */
-export function mountAdminApi(s: AdminServices, streams: StreamHandlers, log: (line: string) => void): express.Router {
+export function mountAdminApi(
+  s: AdminServices,
+  streams: StreamHandlers,
+  log: (line: string) => void,
+  logins: AdminLogins,
+): express.Router {
   const router = express.Router({ caseSensitive: true, strict: false });
   router.use(express.json({ limit: "1mb", strict: true }));
 
@@ -69,10 +74,15 @@ export function mountAdminApi(s: AdminServices, streams: StreamHandlers, log: (l
         stream(req, res, input.query);
       };
     } else {
-      const handler = handlers[name as JsonEndpointName] as (input: unknown, s: AdminServices) => unknown;
+      const handler = handlers[name as JsonEndpointName] as (
+        input: unknown,
+        s: AdminServices,
+        ctx: AdminRequestContext,
+      ) => unknown;
       route = async (req, res) => {
         const input = parseInput(def, req, s);
-        const result = await handler(input, s);
+        const credential = typeof res.locals.adminCredential === "string" ? res.locals.adminCredential : null;
+        const result = await handler(input, s, { credential, logins });
         const out = def.output.safeParse(result);
         if (!out.success) {
           log(`admin: ${name} produced output that does not match its schema: ${out.error.message}`);

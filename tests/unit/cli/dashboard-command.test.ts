@@ -1,0 +1,110 @@
+// `patchbay dashboard` (issue 16 item 14): a fresh one-time login URL from the running Patchbay — found through
+// runtime.json and its admin token — printed alone on stdout, opened only with --open; a used link is replaced
+// without a restart. Runs against the real admin app (tests/unit/admin/fakes.ts).
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { main } from "../../../server/cli";
+import type { CliIO } from "../../../server/cli/context";
+import { writeRuntimeFile } from "../../../server/runtime-file";
+import { startAdmin, type StartedAdmin } from "../admin/fakes";
+
+interface Run {
+  code: number;
+  out: string;
+  err: string;
+  opened: string[];
+}
+
+async function runCli(args: string[], opener?: (url: string) => Promise<void>): Promise<Run> {
+  const r: Run = { code: -1, out: "", err: "", opened: [] };
+  const io: CliIO = {
+    out: (t) => void (r.out += t),
+    err: (t) => void (r.err += t),
+    env: { PATH: "" },
+    stdoutIsTTY: false,
+    exit: () => undefined,
+    onSignal: () => undefined,
+    openUrl: async (url) => {
+      r.opened.push(url);
+      await opener?.(url);
+    },
+  };
+  r.code = await main(["node", "patchbay", ...args], io);
+  return r;
+}
+
+describe("patchbay dashboard", () => {
+  let s: StartedAdmin;
+  let dir: string;
+  before(async () => {
+    s = await startAdmin();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-dashboard-cmd-"));
+    await writeRuntimeFile(dir, {
+      pid: process.pid,
+      adminUrl: s.origin,
+      adminToken: s.token,
+      openaiUrl: null,
+      startedAt: Date.now(),
+    });
+  });
+  after(async () => {
+    await s.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Trades a login URL's nonce the way the dashboard page does; returns the HTTP status. */
+  async function trade(url: string): Promise<number> {
+    const nonce = new URL(url).searchParams.get("token") ?? "";
+    const res = await s.request("POST", "/admin/api/dashboard-session", {
+      auth: "none",
+      headers: { origin: s.origin },
+      body: { loginToken: nonce },
+    });
+    return res.status;
+  }
+
+  test("prints a working one-time login URL alone on stdout; does not open anything by default", async () => {
+    const r = await runCli(["--data-dir", dir, "dashboard"]);
+    assert.equal(r.code, 0, r.err);
+    const lines = r.out.trim().split("\n");
+    assert.equal(lines.length, 1, r.out);
+    const url = new URL(lines[0] ?? "");
+    assert.equal(url.origin, s.origin);
+    assert.equal(url.pathname, "/login");
+    assert.ok(!r.out.includes(s.token), "the admin token is never printed");
+    assert.deepEqual(r.opened, []);
+    assert.equal(await trade(url.href), 201, "the link signs in");
+    assert.equal(await trade(url.href), 401, "once");
+    const again = await runCli(["--data-dir", dir, "dashboard"]);
+    assert.notEqual(again.out.trim(), url.href, "a used link is replaced by a new one, no restart");
+    assert.equal(await trade(again.out.trim()), 201);
+  });
+
+  test("--open opens the printed URL; a failing opener still leaves the printed link and exit 0", async () => {
+    const ok = await runCli(["--data-dir", dir, "dashboard", "--open"]);
+    assert.equal(ok.code, 0, ok.err);
+    assert.deepEqual(ok.opened, [ok.out.trim()]);
+    const failing = await runCli(["--data-dir", dir, "dashboard", "--open"], async () => {
+      throw new Error("xdg-open exited with 3");
+    });
+    assert.equal(failing.code, 0);
+    assert.match(failing.out.trim(), /^http:\/\/127\.0\.0\.1:\d+\/login\?token=/);
+    assert.match(failing.err, /Could not open a browser \(xdg-open exited with 3\); open the URL above yourself/);
+  });
+
+  test("without a running Patchbay: exit 1 and how to start one", async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), "pb-dashboard-none-"));
+    try {
+      const r = await runCli(["--data-dir", empty, "dashboard"]);
+      assert.equal(r.code, 1);
+      assert.equal(r.out, "");
+      assert.match(r.err, /Patchbay is not running/);
+      assert.match(r.err, /npx patchbay serve/);
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
