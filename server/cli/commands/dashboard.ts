@@ -6,7 +6,6 @@ import type { Command } from "commander";
 import { PatchbayError } from "../../core/errors";
 import { patchbayCommand } from "../../connect/patchbay-command";
 import type { CliContext } from "../context";
-import { findRunningPatchbay } from "../running-patchbay";
 
 /** Registers the `dashboard` command. */
 export function registerDashboardCommand(program: Command, ctx: CliContext): void {
@@ -25,6 +24,7 @@ Examples:
     )
     .action(async (opts: { open?: boolean }) => {
       const dataDir = ctx.dataDir();
+      const { findRunningPatchbay } = await import("../running-patchbay"); // the admin client: only when run
       const running = await findRunningPatchbay(dataDir);
       if (!running)
         throw new PatchbayError(

@@ -7,7 +7,6 @@ import { PatchbayError } from "../../core/errors";
 import { patchbayCommand } from "../../connect/patchbay-command";
 import type { CliContext } from "../context";
 import { table } from "../format";
-import { findRunningPatchbay } from "../running-patchbay";
 
 /** Registers the `models` command. */
 export function registerModelsCommand(program: Command, ctx: CliContext): void {
@@ -17,6 +16,7 @@ export function registerModelsCommand(program: Command, ctx: CliContext): void {
     .option("--json", "print JSON (an array of {id, name, provider, toolCall})")
     .action(async (opts: { json?: boolean }) => {
       const dataDir = ctx.dataDir();
+      const { findRunningPatchbay } = await import("../running-patchbay"); // the admin client: only when run
       const running = await findRunningPatchbay(dataDir);
       if (!running)
         throw new PatchbayError(

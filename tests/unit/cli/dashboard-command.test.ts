@@ -102,7 +102,7 @@ describe("patchbay dashboard", () => {
       assert.equal(r.code, 1);
       assert.equal(r.out, "");
       assert.match(r.err, /Patchbay is not running/);
-      assert.match(r.err, /npx patchbay serve/);
+      assert.match(r.err, /`[^`]*patchbay(\.mjs)? serve`/);
     } finally {
       fs.rmSync(empty, { recursive: true, force: true });
     }

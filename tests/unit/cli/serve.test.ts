@@ -267,7 +267,7 @@ describe("patchbay serve (fake Patchbay)", () => {
     assert.match(h.out(), /`npx --no-install opencode auth login`/);
     assert.match(h.out(), /restart Patchbay/);
     assert.match(h.out(), /`--demo`/);
-    assert.match(h.out(), /^ {2}\(works once; `npx patchbay dashboard` prints a new one\)$/m);
+    assert.match(h.out(), /^ {2}\(works once; `[^`]*patchbay(\.mjs)? dashboard` prints a new one\)$/m);
     fake.emit({ ...none, modelCount: 3 });
     await h.waitForOut(/^Models: 3 available/m);
     const before = h.out();
