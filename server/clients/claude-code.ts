@@ -41,17 +41,27 @@ const CONFLICTING_ENV = [
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
-/** Parses settings.json (comments and trailing commas tolerated). Throws ConfigFileError with the location. */
-function parseSettings(text: string, file = "settings.json"): { [k: string]: Json } {
+/**
+ * Parses settings.json as Claude Code does: plain JSON. Comments and trailing commas are refused although the parser
+ * could keep them, because Claude Code itself cannot read such a file (it reports "Invalid or malformed JSON" and
+ * runs without its settings), so "connect" would otherwise report OK for a setup that does not work. `strict` false
+ * (taking Patchbay's variables out again) tolerates them. Throws ConfigFileError with the location.
+ */
+function parseSettings(text: string, file = "settings.json", strict = true): { [k: string]: Json } {
   if (text.trim() === "") return {};
   const errors: ParseError[] = [];
-  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as Json;
+  const value = parse(text, errors, { allowTrailingComma: !strict, disallowComments: strict }) as Json;
   const first = errors[0];
-  if (first)
+  if (first) {
+    const what =
+      printParseErrorCode(first.error) === "InvalidCommentToken"
+        ? "a comment, which Claude Code cannot read (it reads settings.json as plain JSON)"
+        : printParseErrorCode(first.error);
     throw new ConfigFileError(
-      `${file} is not valid JSON (${printParseErrorCode(first.error)} at ${lineColumn(text, first.offset)}). ` +
+      `${file} is not valid JSON (${what} at ${lineColumn(text, first.offset)}). ` +
         "Fix it by hand; Patchbay did not change it.",
     );
+  }
   if (value === null || typeof value !== "object" || Array.isArray(value))
     throw new ConfigFileError(`${file} must hold a JSON object ({ … }); Patchbay did not change it.`);
   const env = value.env;
@@ -87,7 +97,7 @@ export function mergeClaudeSettings(current: string | null, s: ClientSettings): 
 
 /** Removes Patchbay's variables (and an `env` block left empty) from settings.json text. Throws ConfigFileError. */
 export function unmergeClaudeSettings(current: string): string {
-  const parsed = parseSettings(current);
+  const parsed = parseSettings(current, "settings.json", false);
   const env = (parsed.env ?? {}) as Record<string, Json>;
   const owned = CLAUDE_CODE_ENV_NAMES.filter((n) => Object.hasOwn(env, n));
   if (owned.length === 0) return current;

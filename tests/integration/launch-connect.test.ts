@@ -184,13 +184,21 @@ if (process.argv[2] === "wait") {
     assert.match(undo.stdout, /Removed .*settings\.json \(it did not exist before/);
     assert.equal(fs.existsSync(file), false);
 
-    // A file with unrelated settings: restored byte for byte.
+    // A file with a comment: Claude Code cannot read it, so connect refuses it and changes nothing.
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const original = '{\n\t// keep me\n\t"theme": "dark",\n\t"env": { "FOO": "1" }\n}';
+    const commented = '{\n\t// keep me\n\t"theme": "dark"\n}';
+    fs.writeFileSync(file, commented);
+    const refused = await cli(["connect", "claude", "--model", MODEL, "--no-verify"]);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /a comment, which Claude Code cannot read/);
+    assert.equal(fs.readFileSync(file, "utf8"), commented);
+
+    // A file with unrelated settings: its formatting kept, restored byte for byte.
+    const original = '{\n\t"theme": "dark",\n\t"env": { "FOO": "1" }\n}';
     fs.writeFileSync(file, original);
     const r2 = await cli(["connect", "claude", "--model", MODEL, "--no-verify"]);
     assert.equal(r2.code, 0, r2.stderr);
-    assert.match(fs.readFileSync(file, "utf8"), /\t\/\/ keep me\n\t"theme": "dark",/);
+    assert.match(fs.readFileSync(file, "utf8"), /^\{\n\t"theme": "dark",/);
     assert.equal((await cli(["connect", "claude", "--undo"])).code, 0);
     assert.equal(fs.readFileSync(file, "utf8"), original);
     fs.rmSync(path.dirname(file), { recursive: true });
@@ -348,16 +356,15 @@ if (process.argv[2] === "wait") {
     assert.equal(r.code, 77);
   });
 
-  test("launch: unknown client, client not installed, unknown model", async () => {
+  test("launch: unknown client, a client only Patchbay's install has, unknown model", async () => {
     const unknown = await cli(["launch", "vim"]);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /Unknown client "vim"\. Supported: claude \(claude-code\), codex, opencode/);
-    const missing = await cli(["launch", "codex"], { PATH: "/nonexistent" });
-    assert.equal(missing.code, 1);
-    assert.match(
-      missing.stderr,
-      /Codex is not installed \(no `codex` on PATH\)\. Install it with: npm i -g @openai\/codex/,
-    );
+    // No codex on PATH (only node): the copy in Patchbay's own node_modules/.bin runs, from any folder. (No client
+    // at all: tests/unit/connect/find-binary.test.ts.)
+    const bundled = await cli(["launch", "codex", "--", "--version"], { PATH: path.dirname(process.execPath) });
+    assert.equal(bundled.code, 0, bundled.stderr);
+    assert.match(bundled.stdout, /codex-cli \d+\.\d+/);
     const model = await cli(["launch", "claude", "--model", "nope/none"], { PATCHBAY_CLAUDE_BIN: fakeBin });
     assert.equal(model.code, 1);
     assert.match(model.stderr, /has no model "nope\/none"\. Available: mock\//);

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Command } from "commander";
 import { PatchbayError } from "../../core/errors";
-import { PATCHBAY_BIN_SCRIPT } from "../../connect/patchbay-command";
+import { PATCHBAY_BIN_SCRIPT, patchbayCommand } from "../../connect/patchbay-command";
 import type { CliContext } from "../context";
 
 /** Registers `install-cli`. */
@@ -41,7 +41,9 @@ Use it rather than npx: outside this folder, npx fetches and runs an unrelated n
             `${dir} is not on your PATH yet: add it in your shell's profile, e.g.\n` +
               `  echo 'export PATH="${dir}:$PATH"' >> ~/.profile\nand open a new terminal.\n`,
           );
-        ctx.io.out(`Remove it with: patchbay install-cli --remove${opts.dir ? ` --dir ${dir}` : ""}\n`);
+        // Named as it runs right now: `patchbay` only once the folder is on PATH.
+        const removeArgs = `install-cli --remove${opts.dir ? ` --dir ${dir}` : ""}`;
+        ctx.io.out(`Remove it with: ${patchbayCommand(removeArgs, ctx.io.env)}\n`);
       } catch (err) {
         if (err instanceof ForeignFileError) throw new PatchbayError("conflict", err.message);
         throw err;

@@ -59,7 +59,7 @@ and reused; a revoked key is replaced.`,
       if (!bin)
         throw new PatchbayError(
           "not_found",
-          `${client.name} is not installed (no \`${client.bin}\` on PATH). Install it with: ${client.install}`,
+          `${client.name} is not installed (no \`${client.bin}\` on PATH or in Patchbay's node_modules). Install it with: ${client.install}`,
         );
       const access = await requireRunningPatchbay(ctx);
       const settings = await clientSettings(access, app, opts.model);

@@ -11,6 +11,8 @@ import { describeCliError } from "../errors";
 
 /** How long a clean stop may take before the process gives up and exits with 1 (ms). */
 const STOP_TIMEOUT_MS = 15_000;
+/** A second stop signal this soon after the first is the same Ctrl-C delivered twice, not a request to hurry (ms). */
+const REPEAT_SIGNAL_GRACE_MS = 500;
 /** How often a server started by the launcher checks that the launcher is still there (ms). */
 const PARENT_POLL_MS = 500;
 
@@ -102,13 +104,18 @@ async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
   });
 
   let stopping = false;
+  let stoppingAt = 0;
   const stop = (signal: string): void => {
+    // One Ctrl-C can arrive twice within milliseconds (from the terminal's process group and from a launcher that
+    // passes it on): only a repeat the user could have typed forces the exit.
+    if (stopping && Date.now() - stoppingAt < REPEAT_SIGNAL_GRACE_MS) return;
     if (stopping) {
       io.err(`patchbay: ${signal} again, exiting without a clean stop.\n`);
       io.exit(1);
       return;
     }
     stopping = true;
+    stoppingAt = Date.now();
     io.out("Stopping Patchbay…\n");
     const timer = setTimeout(() => {
       io.err("patchbay: stopping took too long; exiting.\n");

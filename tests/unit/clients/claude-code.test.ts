@@ -1,5 +1,5 @@
-// Claude Code's settings.json merge: unrelated settings, comments and formatting survive; Patchbay's variables are
-// set, taken out again, read back; broken files are refused with their location.
+// Claude Code's settings.json merge: unrelated settings and formatting survive; Patchbay's variables are set, taken
+// out again, read back; broken files (comments included: Claude Code reads plain JSON) are refused with their location.
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import {
@@ -13,7 +13,6 @@ import { ConfigFileError } from "../../../server/clients/types";
 const S = { origin: "http://127.0.0.1:4747", key: "pb-KEY", model: "anthropic/claude-sonnet-4-5", smallModel: "small" };
 
 const USER = `{
-  // my settings
   "theme": "dark",
   "permissions": { "allow": ["Bash(ls:*)"] },
   "env": {
@@ -23,11 +22,11 @@ const USER = `{
 `;
 
 describe("Claude Code settings.json", () => {
-  test("merge keeps unrelated settings and comments and adds the env variables", () => {
+  test("merge keeps unrelated settings and formatting and adds the env variables", () => {
     const out = mergeClaudeSettings(USER, S);
-    assert.ok(out.startsWith('{\n  // my settings\n  "theme": "dark",\n  "permissions": { "allow": ["Bash(ls:*)"] },'));
+    assert.ok(out.startsWith('{\n  "theme": "dark",\n  "permissions": { "allow": ["Bash(ls:*)"] },'));
     assert.match(out, /"FOO": "bar"/);
-    const env = JSON.parse(out.replace(/^\s*\/\/.*$/m, "")).env as Record<string, string>;
+    const env = JSON.parse(out).env as Record<string, string>;
     assert.equal(env.ANTHROPIC_BASE_URL, "http://127.0.0.1:4747");
     assert.equal(env.ANTHROPIC_AUTH_TOKEN, "pb-KEY");
     assert.equal(env.ANTHROPIC_MODEL, S.model);
@@ -54,9 +53,22 @@ describe("Claude Code settings.json", () => {
     }
   });
 
+  test("a file with a comment or a trailing comma is refused (Claude Code could not read it); unmerge tolerates them", () => {
+    const commented = `{\n  // my settings\n  "theme": "dark"\n}\n`;
+    assert.throws(
+      () => mergeClaudeSettings(commented, S),
+      (e: unknown) =>
+        e instanceof ConfigFileError && /a comment, which Claude Code cannot read .* at line 2/.test(e.message),
+    );
+    assert.throws(() => readClaudeSettings(commented), ConfigFileError);
+    assert.throws(() => mergeClaudeSettings('{ "theme": "dark", }\n', S), ConfigFileError);
+    const ours = mergeClaudeSettings(USER, S).replace("{\n", "{\n  // added later by hand\n");
+    assert.doesNotMatch(unmergeClaudeSettings(ours), /ANTHROPIC_/);
+  });
+
   test("unmerge takes exactly Patchbay's variables out (and an env left empty)", () => {
     const back = unmergeClaudeSettings(mergeClaudeSettings(USER, S));
-    assert.deepEqual(JSON.parse(back.replace(/^\s*\/\/.*$/m, "")), {
+    assert.deepEqual(JSON.parse(back), {
       theme: "dark",
       permissions: { allow: ["Bash(ls:*)"] },
       env: { FOO: "bar" },
