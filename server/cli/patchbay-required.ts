@@ -1,21 +1,30 @@
-// The running Patchbay `launch` and `connect` need (its API URL, and its admin API for the app, key and models), or a
-// clear error saying how to start one.
+// The running Patchbay that `launch`, `connect`, `models` and `dashboard` need (its admin API), or one clear error
+// saying how to start one. Loaded by those commands only when they run (it brings the admin client).
 import { PatchbayError } from "../core/errors";
-import { adminAccess, type PatchbayAccess } from "../connect/patchbay-access";
+import type { PatchbayAccess } from "../connect/patchbay-access";
 import { patchbayCommand } from "../connect/patchbay-command";
 import type { CliContext } from "./context";
-import { findRunningPatchbay } from "./running-patchbay";
+import { findRunningPatchbay, type RunningPatchbay } from "./running-patchbay";
 
-/** Access to the Patchbay serving the data folder; PatchbayError `backend_unavailable` when none runs. */
-export async function requireRunningPatchbay(ctx: CliContext): Promise<PatchbayAccess> {
+/**
+ * The Patchbay serving the data folder. Throws PatchbayError `backend_unavailable` when none runs, naming the data
+ * folder and the start command; `why` (e.g. "the models come from its OpenCode") says what the command needed it for.
+ */
+export async function requireRunning(ctx: CliContext, why?: string): Promise<RunningPatchbay> {
   const dataDir = ctx.dataDir();
   const running = await findRunningPatchbay(dataDir);
-  if (!running)
-    throw new PatchbayError(
-      "backend_unavailable",
-      `Patchbay is not running (no answer for the data folder ${dataDir}). ` +
-        `Start it with \`${patchbayCommand("serve", ctx.io.env)}\` (add \`--demo\` to try it without any login), ` +
-        "or open the Patchbay desktop app, then try again.",
-    );
-  return adminAccess(running.client, dataDir);
+  if (running) return running;
+  throw new PatchbayError(
+    "backend_unavailable",
+    `Patchbay is not running (no answer for the data folder ${dataDir})${why ? `; ${why}` : ""}. ` +
+      `Start it with \`${patchbayCommand("serve", ctx.io.env)}\` (add \`--demo\` to try it without any login), ` +
+      "or open the Patchbay desktop app, then try again.",
+  );
+}
+
+/** Access (API URL, app, key, models) to the Patchbay serving the data folder; errors as {@link requireRunning}. */
+export async function requireRunningPatchbay(ctx: CliContext): Promise<PatchbayAccess> {
+  const running = await requireRunning(ctx);
+  const { adminAccess } = await import("../connect/patchbay-access");
+  return adminAccess(running.client, ctx.dataDir());
 }

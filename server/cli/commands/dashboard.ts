@@ -3,8 +3,6 @@
 // reused and restarting the server was the only other way to get one. Opens a browser only when asked: an opener
 // is unreliable without a display, and a printed link always works.
 import type { Command } from "commander";
-import { PatchbayError } from "../../core/errors";
-import { patchbayCommand } from "../../connect/patchbay-command";
 import type { CliContext } from "../context";
 
 /** Registers the `dashboard` command. */
@@ -23,15 +21,8 @@ Examples:
   $ patchbay dashboard --open`,
     )
     .action(async (opts: { open?: boolean }) => {
-      const dataDir = ctx.dataDir();
-      const { findRunningPatchbay } = await import("../running-patchbay"); // the admin client: only when run
-      const running = await findRunningPatchbay(dataDir);
-      if (!running)
-        throw new PatchbayError(
-          "backend_unavailable",
-          `Patchbay is not running (no answer for the data folder ${dataDir}). ` +
-            `Start it with \`${patchbayCommand("serve", ctx.io.env)}\`: it prints a login URL itself.`,
-        );
+      const { requireRunning } = await import("../patchbay-required"); // the admin client: only when run
+      const running = await requireRunning(ctx, "it prints a login URL itself once started");
       const { url } = await running.client.createLoginLink();
       ctx.io.out(`${url}\n`);
       if (ctx.io.stdoutIsTTY) ctx.io.err("This link works once, in a browser on this machine.\n");

@@ -3,8 +3,6 @@
 // without logins learns it here rather than from a 404. Must not start an OpenCode of its own.
 import type { Command } from "commander";
 import { NO_MODELS } from "../../../shared/status";
-import { PatchbayError } from "../../core/errors";
-import { patchbayCommand } from "../../connect/patchbay-command";
 import type { CliContext } from "../context";
 import { table } from "../format";
 
@@ -15,15 +13,8 @@ export function registerModelsCommand(program: Command, ctx: CliContext): void {
     .description("List the models the running Patchbay serves (provider/model ids); says how to log in when none")
     .option("--json", "print JSON (an array of {id, name, provider, toolCall})")
     .action(async (opts: { json?: boolean }) => {
-      const dataDir = ctx.dataDir();
-      const { findRunningPatchbay } = await import("../running-patchbay"); // the admin client: only when run
-      const running = await findRunningPatchbay(dataDir);
-      if (!running)
-        throw new PatchbayError(
-          "backend_unavailable",
-          `Patchbay is not running (no answer for the data folder ${dataDir}); the models come from its OpenCode. ` +
-            `Start it with \`${patchbayCommand("serve", ctx.io.env)}\`, then try again.`,
-        );
+      const { requireRunning } = await import("../patchbay-required"); // the admin client: only when run
+      const running = await requireRunning(ctx, "the models come from its OpenCode");
       const catalog = await running.client.getModels();
       const models = catalog.providers.flatMap((p) =>
         p.models.map((m) => ({ id: m.id, name: m.name, provider: p.name, toolCall: m.capabilities.toolCall })),
