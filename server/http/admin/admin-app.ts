@@ -31,6 +31,7 @@ export function createAdminApp(services: AdminServices, options: AdminAppOptions
     createLoginUrl,
   };
   const registry = new SseRegistry();
+  sessions.onEnd((token) => registry.closeFor(token)); // a stream is authorised when it opens: end it with its session
   const streams = createStreamHandlers(services, registry, {
     heartbeatMs: options.heartbeatMs ?? 15_000,
     slowClientMs: options.slowClientMs ?? 1_000,

@@ -20,11 +20,13 @@ export interface SseStream {
   readonly closed: boolean;
 }
 
-/** Registry of open streams so the admin app can end them all on shutdown. */
+/** Registry of open streams, each with the credential that opened it, so the admin app can end them all on shutdown
+ *  and a session's own streams when that session ends (sign out): a stream is authorised once, when it opens. */
 export class SseRegistry {
-  private readonly streams = new Set<SseStream>();
-  add(s: SseStream): void {
-    this.streams.add(s);
+  private readonly streams = new Map<SseStream, string | null>();
+  /** Registers `s`, opened with `credential` (the bearer token; null when unknown). */
+  add(s: SseStream, credential: string | null = null): void {
+    this.streams.set(s, credential);
   }
   delete(s: SseStream): void {
     this.streams.delete(s);
@@ -32,8 +34,12 @@ export class SseRegistry {
   get size(): number {
     return this.streams.size;
   }
+  /** Ends the streams opened with `credential`. */
+  closeFor(credential: string): void {
+    for (const [s, c] of [...this.streams]) if (c === credential) s.close();
+  }
   closeAll(): void {
-    for (const s of [...this.streams]) s.close();
+    for (const s of [...this.streams.keys()]) s.close();
   }
 }
 

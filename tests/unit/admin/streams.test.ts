@@ -71,6 +71,34 @@ describe("admin live streams", () => {
     await s.close();
   });
 
+  test("signing out ends the streams that session opened, not others", async () => {
+    const signIn = async () => {
+      const nonce = new URL(s.admin.createLoginUrl()).searchParams.get("token") ?? "";
+      const res = await s.request("POST", "/admin/api/dashboard-session", {
+        auth: "none",
+        headers: { origin: s.origin },
+        body: { loginToken: nonce },
+      });
+      return (res.json() as { sessionToken: string }).sessionToken;
+    };
+    const one = await signIn();
+    const two = await signIn();
+    const mine = await openStream(s, "/admin/api/logs/stream?replay=0", { authorization: `Bearer ${one}` });
+    const other = await openStream(s, "/admin/api/logs/stream?replay=0", { authorization: `Bearer ${two}` });
+    const admin = await openStream(s, "/admin/api/status/stream");
+    assert.equal(mine.status, 200);
+    const out = await s.request("DELETE", "/admin/api/dashboard-session", {
+      auth: "none",
+      headers: { authorization: `Bearer ${one}`, origin: s.origin },
+    });
+    assert.equal(out.status, 200);
+    await waitFor("the signed-out session's stream to end", () => mine.ended);
+    assert.equal(other.ended, false, "another session's stream stays open");
+    assert.equal(admin.ended, false, "the admin token's stream stays open");
+    other.close();
+    admin.close();
+  });
+
   test("log stream: auth required", async () => {
     const res = await s.request("GET", "/admin/api/logs/stream", { auth: "none" });
     assert.equal(res.status, 401);

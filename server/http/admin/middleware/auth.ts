@@ -114,17 +114,27 @@ export class LoginNonces {
  *  forgets the oldest. */
 export class DashboardSessions {
   private readonly live: string[] = [];
+  private readonly endListeners = new Set<(token: string) => void>();
   constructor(
     private readonly random: () => string = randomNonce,
     private readonly max = 32,
   ) {}
 
+  /** Calls `listener` with each session token that ends (signed out or pushed out by newer sessions). */
+  onEnd(listener: (token: string) => void): void {
+    this.endListeners.add(listener);
+  }
+
   /** A new session token. */
   open(): string {
     const token = this.random();
     this.live.push(token);
-    if (this.live.length > this.max) this.live.shift();
+    if (this.live.length > this.max) this.ended(this.live.shift()!);
     return token;
+  }
+
+  private ended(token: string): void {
+    for (const l of this.endListeners) l(token);
   }
 
   /** True when `token` is a live session. Compares every entry in constant time. */
@@ -137,7 +147,7 @@ export class DashboardSessions {
   /** Ends the session of `token` (sign out); unknown tokens are ignored. */
   revoke(token: string): void {
     const i = this.live.findIndex((t) => safeEqual(t, token));
-    if (i >= 0) this.live.splice(i, 1);
+    if (i >= 0) this.ended(this.live.splice(i, 1)[0]!);
   }
 
   /** Live session tokens (for redaction). */

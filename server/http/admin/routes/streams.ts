@@ -25,7 +25,7 @@ export function createStreamHandlers(s: AdminServices, registry: SseRegistry, cf
         registry.delete(stream);
       },
     });
-    registry.add(stream);
+    registry.add(stream, typeof res.locals.adminCredential === "string" ? res.locals.adminCredential : null);
     const unsubscribe = subscribe((data) => stream.send(data));
     // A replay can overflow a slow socket and close the stream before we get here.
     if (stream.closed) unsubscribe();
