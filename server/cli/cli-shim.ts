@@ -2,7 +2,7 @@
 // folder on the user's PATH, ~/.local/bin by default, so `patchbay …` works in any folder without `npx` (which, outside
 // this repo, fetches an unrelated npm package of the same name). Must never overwrite or remove a file it did not
 // write: each shim carries SHIM_MARKER, and only a file with it is replaced or removed.
-import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { SHIM_MARKER } from "../connect/patchbay-command";
 
@@ -32,7 +32,7 @@ export function shimText(t: Pick<ShimTarget, "binScript" | "nodePath" | "platfor
       `@node "${t.binScript}" %*`,
       "",
     ].join("\r\n");
-  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const q = shellQuote;
   return [
     "#!/bin/sh",
     `# ${SHIM_MARKER}: written by \`patchbay install-cli\`; remove it with \`patchbay install-cli --remove\`.`,
@@ -48,14 +48,40 @@ export interface ShimResult {
   action: "written" | "updated" | "unchanged" | "removed" | "absent";
 }
 
-/** The file's text, or null when there is none. Other read errors (a folder, no permission) are thrown. */
+/** `s` as one POSIX shell word (single quotes; a `'` inside becomes `'\\''`), safe to paste into a shell. */
+export function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The text of the regular file at `file`, or null when nothing is there. A symlink (even a dangling one, which a
+ * write would follow to wherever it points) counts as another program's file: ForeignFileError. Other errors (a
+ * folder of that name, no permission) are thrown as they are.
+ */
 async function readIfExists(file: string): Promise<string | null> {
   try {
+    if ((await lstat(file)).isSymbolicLink()) throw new ForeignFileError(file);
     return await readFile(file, "utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw err;
   }
+}
+
+/** Creates `dir` and its missing parents one level at a time. (Node 20's `mkdir(…, {recursive: true})` never returns
+ *  for some paths, e.g. below /proc/self; a failing level here is a plain error naming it.) */
+async function makeDirs(dir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    try {
+      if ((await stat(d)).isDirectory()) break;
+      throw Object.assign(new Error(`${d} is not a folder`), { code: "ENOTDIR" });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT" || path.dirname(d) === d) throw err;
+      missing.unshift(d);
+    }
+  }
+  for (const d of missing) await mkdir(d);
 }
 
 /** Error for a `patchbay` in the folder that this module did not write. */
@@ -76,8 +102,9 @@ export async function installCliShim(t: ShimTarget): Promise<ShimResult> {
   const existing = await readIfExists(file);
   if (existing !== null && !existing.includes(SHIM_MARKER)) throw new ForeignFileError(file);
   if (existing === text) return { file, action: "unchanged" };
-  await mkdir(t.dir, { recursive: true });
-  await writeFile(file, text, { mode: 0o755 });
+  await makeDirs(t.dir);
+  // A new file is created exclusively ("wx"): a link or file that appeared since the check is never written through.
+  await writeFile(file, text, { mode: 0o755, flag: existing === null ? "wx" : "w" });
   await chmod(file, 0o755);
   return { file, action: existing === null ? "written" : "updated" };
 }

@@ -77,4 +77,42 @@ describe("patchbay install-cli", { skip: process.platform === "win32" }, () => {
       assert.equal(fs.readFileSync(foreign, "utf8"), "#!/bin/sh\necho the unrelated npm package\n");
     }
   });
+
+  test("a symlink named patchbay (even a dangling one) is never written through or removed", async () => {
+    const dir = path.join(home, "link-bin");
+    fs.mkdirSync(dir, { recursive: true });
+    const victim = path.join(home, "victim");
+    fs.symlinkSync(victim, path.join(dir, "patchbay"));
+    for (const extra of [[], ["--remove"]]) {
+      const r = await run(process.execPath, [BIN, "install-cli", "--dir", dir, ...extra], { HOME: home });
+      assert.equal(r.code, 1, r.stdout);
+      assert.match(r.stderr, /was not written by patchbay install-cli/);
+      assert.equal(fs.existsSync(victim), false, "nothing was created where the link points");
+      assert.ok(fs.lstatSync(path.join(dir, "patchbay")).isSymbolicLink(), "the link is left alone");
+    }
+  });
+
+  test("bad folders end with a clear error, never a hang; hints quote the folder as one shell word", async () => {
+    const file = path.join(home, "a-file");
+    fs.writeFileSync(file, "");
+    for (const [dir, message] of [
+      ["/proc/self/nonexist", /cannot be created there \(ENOENT\)/],
+      [path.join(file, "x"), /a part of the path is a file, not a folder \(ENOTDIR\)/],
+      ["", /--dir needs a folder/],
+    ] as const) {
+      const r = await run("timeout", ["20", process.execPath, BIN, "install-cli", "--dir", dir], { HOME: home });
+      assert.notEqual(r.code, 124, `install-cli --dir ${dir} hung`);
+      assert.ok(r.code === 1 || r.code === 2, `exit ${r.code}`);
+      assert.match(r.stderr, message);
+    }
+    const odd = path.join(home, `q'"$(id)`);
+    const r = await run(process.execPath, [BIN, "install-cli", "--dir", odd], {
+      HOME: home,
+      PATH: process.env.PATH ?? "",
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const quoted = `'${odd.replace(/'/g, `'\\''`)}'`;
+    assert.ok(r.stdout.includes(`export PATH=${quoted}:"$PATH"`), r.stdout);
+    assert.ok(r.stdout.includes(`--remove --dir ${quoted}`), r.stdout);
+  });
 });
