@@ -7,6 +7,7 @@ import { NO_MODELS, type PatchbayStatus } from "../../../shared/status";
 import { PatchbayError } from "../../core/errors";
 import { patchbayCommand } from "../../connect/patchbay-command";
 import type { CliContext } from "../context";
+import { shortenClientText } from "../../core/client-text";
 import { describeCliError } from "../errors";
 
 /** How long a clean stop may take before the process gives up and exits with 1 (ms). */
@@ -195,9 +196,27 @@ async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
   await new Promise<never>(() => undefined);
 }
 
-/** `POST /v1/chat/completions app=x model=y 200 1.2s` (plus the error code when there is one). */
+/** `POST /v1/chat/completions app=x model=y 200 1.2s` (plus the error code when there is one). Client text (the
+ *  model asked for) is printed JSON-escaped when it holds spaces or control characters, so a request can neither
+ *  forge a line nor send escape sequences to the terminal; shortened to 80 characters. */
 export function requestLine(e: RequestLogEntry): string {
   const model = e.modelResolved ?? e.modelAsked;
-  const parts = [e.method, e.endpoint, `app=${e.app ?? "-"}`, ...(model ? [`model=${model}`] : []), String(e.status)];
+  const parts = [
+    e.method,
+    e.endpoint,
+    `app=${e.app ?? "-"}`,
+    ...(model ? [`model=${terminalSafe(model)}`] : []),
+    String(e.status),
+  ];
   return `${parts.join(" ")} ${(e.totalMs / 1000).toFixed(1)}s${e.errorCode ? ` ${e.errorCode}` : ""}`;
+}
+
+function terminalSafe(text: string): string {
+  const short = shortenClientText(text, 80);
+  return /[\s\p{Cc}\p{Cf}"\\]/u.test(short)
+    ? JSON.stringify(short).replace(
+        /[\u007f-\u009f\p{Cf}]/gu,
+        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+      )
+    : short;
 }
