@@ -22,7 +22,7 @@ test("a plain model id is printed as is", () => {
 test("newlines, escape sequences and bidi controls in the model are escaped; long ones shortened", () => {
   for (const model of ["x\nPOST /v1/chat/completions app=admin 200", "\u001b[31mRED", "a\u202eb", "m".repeat(5000)]) {
     const line = requestLine(logEntry({ modelAsked: model, modelResolved: null }));
-    assert.doesNotMatch(line, /[\n\r\u001b\u202e]/u, JSON.stringify(line));
+    for (const c of ["\n", "\r", "\u001b", "\u202e"]) assert.ok(!line.includes(c), JSON.stringify(line));
     assert.ok(line.length < 200, `line of ${line.length} characters`);
   }
 });
