@@ -270,7 +270,7 @@ if (process.argv[2] === "wait") {
       assert.equal(r.code, 1, r.stderr);
       assert.match(
         r.stderr,
-        /Patchbay is not running .*Start it with `node \S+\/bin\/patchbay\.mjs serve` \(add `--demo` to try it without any login\)/,
+        /Patchbay is not running .*Start it with `node \S+\/bin\/patchbay\.mjs --data-dir '\S+no-patchbay' serve` \(add `--demo` to try it without any login\)/,
       );
     }
     assert.deepEqual(snapshot(empty), {});
