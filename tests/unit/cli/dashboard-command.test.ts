@@ -6,53 +6,19 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { main } from "../../../server/cli";
-import type { CliIO } from "../../../server/cli/context";
-import { writeRuntimeFile } from "../../../server/runtime-file";
-import { startAdmin, type StartedAdmin } from "../admin/fakes";
-
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-  opened: string[];
-}
-
-async function runCli(args: string[], opener?: (url: string) => Promise<void>): Promise<Run> {
-  const r: Run = { code: -1, out: "", err: "", opened: [] };
-  const io: CliIO = {
-    out: (t) => void (r.out += t),
-    err: (t) => void (r.err += t),
-    env: { PATH: "" },
-    stdoutIsTTY: false,
-    exit: () => undefined,
-    onSignal: () => undefined,
-    openUrl: async (url) => {
-      r.opened.push(url);
-      await opener?.(url);
-    },
-  };
-  r.code = await main(["node", "patchbay", ...args], io);
-  return r;
-}
+import type { StartedAdmin } from "../admin/fakes";
+import { runCli, startRunningAdmin, type RunningAdmin } from "./running-admin";
 
 describe("patchbay dashboard", () => {
+  let running: RunningAdmin;
   let s: StartedAdmin;
   let dir: string;
   before(async () => {
-    s = await startAdmin();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-dashboard-cmd-"));
-    await writeRuntimeFile(dir, {
-      pid: process.pid,
-      adminUrl: s.origin,
-      adminToken: s.token,
-      openaiUrl: null,
-      startedAt: Date.now(),
-    });
+    running = await startRunningAdmin("pb-dashboard-cmd-");
+    ({ s, dir } = running);
   });
   after(async () => {
-    await s.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await running?.close();
   });
 
   /** Trades a login URL's nonce the way the dashboard page does; returns the HTTP status. */

@@ -5,42 +5,19 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { main } from "../../../server/cli";
-import type { CliIO } from "../../../server/cli/context";
-import { writeRuntimeFile } from "../../../server/runtime-file";
-import { startAdmin, type StartedAdmin } from "../admin/fakes";
-
-async function runCli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const r = { code: -1, out: "", err: "" };
-  const io: CliIO = {
-    out: (t) => void (r.out += t),
-    err: (t) => void (r.err += t),
-    env: { PATH: "" },
-    stdoutIsTTY: false,
-    exit: () => undefined,
-    onSignal: () => undefined,
-  };
-  r.code = await main(["node", "patchbay", ...args], io);
-  return r;
-}
+import type { StartedAdmin } from "../admin/fakes";
+import { runCli, startRunningAdmin, type RunningAdmin } from "./running-admin";
 
 describe("patchbay models", () => {
+  let running: RunningAdmin;
   let s: StartedAdmin;
   let dir: string;
   before(async () => {
-    s = await startAdmin();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-models-cmd-"));
-    await writeRuntimeFile(dir, {
-      pid: process.pid,
-      adminUrl: s.origin,
-      adminToken: s.token,
-      openaiUrl: null,
-      startedAt: Date.now(),
-    });
+    running = await startRunningAdmin("pb-models-cmd-");
+    ({ s, dir } = running);
   });
   after(async () => {
-    await s.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await running?.close();
   });
 
   test("lists the models as provider/model ids (table and JSON)", async () => {
