@@ -35,6 +35,9 @@ import { PATCHBAY_VERSION } from "./version";
 export type { Patchbay, PatchbayDeps, PatchbayUrls, DesktopHost, UserOpenCodePaths } from "./patchbay-types";
 export { defaultUserOpenCodePaths } from "./opencode-user-paths";
 
+/** No request for this long (ms) counts as idle: OpenCode's health probe then slows down (see supervisor.ts). */
+const IDLE_AFTER_MS = 60_000;
+
 /** Builds a Patchbay for `deps.dataDir` (created with mode 0700 if missing). Nothing listens until `start()`.
  *  Throws PatchbayError `storage_error` if the data dir cannot be created. */
 export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
@@ -61,15 +64,16 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
 
   const demo = deps.demo ? await startDemoUpstream() : null;
   const sideChannel = new SideChannel();
+  const gate = new RequestGate({ now });
   const supervisor = new OpenCodeSupervisor({
     dataDir,
     user: deps.userOpenCode ?? defaultUserOpenCodePaths(),
     extraProviders: demo ? { demo: demoProviderConfig(demo.url) } : {},
     sideChannel,
     ...(deps.opencodeBinary ? { binaryPath: deps.opencodeBinary } : {}),
+    isIdle: () => gate.inFlight === 0 && now() - gate.lastActivityAt > IDLE_AFTER_MS,
     log,
   });
-  const gate = new RequestGate({ now });
   const backend = createOpenCodeBackend({
     supervisor,
     dataDir,

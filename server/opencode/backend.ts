@@ -23,6 +23,7 @@ import { mapProviders } from "./models";
 import { BRIDGE_AGENT } from "./opencode-config";
 import type { SideChannel } from "./side-channel";
 import { RequestGate, type GateTicket } from "./runtime/request-gate";
+import { primeInstance } from "./runtime/prime-instance";
 import { POOLED_SESSION_TITLE, SessionPool } from "./runtime/session-pool";
 import { planBridgeRequest, promptToolsMap, toolsetHash, type PermissionRule } from "./spec";
 import type { OpenCodeSupervisor } from "./supervisor";
@@ -42,7 +43,8 @@ export interface OpenCodeBackendDeps {
   now?: () => number;
   /** Admission of requests (counts in flight, holds them during a recycle); default: a private one. */
   gate?: RequestGate;
-  /** Pre-created sessions per recently used tool set (default 2; 0 = off: every request creates its session). */
+  /** Pre-created sessions per recently used tool set, at least (default 2, more after bursts of parallel requests;
+   *  0 = off: every request creates its session). */
   sessionPoolSize?: number;
 }
 
@@ -54,7 +56,8 @@ export interface OpenCodeBackend extends ModelBackend {
   liveInstances(): string[];
   /** Sees every raw OpenCode event (fixture recording, diagnostics). Returns the unsubscribe function. */
   tapEvents(listener: (event: OpenCodeEvent, directory: string | undefined) => void): () => void;
-  /** Boots the instance of an existing tool-set directory (pre-warming). Throws PatchbayError when OpenCode fails. */
+  /** Boots and primes the instance of an existing tool-set directory (pre-warming; runtime/prime-instance.ts).
+   *  Throws PatchbayError when OpenCode fails. */
   bootDirectory(directory: string): Promise<void>;
   /** Boots `app`'s default instance (no client tools), e.g. right after the app is created. */
   bootApp(app: string): Promise<void>;
@@ -89,7 +92,7 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
   });
 
   const sessionPool = new SessionPool({
-    size: deps.sessionPoolSize ?? 0,
+    size: deps.sessionPoolSize ?? 2,
     log,
     port: {
       create: async (directory, permission, metadata) => {
@@ -225,10 +228,12 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     // Only where this OpenCode already booted the instance (plugin announced): `session.create` is what boots it,
     // so a pooled session (kept across recycles) in a not-yet-booted instance would fail the plugin check.
     const ocPid = supervisor.status().pid;
-    const pooled =
-      ocPid !== null && sideChannel.pluginLoaded(lease.directory, ocPid)
-        ? sessionPool.take(lease.directory, plan.permission)
-        : null;
+    const pooled = sessionPool.begin(
+      lease.directory,
+      plan.permission,
+      metadata,
+      ocPid !== null && sideChannel.pluginLoaded(lease.directory, ocPid),
+    );
     const sendAbort = (id: string) =>
       client.session
         .abort({ sessionID: id }, { signal: AbortSignal.timeout(ABORT_TIMEOUT_MS) })
@@ -248,6 +253,17 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
         onModelReached: () => lease.markPrimed(),
       });
     };
+    // A pooled session still has its placeholder title: it is named after the request once the first event is out
+    // (a write in OpenCode while it starts the model call would delay the first token).
+    let nameSession = () => {};
+    if (pooled) {
+      nameSession = () => {
+        nameSession = () => {};
+        void client.session
+          .update({ sessionID: pooled, title }, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) })
+          .catch((err: unknown) => log(`[opencode] naming session ${pooled} failed: ${String(err)}`));
+      };
+    }
     signal.addEventListener("abort", abortSession);
     try {
       const created = pooled
@@ -294,13 +310,6 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
           { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) },
         )
         .catch((err: unknown) => ({ error: err }));
-      if (pooled) {
-        // The pooled session still has its placeholder title: name it after the request, off the request path.
-        const id = sessionID;
-        void client.session
-          .update({ sessionID: id, title }, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) })
-          .catch((err: unknown) => log(`[opencode] naming session ${id} failed: ${String(err)}`));
-      }
       if ("error" in prompted && prompted.error !== undefined) {
         prompting = false; // refused: no loop runs that an abort could interrupt
         yield {
@@ -336,6 +345,7 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
         for (const ev of mapOpenCodeEvent(m.event, state, now())) {
           if (ev.type === "finish") settled = true; // session.idle: nothing left to stop
           yield ev;
+          nameSession();
           if (signal.aborted) {
             abortSession();
             return;
@@ -344,6 +354,7 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
         if (state.done) return; // an error leaves `settled` false: finally stops OpenCode's retries/loop
       }
     } finally {
+      nameSession();
       signal.removeEventListener("abort", abortSession);
       unsubscribe();
       abortSession();
@@ -354,9 +365,8 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
         if (id) sideChannel.unregister(id);
         // Top the pool up for this tool set's next request while still holding the lease (so the instance is not
         // disposed under the new sessions), off this request's path: its answer is complete.
-        if (supervisor.status().state === "ready" && !supervisor.stopRequested)
-          void sessionPool.refill(lease.directory, plan.permission, metadata).finally(() => lease.release());
-        else lease.release();
+        const refill = supervisor.status().state === "ready" && !supervisor.stopRequested;
+        void sessionPool.end(lease.directory, plan.permission, refill).finally(() => lease.release());
       };
       if (deferredAbort) void deferredAbort.then(cleanUp);
       else cleanUp();
@@ -367,10 +377,11 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     await supervisor.whenReady(readyTimeoutMs);
     const lease = await pool.lease(directory);
     try {
-      // Any call scoped to a directory boots its instance (plugins included); the tool list is a cheap one.
-      await callOpenCode("boot an instance", () =>
-        supervisor.client(directory).tool.ids({}, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) }),
-      );
+      await primeInstance(supervisor.client(directory)).catch((err: unknown) => {
+        throw new PatchbayError("backend_unavailable", `OpenCode could not boot an instance: ${describe(err)}`, {
+          cause: err,
+        });
+      });
     } finally {
       lease.release();
     }

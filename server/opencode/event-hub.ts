@@ -42,6 +42,8 @@ export class OpenCodeEventHub {
   private readonly connectWaiters = new Set<() => void>();
   private req: http.ClientRequest | null = null;
   private connectedTo: string | null = null;
+  /** The OpenCode URL `req` was opened to (connected or not yet). */
+  private reqUrl: string | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private failures = 0;
   private closed = false;
@@ -53,8 +55,11 @@ export class OpenCodeEventHub {
     this.source = source;
     this.log = log;
     this.offStatus = source.onStatus((s) => {
-      if (s.state === "ready") this.ensureConnected();
-      else this.drop(`OpenCode is ${s.state}${s.reason ? `: ${s.reason}` : ""}`);
+      if (s.state === "ready") {
+        // A recycle can swap processes without passing through `restarting`: follow the new URL.
+        if (this.req && this.reqUrl !== s.url) this.drop("OpenCode was replaced by a fresh process");
+        this.ensureConnected();
+      } else this.drop(`OpenCode is ${s.state}${s.reason ? `: ${s.reason}` : ""}`);
     });
     this.ensureConnected();
   }
@@ -121,6 +126,7 @@ export class OpenCodeEventHub {
       headers: { authorization: conn.authorization, accept: "text/event-stream" },
     });
     this.req = req;
+    this.reqUrl = conn.url;
     req.on("response", (res) => {
       if (res.statusCode !== 200) {
         res.resume();

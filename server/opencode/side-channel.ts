@@ -25,14 +25,18 @@ const SPEC_WRAPPING_DEPTH = 8;
 /** Header the plugin sends the token in. */
 export const SIDE_CHANNEL_TOKEN_HEADER = "x-patchbay-token";
 
+/** Pids remembered per instance directory (see `announced`). */
+const ANNOUNCED_PIDS_KEPT = 3;
+
 /**
  * Registry of request specs by OpenCode session id, served at `GET /spec/:sessionID` on 127.0.0.1 with a random
  * token. Unknown sessions get 404 so the plugin fails closed. `start()` is idempotent; `stop()` closes the listener.
  */
 export class SideChannel {
   private readonly specs = new Map<string, string>();
-  /** Instance directory → pid of the OpenCode process whose companion plugin announced itself there. */
-  private readonly announced = new Map<string, number>();
+  /** Instance directory → pids of the OpenCode processes whose companion plugin announced itself there, newest last
+   *  (a recycle's replacement boots instances while the current process still serves them: both must count). */
+  private readonly announced = new Map<string, number[]>();
   private readonly secret = crypto.randomBytes(24).toString("hex");
   private server: http.Server | null = null;
   private starting: Promise<SideChannelEndpoint> | null = null;
@@ -92,7 +96,7 @@ export class SideChannel {
 
   /** True when the companion plugin of OpenCode process `pid` announced itself for instance `directory`. */
   pluginLoaded(directory: string, pid: number): boolean {
-    return this.announced.get(realpath(directory)) === pid;
+    return this.announced.get(realpath(directory))?.includes(pid) ?? false;
   }
 
   /** Number of registered sessions (diagnostics, leak tests). */
@@ -135,7 +139,10 @@ export class SideChannel {
     req.on("end", () => {
       const hello = Hello.safeParse(safeJson(Buffer.concat(chunks).toString("utf8")));
       if (!hello.success) return send(400, '{"error":"bad hello"}');
-      this.announced.set(realpath(hello.data.directory), hello.data.pid);
+      const dir = realpath(hello.data.directory);
+      // The last few processes are enough (current and replacement); older pids are gone or about to be.
+      const pids = (this.announced.get(dir) ?? []).filter((p) => p !== hello.data.pid);
+      this.announced.set(dir, [...pids, hello.data.pid].slice(-ANNOUNCED_PIDS_KEPT));
       send(200, '{"ok":true}');
     });
   }

@@ -1,21 +1,30 @@
 // Supervises Patchbay's own `opencode serve` child: home preparation, spawn through the child guard, readiness
 // (listening line, then health with short timeouts), restart with backoff, clean stop, status. Owns the process only:
 // it never creates sessions or interprets OpenCode events.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import crypto from "node:crypto";
-import net from "node:net";
 import readline from "node:readline";
-import { fileURLToPath } from "node:url";
 import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk/v2";
-import { z } from "zod";
 import type { OpenCodeStatus } from "../../shared/status";
 import { PatchbayError } from "../core/errors";
 import { checkOpenCodeBinary, resolveOpenCodeBinary } from "./binary";
+import {
+  checkHealth,
+  describeExit,
+  freePort,
+  GUARD,
+  GuardMessage,
+  LISTENING,
+  signalGuard,
+  sleep,
+  STOP_GRACE_MS,
+  type Running,
+} from "./child-process";
 import { killOpenCodeGroup } from "./leftover";
 import { buildChildEnv } from "./child-env";
 import { prepareOpenCodeHome, type OpenCodeHome } from "./home";
 import { readProcStat } from "./runtime/process-memory";
-import { isWedged } from "./runtime/wedge-policy";
+import { isWedged, shouldProbe } from "./runtime/wedge-policy";
 import type { SideChannelEndpoint } from "./side-channel";
 
 /** Options of {@link OpenCodeSupervisor}. Only `dataDir`, `user` and `sideChannel` are required. */
@@ -45,6 +54,12 @@ export interface OpenCodeSupervisorOptions {
   maxStartupFailures?: number;
   /** Health probe period while ready, ms (default 5 000). */
   healthIntervalMs?: number;
+  /** True when no request needs OpenCode now (e.g. none for a minute): probes then run only every
+   *  `idleHealthIntervalMs`, since a wedge matters once a request comes, and the probe is most of an idle tray app's
+   *  CPU. Default: never idle. */
+  isIdle?: () => boolean;
+  /** Health probe period while `isIdle()`, ms (default 60 000). */
+  idleHealthIntervalMs?: number;
   /** Health probe timeout, ms (default 3 000). */
   healthTimeoutMs?: number;
   /** Missed probes in a row that mean "wedged" (port open, not answering) when the process is also not working
@@ -58,28 +73,15 @@ export interface OpenCodeSupervisorOptions {
 
 type Listener = (status: OpenCodeStatus) => void;
 
-interface Running {
-  guard: ChildProcess;
-  /** PID of opencode itself (from the guard), null until spawned. */
-  pid: number | null;
-  url: string | null;
-  exited: Promise<void>;
-  stderrTail: string[];
-  readyAt: number | null;
-  hasExited: boolean;
-  /** Stopped on purpose by recycle(): restart at once, not a crash. */
-  recycled: boolean;
+/** A successor being prepared (`run` is set once spawned) or ready to take over. */
+interface Successor {
+  run: Running;
+  ready: boolean;
+  done: Promise<boolean>;
+  warm: ((client: (directory?: string) => OpencodeClient) => Promise<void>) | null;
+  settle(ok: boolean): void;
 }
 
-const GUARD = fileURLToPath(new URL("./child-guard.mjs", import.meta.url));
-const LISTENING = /opencode server listening on (http:\/\/\S+)/;
-const HealthBody = z.object({ healthy: z.boolean(), version: z.string().optional() });
-const GuardMessage = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("spawned"), pid: z.number().int() }),
-  z.object({ type: z.literal("error"), code: z.string().nullable().optional(), message: z.string() }),
-  z.object({ type: z.literal("exit"), code: z.number().nullable(), signal: z.string().nullable() }),
-]);
-const STOP_GRACE_MS = 3000;
 const STABLE_AFTER_MS = 60_000;
 
 /**
@@ -108,6 +110,10 @@ export class OpenCodeSupervisor {
   private healthTimer: NodeJS.Timeout | null = null;
   private settle: Promise<void> | null = null;
   private home: OpenCodeHome | null = null;
+  /** The next process while {@link prepareSuccessor} runs or after it succeeded (until recycle() or stop()). */
+  private successor: Successor | null = null;
+  /** Former processes still exiting (after a swap). */
+  private readonly retiring = new Set<Running>();
 
   constructor(opts: OpenCodeSupervisorOptions) {
     this.opts = opts;
@@ -203,9 +209,11 @@ export class OpenCodeSupervisor {
   }
 
   /**
-   * Restarts OpenCode on purpose (memory limit, long idle): SIGTERM (SIGKILL after 3 s), then a fresh start at once,
-   * without backoff and without counting a crash. Sessions live in OpenCode's database and survive. The caller drains
-   * requests first (see runtime/recycler.ts). Resolves once the new process is ready or failed; no-op unless ready.
+   * Restarts OpenCode on purpose (memory limit, long idle), without backoff and without counting a crash. Sessions
+   * live in OpenCode's database and survive. With a successor from {@link prepareSuccessor} the swap is immediate:
+   * the successor becomes current and the old process gets SIGTERM (SIGKILL after 3 s) in the background. Without
+   * one, the old process is stopped first and a fresh one started. The caller drains requests first (see
+   * runtime/recycler.ts). Resolves once the new process is ready or failed; no-op unless ready.
    */
   async recycle(reason: string): Promise<void> {
     const r = this.running;
@@ -213,6 +221,15 @@ export class OpenCodeSupervisor {
     this.log(`[opencode] recycling (${reason})`);
     r.recycled = true;
     this.clearTimers();
+    const next = this.successor?.ready ? this.successor.run : null;
+    this.successor = null;
+    if (next && !next.hasExited && next.url) {
+      this.running = next;
+      this.setState({ state: "ready", reason: null, url: next.url, pid: next.pid, version: next.version ?? null });
+      this.scheduleHealth(next, "Basic " + Buffer.from(`opencode:${this.password}`).toString("base64"));
+      this.retire(r);
+      return;
+    }
     this.settle = this.untilSettled();
     const settled = this.settle;
     this.setState({ state: "restarting", reason: `recycling: ${reason}`, url: null, pid: null });
@@ -223,10 +240,74 @@ export class OpenCodeSupervisor {
     await settled;
   }
 
+  /**
+   * Starts the next OpenCode beside the current one and waits until it answers, so a recycle only swaps (no start-up
+   * while requests are held). Two `opencode serve` on one home share its SQLite database safely (see README). The
+   * successor serves nothing until {@link recycle}; resolves true when it is ready, false when it could not start
+   * (then recycle() falls back to stop-then-start). `warm` runs once it answers, with clients of the successor (e.g.
+   * to boot the instances in use, so the first requests after the swap find them booted); its failure is logged,
+   * not fatal. Idempotent while one is being prepared.
+   */
+  prepareSuccessor(warm?: (client: (directory?: string) => OpencodeClient) => Promise<void>): Promise<boolean> {
+    if (this.successor) return this.successor.done;
+    if (this.stopping || this.state.state !== "ready") return Promise.resolve(false);
+    let settle!: (ok: boolean) => void;
+    const done = new Promise<boolean>((r) => (settle = r));
+    const successor: Successor = {
+      run: null as unknown as Running,
+      ready: false,
+      done,
+      warm: warm ?? null,
+      settle: (ok) => {
+        if (this.successor === successor) {
+          successor.ready = ok;
+          if (!ok) this.successor = null;
+        }
+        settle(ok);
+      },
+    };
+    this.successor = successor;
+    void this.spawnRun((problem) => {
+      this.log(`[opencode] could not start a replacement OpenCode: ${problem}`);
+      successor.settle(false);
+    }).then((run) => {
+      if (!run) return;
+      successor.run = run;
+      if (this.successor !== successor || this.stopping) signalGuard(run, "SIGTERM");
+    });
+    return done;
+  }
+
+  private async warmSuccessor(successor: Successor, url: string, authorization: string): Promise<void> {
+    if (successor.warm) {
+      const client = (directory?: string) =>
+        createOpencodeClient({ baseUrl: url, headers: { authorization }, ...(directory ? { directory } : {}) });
+      await successor
+        .warm(client)
+        .catch((err: unknown) => this.log(`[opencode] warming the replacement failed: ${String(err)}`));
+    }
+    successor.settle(!successor.run.hasExited);
+  }
+
+  /** Stops a process that is no longer current (SIGTERM, SIGKILL after 3 s); stop() waits for it. */
+  private retire(run: Running): void {
+    this.retiring.add(run);
+    signalGuard(run, "SIGTERM");
+    const killer = setTimeout(() => signalGuard(run, "SIGKILL"), STOP_GRACE_MS);
+    void run.exited.then(() => {
+      clearTimeout(killer);
+      this.retiring.delete(run);
+    });
+  }
+
   /** Stops the child: SIGTERM, then SIGKILL after 3 s; leaves no process behind. Idempotent. */
   async stop(): Promise<void> {
     this.stopping = true;
     this.clearTimers();
+    const successor = this.successor?.run;
+    this.successor?.settle(false);
+    if (successor) this.retire(successor);
+    await Promise.all([...this.retiring].map((r) => r.exited));
     const r = this.running;
     if (r) {
       signalGuard(r, "SIGTERM");
@@ -279,9 +360,19 @@ export class OpenCodeSupervisor {
   private async launch(): Promise<void> {
     if (this.stopping) return;
     if (this.state.state !== "restarting") this.setState({ state: "starting", reason: null });
+    const run = await this.spawnRun((problem) => this.fail(problem));
+    if (run) this.running = run;
+  }
+
+  /**
+   * Prepares the home and spawns one `opencode serve` through the guard, wired to this supervisor (output, exit,
+   * start-up timeout). Returns null after calling `onProblem` when it could not be spawned. The caller makes it the
+   * current process or the successor at once (handlers check which it is).
+   */
+  private async spawnRun(onProblem: (reason: string) => void): Promise<Running | null> {
     const binary = resolveOpenCodeBinary(this.opts.binaryPath, this.opts.env ?? process.env);
     const problem = checkOpenCodeBinary(binary);
-    if (problem) return this.fail(problem);
+    if (problem) return (void onProblem(problem), null);
 
     let env: Record<string, string>;
     let port: number;
@@ -306,9 +397,10 @@ export class OpenCodeSupervisor {
         modelsFetch: this.opts.modelsFetch,
       });
     } catch (err) {
-      return this.fail(`could not prepare OpenCode's home in ${this.opts.dataDir}: ${(err as Error).message}`);
+      onProblem(`could not prepare OpenCode's home in ${this.opts.dataDir}: ${(err as Error).message}`);
+      return null;
     }
-    if (this.stopping) return;
+    if (this.stopping) return null;
 
     const guard = spawn(process.execPath, [GUARD, binary, "serve", "--hostname", "127.0.0.1", "--port", String(port)], {
       cwd: this.home.workDir,
@@ -329,7 +421,6 @@ export class OpenCodeSupervisor {
       hasExited: false,
       recycled: false,
     };
-    this.running = run;
     let spawnError: string | null = null;
 
     guard.on("message", (raw) => {
@@ -364,31 +455,39 @@ export class OpenCodeSupervisor {
 
     const startupTimeout = this.opts.startupTimeoutMs ?? 60_000;
     setTimeout(() => {
-      if (this.running === run && this.state.state !== "ready" && !run.hasExited) {
+      if (this.owns(run) && run.readyAt === null && !run.hasExited) {
         this.log(`[opencode] not ready after ${startupTimeout} ms; killing it`);
         spawnError = `OpenCode did not become ready within ${Math.round(startupTimeout / 1000)} s`;
         signalGuard(run, "SIGKILL");
       }
     }, startupTimeout).unref();
+    return run;
+  }
+
+  /** True for the current process and for a successor being prepared. */
+  private owns(run: Running): boolean {
+    return this.running === run || this.successor?.run === run;
   }
 
   private async onListening(run: Running, url: string): Promise<void> {
     run.url = url;
     const auth = "Basic " + Buffer.from(`opencode:${this.password}`).toString("base64");
     // Requests sent before the listening line can hang forever; after it, poll health with short timeouts.
-    for (let attempt = 0; attempt < 20 && this.running === run && !this.stopping; attempt++) {
+    for (let attempt = 0; attempt < 20 && this.owns(run) && !this.stopping; attempt++) {
       const health = await checkHealth(url, auth, 1000);
       if (health) {
-        if (this.running !== run || this.stopping) return;
+        if (!this.owns(run) || this.stopping) return;
         run.readyAt = Date.now();
+        run.version = health.version ?? null;
+        if (this.successor?.run === run) return this.warmSuccessor(this.successor, url, auth);
         this.startupFailures = 0;
-        this.setState({ state: "ready", reason: null, url, pid: run.pid, version: health.version ?? null });
+        this.setState({ state: "ready", reason: null, url, pid: run.pid, version: run.version });
         this.scheduleHealth(run, auth);
         return;
       }
       await sleep(250);
     }
-    if (this.running === run && !this.stopping) {
+    if (this.owns(run) && !this.stopping) {
       this.log("[opencode] health check kept failing after the listening line; killing it");
       signalGuard(run, "SIGKILL");
     }
@@ -401,10 +500,15 @@ export class OpenCodeSupervisor {
     const period = this.opts.healthIntervalMs ?? 5_000;
     const timeout = this.opts.healthTimeoutMs ?? 3_000;
     const minMisses = this.opts.healthMisses ?? 2;
+    const idlePeriod = this.opts.idleHealthIntervalMs ?? 60_000;
+    let lastProbeAt = -Infinity;
     this.healthTimer = setInterval(() => {
       if (this.running !== run || !run.url || probing) return;
+      const idle = this.opts.isIdle?.() ?? false;
+      if (!shouldProbe({ misses, idle, sinceLastProbeMs: Date.now() - lastProbeAt, idlePeriodMs: idlePeriod })) return;
       probing = true;
       const startedAt = Date.now();
+      lastProbeAt = startedAt;
       const before = run.pid ? readProcStat(run.pid) : Promise.resolve(null);
       void Promise.all([checkHealth(run.url, auth, timeout), before]).then(async ([h, statBefore]) => {
         probing = false;
@@ -447,6 +551,10 @@ export class OpenCodeSupervisor {
 
   private onExit(run: Running, reason: string): void {
     run.hasExited = true;
+    if (this.successor?.run === run) {
+      this.log(`[opencode] the replacement OpenCode exited before taking over: ${reason}`);
+      return this.successor.settle(false);
+    }
     if (this.running !== run) return;
     this.running = null;
     this.clearTimers();
@@ -490,65 +598,4 @@ function startingError(): PatchbayError {
   return new PatchbayError("backend_starting", "OpenCode is still starting; retry in a few seconds.", {
     retryAfter: 3,
   });
-}
-
-/** Sends `signal` to the guard (which forwards SIGTERM) or, for SIGKILL, to opencode, the guard's whole process group
- *  (the guard is a group leader: anything OpenCode spawned goes too) and the guard. */
-function signalGuard(run: Running, signal: NodeJS.Signals): void {
-  if (signal === "SIGKILL") {
-    if (run.pid) {
-      try {
-        process.kill(run.pid, "SIGKILL");
-      } catch {}
-    }
-    if (process.platform !== "win32" && run.guard.pid) {
-      try {
-        process.kill(-run.guard.pid, "SIGKILL");
-      } catch {}
-    }
-  }
-  try {
-    run.guard.kill(signal);
-  } catch {}
-}
-
-function describeExit(code: number | null, signal: NodeJS.Signals | null, stderrTail: string[]): string {
-  const how = signal ? `killed by ${signal}` : `exit code ${code}`;
-  const tail = stderrTail.slice(-3).join(" | ").slice(0, 500);
-  return tail ? `${how}: ${tail}` : how;
-}
-
-async function checkHealth(
-  url: string,
-  authorization: string,
-  timeoutMs: number,
-): Promise<{ version?: string } | null> {
-  try {
-    const res = await fetch(new URL("/global/health", url), {
-      headers: { authorization },
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    if (!res.ok) return null;
-    const body = HealthBody.safeParse(await res.json());
-    return body.success && body.data.healthy ? body.data : null;
-  } catch {
-    return null;
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -57,7 +57,7 @@ async function stream(tools?: string[]): Promise<StreamResult> {
   if (res.status !== 200) {
     return { status: res.status, text: "", error: await res.text(), sessionId, start, end: Date.now(), done: false };
   }
-  // Generous: held requests wait for the drain and a start-up (seconds quiet, 30 s+ on a starved 2-core machine).
+  // Generous: held requests wait for the drain and the swap (the start-up too if the replacement failed to start).
   const frames = await readSse(res, () => {}, 180_000);
   const text = frames
     .map((f) => (f.json?.choices as { delta?: { content?: string } }[] | undefined)?.[0]?.delta?.content ?? "")
@@ -143,7 +143,7 @@ describe("memory recycle under load", () => {
     const overlap = results.filter((r) => r.end >= holdStart && r.start <= last.at);
     const rest = results.filter((r) => !overlap.includes(r));
     const dur = (rs: StreamResult[]) => rs.map((r) => r.end - r.start);
-    t.diagnostic(`recycle: ${last.reason}; requests held for ${last.pauseMs} ms (drain + restart)`);
+    t.diagnostic(`recycle: ${last.reason}; requests held for ${last.pauseMs} ms (drain + swap)`);
     t.diagnostic(
       `${results.length} requests, 0 failed; overlapping the recycle: ${overlap.length} p50 ${pct(dur(overlap), 50)} ms ` +
         `p99 ${pct(dur(overlap), 99)} ms; others: p50 ${pct(dur(rest), 50)} ms p99 ${pct(dur(rest), 99)} ms`,

@@ -16,7 +16,7 @@ let fx: PatchbayFixture;
 let fx2: PatchbayFixture | null = null;
 
 before(async () => {
-  fx = await startPatchbayFixture({ runtime: { sessionPoolSize: 2 } }); // the pool is off by default
+  fx = await startPatchbayFixture({ runtime: { sessionPoolSize: 2 } }); // the default size, stated for clarity
 });
 after(async () => {
   await fx2?.stop();

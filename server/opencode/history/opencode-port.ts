@@ -237,42 +237,57 @@ export function createOpenCodeHistoryPort(factory: OpenCodeClientFactory): OpenC
     await factory.whenReady?.(READY_WAIT_MS);
     return callOpenCode(what, run);
   };
+  /** One page of OpenCode's v2 session list, pooled sessions included; `next` is null on the last page. */
+  async function listPage(
+    directory: string,
+    opts: { limit: number; order?: "asc" | "desc"; cursor?: string | undefined; search?: string | undefined },
+  ): Promise<{ items: RawSession[]; next: string | null }> {
+    const what = "listing sessions";
+    const r: SdkResult = await call(what, () =>
+      factory.client().v2.session.list(
+        {
+          directory,
+          limit: opts.limit,
+          order: opts.order ?? "desc",
+          ...(opts.cursor ? { cursor: opts.cursor } : {}),
+          ...(opts.search ? { search: opts.search } : {}),
+        },
+        { signal: signal() },
+      ),
+    );
+    if (r.error !== undefined) {
+      if (r.response?.status === 400 && ErrorBody.safeParse(r.error).data?._tag === "InvalidCursorError")
+        throw new InvalidOpenCodeCursorError();
+      throw unexpected(what, r);
+    }
+    const page = parseOrFail(V2SessionPage, r.data, what);
+    const items = page.data.map((s) => ({
+      id: s.id,
+      title: s.title,
+      directory: s.location.directory,
+      createdAt: s.time.created,
+      updatedAt: s.time.updated,
+      model: modelName(s.model),
+      tokens: tokensOf(s.tokens),
+      cost: s.cost,
+    }));
+    // OpenCode hands out a `next` cursor even on the last page; a short page is the end.
+    return { items, next: items.length < opts.limit ? null : (page.cursor.next ?? null) };
+  }
+
   return {
     async listSessions(directory, opts) {
-      const what = "listing sessions";
-      const r: SdkResult = await call(what, () =>
-        factory.client().v2.session.list(
-          {
-            directory,
-            limit: opts.limit,
-            order: opts.order ?? "desc",
-            ...(opts.cursor ? { cursor: opts.cursor } : {}),
-            ...(opts.search ? { search: opts.search } : {}),
-          },
-          { signal: signal() },
-        ),
-      );
-      if (r.error !== undefined) {
-        if (r.response?.status === 400 && ErrorBody.safeParse(r.error).data?._tag === "InvalidCursorError")
-          throw new InvalidOpenCodeCursorError();
-        throw unexpected(what, r);
+      // Pre-created sessions of the session pool are not the user's history: they are dropped, and the page is
+      // topped up from OpenCode's next page so a caller asking for N still gets N (pooled sessions are the newest, so
+      // an unfilled page would look like the end of the list to a prune's walk).
+      const items: RawSession[] = [];
+      let cursor = opts.cursor;
+      for (;;) {
+        const page = await listPage(directory, { ...opts, limit: opts.limit - items.length, cursor });
+        items.push(...page.items.filter((s) => !isPooledSessionTitle(s.title)));
+        if (items.length >= opts.limit || page.next === null) return { items, next: page.next };
+        cursor = page.next;
       }
-      const page = parseOrFail(V2SessionPage, r.data, what);
-      const items = page.data.map((s) => ({
-        id: s.id,
-        title: s.title,
-        directory: s.location.directory,
-        createdAt: s.time.created,
-        updatedAt: s.time.updated,
-        model: modelName(s.model),
-        tokens: tokensOf(s.tokens),
-        cost: s.cost,
-      }));
-      // OpenCode hands out a `next` cursor even on the last page; a short page is the end.
-      const next = items.length < opts.limit ? null : (page.cursor.next ?? null);
-      // Pre-created sessions of the session pool are not the user's history (decided after `next`: a short page
-      // must mean the end of OpenCode's list, not our filter).
-      return { items: items.filter((s) => !isPooledSessionTitle(s.title)), next };
     },
 
     async busySessions(directory) {

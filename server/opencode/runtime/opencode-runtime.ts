@@ -3,11 +3,13 @@
 // things; the policies are pure modules next to it, the process is the supervisor's, instances are the backend's.
 import os from "node:os";
 import path from "node:path";
+import type { OpencodeClient } from "@opencode-ai/sdk/v2";
 import type { OpenCodeStatus, RecycleInfo, RuntimeStatus } from "../../../shared/status";
 import type { OpenCodeBackend } from "../backend";
 import { reapToolsetFolders } from "./folder-reaper";
 import { effectiveMemoryLimitBytes, lowWatermarkBytes } from "./memory-limit";
 import { listToolsetFolders, planPrewarm } from "./prewarm";
+import { primeInstance } from "./prime-instance";
 import { readRssBytes } from "./process-memory";
 import { Recycler, type RecyclableProcess } from "./recycler";
 import type { RequestGate } from "./request-gate";
@@ -40,6 +42,8 @@ export interface RuntimeTimings {
 export interface RuntimeProcess extends RecyclableProcess {
   onStatus(listener: (s: OpenCodeStatus) => void): () => void;
   readonly stopRequested: boolean;
+  /** See OpenCodeSupervisor.prepareSuccessor. */
+  prepareSuccessor?(warm?: (client: (directory?: string) => OpencodeClient) => Promise<void>): Promise<boolean>;
 }
 
 /** Inputs of {@link createOpenCodeRuntime}. */
@@ -94,7 +98,31 @@ export function createOpenCodeRuntime(d: OpenCodeRuntimeDeps): OpenCodeRuntime {
     ...(t.minUptimeMs !== undefined ? { minUptimeMs: t.minUptimeMs } : {}),
     ...(t.drainTimeoutMs !== undefined ? { drainTimeoutMs: t.drainTimeoutMs } : {}),
     onRecycle: () => d.onChange?.(),
+    ...(d.process.prepareSuccessor
+      ? { prepareSuccessor: () => d.process.prepareSuccessor!((client) => bootInstancesInUse(client)) }
+      : {}),
   });
+
+  /** Boots and primes, in the replacement OpenCode, the default instance and the instances most recently in use (one at a time,
+   *  each bounded), so requests after the swap find them booted. */
+  const bootInstancesInUse = async (client: (directory?: string) => OpencodeClient): Promise<void> => {
+    const dirs = [
+      undefined,
+      ...d.backend
+        .liveInstances()
+        .slice(-(t.prewarmMax ?? 4))
+        .reverse(),
+    ];
+    for (const dir of dirs) {
+      if (stopped) return;
+      const t0 = now();
+      const name = dir ? path.relative(appsRoot, dir) : "the default instance";
+      await primeInstance(client(dir)).then(
+        () => d.log(`[opencode] replacement: primed ${name} in ${now() - t0} ms`),
+        (err: unknown) => d.log(`[opencode] replacement: priming ${name} failed: ${String(err)}`),
+      );
+    }
+  };
   const timers: NodeJS.Timeout[] = [];
   let offStatus: (() => void) | null = null;
   let lastUrl: string | null = null;

@@ -26,6 +26,11 @@ export interface RecyclerOptions {
   now?: () => number;
   /** Period of the memory check (default 10 000). */
   intervalMs?: number;
+  /** Period of the memory check once no request ran for `idleAfterMs` (default 60 000): an idle OpenCode barely
+   *  grows, and each check wakes both processes. */
+  idleIntervalMs?: number;
+  /** No request for this long counts as idle (default 60 000). */
+  idleAfterMs?: number;
   /** Over the limit while busy this long → drain and recycle (default 30 000). */
   busyGraceMs?: number;
   /** Idle this long (and above the watermark) → recycle (default 30 min). */
@@ -35,6 +40,9 @@ export interface RecyclerOptions {
   /** Longest wait for in-flight requests to finish before giving up this recycle (default 60 000). */
   drainTimeoutMs?: number;
   log?: (line: string) => void;
+  /** Starts the replacement beside the current process before requests are held; true once it answers (then
+   *  `process.recycle` only swaps). Without it the hold also covers the start-up. */
+  prepareSuccessor?: () => Promise<boolean>;
   /** Called after each completed recycle. */
   onRecycle?: (info: RecycleInfo) => void;
 }
@@ -50,6 +58,7 @@ export class Recycler {
   private last: RecycleInfo | null = null;
   private count = 0;
   private lastRss: number | null = null;
+  private lastCheckAt = 0;
 
   constructor(opts: RecyclerOptions) {
     this.o = opts;
@@ -112,6 +121,10 @@ export class Recycler {
       this.overSince = null;
       return;
     }
+    const { gate } = this.o;
+    const idle = gate.inFlight === 0 && this.now() - gate.lastActivityAt >= (this.o.idleAfterMs ?? 60_000);
+    if (idle && this.now() - this.lastCheckAt < (this.o.idleIntervalMs ?? 60_000)) return;
+    this.lastCheckAt = this.now();
     const rss = await this.o.readRss(st.pid);
     this.lastRss = rss;
     const limit = this.o.limitBytes();
@@ -137,10 +150,20 @@ export class Recycler {
     });
   }
 
-  /** Hold new requests, let in-flight ones finish, restart OpenCode, let everyone in. */
+  /** Start the replacement while requests still flow, then hold new requests, let in-flight ones finish, swap,
+   *  let everyone in: held requests wait for the drain and the swap, not for a start-up. */
   private async swap(reason: string): Promise<void> {
     const { gate } = this.o;
     const log = this.o.log ?? (() => {});
+    if (this.o.prepareSuccessor) {
+      const p0 = this.now();
+      const ok = await this.o.prepareSuccessor();
+      log(
+        ok
+          ? `[opencode] replacement ready in ${this.now() - p0} ms; swapping once requests drain`
+          : "[opencode] no replacement could be started beside the current process; stopping it first",
+      );
+    }
     gate.hold();
     const t0 = this.now();
     try {

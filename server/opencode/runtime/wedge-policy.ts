@@ -28,3 +28,21 @@ export function isWedged(i: WedgeInputs): boolean {
   // Under 10 % of one core (ticks are 1/100 s) while not answering: stuck, not busy.
   return i.cpuTicksSinceFirstMiss < (i.msSinceFirstMiss / 10) * 0.1;
 }
+
+/** Inputs of {@link shouldProbe}. Times in ms. */
+export interface ProbePacing {
+  /** Probes in a row without an answer so far. */
+  misses: number;
+  /** True when no request needs OpenCode now. */
+  idle: boolean;
+  /** Since the last probe started (Infinity before the first). */
+  sinceLastProbeMs: number;
+  /** Probe period while idle. */
+  idlePeriodMs: number;
+}
+
+/** Whether this health-timer tick probes: always while requests run or a miss streak is open (a wedge must be caught
+ *  in seconds), once per `idlePeriodMs` while idle (the probe is most of an idle tray app's CPU). */
+export function shouldProbe(p: ProbePacing): boolean {
+  return p.misses > 0 || !p.idle || p.sinceLastProbeMs >= p.idlePeriodMs;
+}

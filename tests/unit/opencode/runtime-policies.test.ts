@@ -8,7 +8,7 @@ import {
   lowWatermarkBytes,
 } from "../../../server/opencode/runtime/memory-limit";
 import { parseProcStat, parseProcStatusRss } from "../../../server/opencode/runtime/process-memory";
-import { isWedged } from "../../../server/opencode/runtime/wedge-policy";
+import { isWedged, shouldProbe } from "../../../server/opencode/runtime/wedge-policy";
 import { planFolderReap, planInstanceReap } from "../../../server/opencode/runtime/reap-policy";
 import { planPrewarm } from "../../../server/opencode/runtime/prewarm";
 import { planRecycle, type RecycleInputs } from "../../../server/opencode/runtime/recycle-policy";
@@ -139,5 +139,16 @@ describe("isWedged", () => {
   test("/proc/<pid>/stat is parsed after the last parenthesis", () => {
     const line = "4242 (open code) (x)) T 1 4242 4242 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 19 0 100 0 0";
     assert.deepEqual(parseProcStat(line), { state: "T", cpuTicks: 300 });
+  });
+});
+
+describe("shouldProbe", () => {
+  const p = { misses: 0, idle: true, sinceLastProbeMs: 5_000, idlePeriodMs: 60_000 };
+  test("idle: once per idle period; busy or in a miss streak: every tick", () => {
+    assert.equal(shouldProbe(p), false);
+    assert.equal(shouldProbe({ ...p, sinceLastProbeMs: 60_000 }), true);
+    assert.equal(shouldProbe({ ...p, sinceLastProbeMs: Infinity }), true, "the first probe always runs");
+    assert.equal(shouldProbe({ ...p, idle: false }), true);
+    assert.equal(shouldProbe({ ...p, misses: 1 }), true, "a wedge is still caught in seconds once suspected");
   });
 });

@@ -68,10 +68,11 @@ describe("Recycler", () => {
     const proc = fakeProcess(clock);
     const gate = new RequestGate({ now: () => clock.t });
     let rss = 900 * MIB;
+    let reads = 0;
     const rec = new Recycler({
       process: proc,
       gate,
-      readRss: async () => rss,
+      readRss: async () => (reads++, rss),
       limitBytes: () => 1024 * MIB,
       lowWatermarkBytes: () => 600 * MIB,
       now: () => clock.t,
@@ -80,7 +81,12 @@ describe("Recycler", () => {
     await rec.tick();
     assert.deepEqual(proc.calls, []);
     rss = 1100 * MIB;
+    clock.t += 30_000;
     await rec.tick();
+    assert.equal(reads, 1, "idle: memory is read once a minute, not on every tick");
+    clock.t += 30_000;
+    await rec.tick();
+    assert.equal(reads, 2);
     assert.equal(proc.calls.length, 1);
     assert.match(proc.calls[0]!, /1100 MB over the 1024 MB limit/);
     assert.equal(rec.recycles, 1);
@@ -119,6 +125,37 @@ describe("Recycler", () => {
     t.leave();
   });
 
+  test("the replacement starts before requests are held: requests flow during its start-up, the hold covers the swap", async () => {
+    const proc = fakeProcess({ t: 0 });
+    const gate = new RequestGate();
+    let release!: () => void;
+    let prepareCalls = 0;
+    const rec = new Recycler({
+      process: proc,
+      gate,
+      readRss: async () => 2000 * MIB,
+      limitBytes: () => 1024 * MIB,
+      lowWatermarkBytes: () => 0,
+      minUptimeMs: 0,
+      log: () => {},
+      prepareSuccessor: () => {
+        prepareCalls++;
+        return new Promise<boolean>((r) => (release = () => r(true)));
+      },
+    });
+    const swap = rec.tick();
+    await new Promise((r) => setTimeout(r, 5));
+    assert.equal(prepareCalls, 1);
+    assert.equal(gate.isHolding, false, "requests were held while the replacement started");
+    const during = await gate.enter();
+    assert.equal(during.held, false);
+    during.leave();
+    release();
+    await swap;
+    assert.equal(proc.calls.length, 1, "recycled (swapped) once the replacement was ready");
+    assert.equal(gate.isHolding, false);
+  });
+
   test("a drain that times out postpones the recycle and releases the hold", async () => {
     const proc = fakeProcess({ t: 0 });
     const gate = new RequestGate();
@@ -142,40 +179,73 @@ describe("Recycler", () => {
 });
 
 describe("SessionPool", () => {
-  test("refills per (directory, permission), hands out each id once, deletes the rest on close", async () => {
+  const perm = [{ permission: "x", pattern: "*", action: "allow" }];
+  function counting(opts: Partial<ConstructorParameters<typeof SessionPool>[0]> = {}) {
     let n = 0;
     const deleted: string[] = [];
     const pool = new SessionPool({
       size: 2,
-      port: {
-        create: async () => `s${++n}`,
-        delete: async (_d, id) => void deleted.push(id),
-      },
+      port: { create: async () => `s${++n}`, delete: async (_d, id) => void deleted.push(id) },
+      ...opts,
     });
-    const perm = [{ permission: "x", pattern: "*", action: "allow" }];
-    assert.equal(pool.take("/a", perm), null);
-    await pool.refill("/a", perm, {});
+    return { pool, deleted };
+  }
+
+  test("refills per (directory, permission), hands out each id once, deletes the rest on close", async () => {
+    const { pool, deleted } = counting();
+    assert.equal(pool.begin("/a", perm, {}, true), null, "nothing is ready before the first request ends");
+    await pool.end("/a", perm, true);
     assert.equal(pool.size, 2);
-    assert.equal(pool.take("/a", [{ permission: "y" }]), null, "other permission rules get no pooled session");
-    assert.equal(pool.take("/a", perm), "s1");
-    await pool.refill("/a", perm, {});
+    assert.equal(pool.begin("/a", [{ permission: "y" }], {}, true), null, "other permission rules get nothing");
+    await pool.end("/a", [{ permission: "y" }], false);
+    assert.equal(pool.begin("/a", perm, {}, false), null, "usePooled false never hands one out");
+    await pool.end("/a", perm, false);
+    assert.equal(pool.begin("/a", perm, {}, true), "s1");
+    await pool.end("/a", perm, true);
     assert.deepEqual(pool.ids(), ["s2", "s3"]);
     await pool.close();
     assert.deepEqual(deleted.sort(), ["s2", "s3"]);
     assert.equal(pool.size, 0);
-    await pool.refill("/a", perm, {});
+    assert.equal(pool.begin("/a", perm, {}, true), null);
+    await pool.end("/a", perm, true);
     assert.equal(pool.size, 0, "no refill after close");
   });
+
+  test("follows demand: a burst of parallel requests is met next time, bounded, and forgotten later", async () => {
+    const clock = { t: 0 };
+    const { pool, deleted } = counting({ maxPerKey: 5, peakMemoryMs: 1000, now: () => clock.t });
+    for (let i = 0; i < 7; i++) pool.begin("/a", perm, {}, true); // 7 at once
+    for (let i = 0; i < 7; i++) await pool.end("/a", perm, true);
+    assert.equal(pool.size, 5, "the burst's peak (7) bounded by maxPerKey (5)");
+    const burst = Array.from({ length: 5 }, () => pool.begin("/a", perm, {}, true));
+    assert.ok(
+      burst.every((id) => id !== null),
+      `every request of the second burst got a ready session: ${burst.join(",")}`,
+    );
+    for (let i = 0; i < 5; i++) await pool.end("/a", perm, true);
+    clock.t = 5000; // the burst is long over
+    pool.begin("/a", perm, {}, true);
+    await pool.end("/a", perm, true);
+    assert.equal(pool.target("/a", perm), 2);
+    assert.equal(pool.size, 2, "shrunk back to the base size");
+    assert.equal(deleted.length, 2, `the 2 extra ready sessions are deleted: ${deleted.join(",")}`);
+  });
+
+  test("maxTotal bounds the sessions held over all tool sets", async () => {
+    const { pool } = counting({ maxTotal: 3 });
+    for (const d of ["/a", "/b", "/c"]) {
+      pool.begin(d, perm, {}, true);
+      await pool.end(d, perm, true);
+    }
+    assert.equal(pool.size, 3);
+  });
+
   test("evicts the least recently used tool set beyond maxKeys, deleting its sessions", async () => {
-    let n = 0;
-    const deleted: string[] = [];
-    const pool = new SessionPool({
-      size: 1,
-      maxKeys: 1,
-      port: { create: async () => `s${++n}`, delete: async (_d, id) => void deleted.push(id) },
-    });
-    await pool.refill("/a", [], {});
-    await pool.refill("/b", [], {});
+    const { pool, deleted } = counting({ size: 1, maxKeys: 1 });
+    pool.begin("/a", [], {}, true);
+    await pool.end("/a", [], true);
+    pool.begin("/b", [], {}, true);
+    await pool.end("/b", [], true);
     await new Promise((r) => setTimeout(r, 5));
     assert.deepEqual(deleted, ["s1"]);
     assert.deepEqual(pool.ids(), ["s2"]);

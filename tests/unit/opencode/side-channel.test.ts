@@ -60,6 +60,12 @@ test("the plugin's hello marks an instance directory as having the plugin, per O
     "another OpenCode process (after a restart) must announce again",
   );
   assert.equal(sc.pluginLoaded("/other", 42), false);
+  // A recycle's replacement (pid 43) boots the instance while the current process (42) still serves it: both count.
+  assert.equal((await hello({ v: 1, directory: "/some/dir", pid: 43 })).status, 200);
+  assert.equal(sc.pluginLoaded("/some/dir", 42), true, "the replacement's hello hid the current process's plugin");
+  assert.equal(sc.pluginLoaded("/some/dir", 43), true);
+  for (const pid of [44, 45, 46]) await hello({ v: 1, directory: "/some/dir", pid });
+  assert.equal(sc.pluginLoaded("/some/dir", 42), false, "old pids are forgotten (bounded)");
   await sc.stop();
 });
 
