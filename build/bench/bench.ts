@@ -55,6 +55,13 @@ const CFG = {
 const MODEL = "mock/mock-model";
 const TARGETS = { ttftRatio: 1.1, totalRatio: 1.05, rssGrowthMb: 20, idleCpuPct: 0.5 };
 
+/** CPU use over a quiet window: % of one core. */
+interface IdleCpu {
+  seconds: number;
+  patchbayCpuPct: number;
+  opencodeCpuPct: number | null;
+}
+
 /** Everything the table shows; also written with --json. */
 interface Results {
   mode: "short" | "full";
@@ -76,7 +83,10 @@ interface Results {
     heapAfterMb: number;
     opencodeAfterMb: number;
   };
-  idle: { seconds: number; patchbayCpuPct: number; opencodeCpuPct: number | null };
+  /** CPU over `idleS` after `settleS` of quiet (right after the last requests). */
+  idle: IdleCpu;
+  /** Full mode: CPU over another `idleS` once Patchbay counts as idle (no request for 60 s: slower probes). */
+  idleSettled: IdleCpu | null;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -219,18 +229,23 @@ async function main(): Promise<void> {
 
     // Idle CPU, once the after-work of the last requests is over (per-call SDK timeouts fire up to 30 s later).
     await sleep(CFG.settleS * 1000);
-    const idle0 = await child.cpuMs();
-    const ocIdle0 = procCpuMs(child.opencodePid);
-    const t0 = performance.now();
-    await sleep(CFG.idleS * 1000);
-    const seconds = (performance.now() - t0) / 1000;
-    const idle1 = await child.cpuMs();
-    const ocIdle1 = procCpuMs(child.opencodePid);
-    results.idle = {
-      seconds,
-      patchbayCpuPct: (idle1 - idle0) / 10 / seconds,
-      opencodeCpuPct: ocIdle0 !== null && ocIdle1 !== null ? (ocIdle1 - ocIdle0) / 10 / seconds : null,
+    const measureIdle = async (): Promise<IdleCpu> => {
+      const idle0 = await child!.cpuMs();
+      const ocIdle0 = procCpuMs(child!.opencodePid);
+      const t0 = performance.now();
+      await sleep(CFG.idleS * 1000);
+      const seconds = (performance.now() - t0) / 1000;
+      const idle1 = await child!.cpuMs();
+      const ocIdle1 = procCpuMs(child!.opencodePid);
+      return {
+        seconds,
+        patchbayCpuPct: (idle1 - idle0) / 10 / seconds,
+        opencodeCpuPct: ocIdle0 !== null && ocIdle1 !== null ? (ocIdle1 - ocIdle0) / 10 / seconds : null,
+      };
     };
+    results.idle = await measureIdle();
+    // By now (35 + 60 s) Patchbay has had no request for over a minute: a tray app's usual state.
+    results.idleSettled = SHORT ? null : await measureIdle();
   } finally {
     await child?.stop();
     await mock.stop();
@@ -443,11 +458,15 @@ function renderTable(r: Results): string {
   rows.push(
     `Patchbay RSS: ${f(r.rss.beforeMb, 1)} MB before, ${f(r.rss.afterMb, 1)} MB after ${r.rss.requests} requests: growth ${f(r.rss.growthMb, 1)} MB (target < ${TARGETS.rssGrowthMb})  ${rssOk ? "PASS" : "MISS"}  [heap ${f(r.rss.heapBeforeMb, 1)} → ${f(r.rss.heapAfterMb, 1)} MB; OpenCode RSS ${f(r.rss.opencodeAfterMb, 0)} MB]`,
   );
-  const idleOk = r.idle.patchbayCpuPct < TARGETS.idleCpuPct;
-  rows.push(
-    `Patchbay idle CPU over ${f(r.idle.seconds, 0)} s: ${f(r.idle.patchbayCpuPct, 3)} % (target < ${TARGETS.idleCpuPct})  ${idleOk ? "PASS" : "MISS"}` +
-      (r.idle.opencodeCpuPct !== null ? `  [OpenCode idle: ${f(r.idle.opencodeCpuPct, 3)} %]` : ""),
-  );
+  // The target applies to an idle tray app (no request for a minute); short mode has only the first window.
+  const judged = r.idleSettled ?? r.idle;
+  const idleOk = judged.patchbayCpuPct < TARGETS.idleCpuPct;
+  const idleLine = (label: string, w: IdleCpu, verdict: string) =>
+    `Patchbay idle CPU ${label} over ${f(w.seconds, 0)} s: ${f(w.patchbayCpuPct, 3)} %${verdict}` +
+    (w.opencodeCpuPct !== null ? `  [OpenCode: ${f(w.opencodeCpuPct, 3)} %]` : "");
+  const verdict = `  (target < ${TARGETS.idleCpuPct})  ${idleOk ? "PASS" : "MISS"}`;
+  rows.push(idleLine(`${CFG.settleS} s after the last request`, r.idle, r.idleSettled ? "" : verdict));
+  if (r.idleSettled) rows.push(idleLine("once idle (no request for 95 s+)", r.idleSettled, verdict));
   rows.push("");
   rows.push(`Targets: ${[...verdicts, rssOk, idleOk].every(Boolean) ? "all met" : "some missed"}`);
   rows.push("");

@@ -354,7 +354,12 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
         if (state.done) return; // an error leaves `settled` false: finally stops OpenCode's retries/loop
       }
     } finally {
-      nameSession();
+      if (prompting) nameSession();
+      else if (pooled)
+        // Taken from the pool but never prompted (client gone first, prompt refused): nobody owns it now.
+        void client.session
+          .delete({ sessionID: pooled }, { signal: AbortSignal.timeout(ABORT_TIMEOUT_MS) })
+          .catch(() => {});
       signal.removeEventListener("abort", abortSession);
       unsubscribe();
       abortSession();
@@ -365,7 +370,9 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
         if (id) sideChannel.unregister(id);
         // Top the pool up for this tool set's next request while still holding the lease (so the instance is not
         // disposed under the new sessions), off this request's path: its answer is complete.
-        const refill = supervisor.status().state === "ready" && !supervisor.stopRequested;
+        // Not while a recycle holds requests: the old process is about to go, and a session created in its last
+        // moments could be stored with its answer lost (a pooled session nobody owns).
+        const refill = supervisor.status().state === "ready" && !supervisor.stopRequested && !gate.isHolding;
         void sessionPool.end(lease.directory, plan.permission, refill).finally(() => lease.release());
       };
       if (deferredAbort) void deferredAbort.then(cleanUp);

@@ -3,7 +3,7 @@
 // (node, or Electron with ELECTRON_RUN_AS_NODE=1) without tsx. It must not do anything else.
 //
 // argv: <binary> [...args]. IPC messages to the parent: {type:"spawned",pid} | {type:"error",code,message} |
-// {type:"exit",code,signal}. SIGTERM to this process is forwarded to the child (escalating to SIGKILL after 3 s).
+// {type:"exit",code,signal}; from the parent: {type:"record-pid"}. SIGTERM to this process is forwarded to the child (escalating to SIGKILL after 3 s).
 // OpenCode runs in its own process group (signals go to the whole group, helpers included). Its pid is recorded in
 // $PATCHBAY_OPENCODE_PIDFILE while it runs, so Patchbay can stop a leftover one if this guard is SIGKILLed.
 import { spawn } from "node:child_process";
@@ -17,6 +17,8 @@ const KILL_GRACE_MS = 3000;
 /** How often the parent is checked (ms): a parent that died without closing IPC still stops OpenCode. */
 const PARENT_POLL_MS = 500;
 const PIDFILE = process.env.PATCHBAY_OPENCODE_PIDFILE;
+// A recycle's replacement: the pid file names the current OpenCode, so record ours only when Patchbay says so.
+const DEFER_PIDFILE = process.env.PATCHBAY_GUARD_DEFER_PIDFILE === "1";
 const GROUPS = process.platform !== "win32";
 const parentPid = process.ppid;
 let child;
@@ -92,7 +94,7 @@ if (!bin) {
   // Own process group: a group signal reaches OpenCode and anything it started, and nothing else.
   child = spawn(bin, args, { stdio: ["ignore", "inherit", "inherit"], env, detached: GROUPS });
   child.on("spawn", () => {
-    writePidFile(child.pid);
+    if (!DEFER_PIDFILE) writePidFile(child.pid);
     send({ type: "spawned", pid: child.pid });
   });
   child.on("error", (err) => {
@@ -112,6 +114,10 @@ if (!bin) {
     }
     send({ type: "exit", code, signal });
     finish(code ?? 1);
+  });
+  // {type:"record-pid"}: this OpenCode became the current one (a recycle's swap), or the file was lost.
+  process.on("message", (msg) => {
+    if (msg?.type === "record-pid" && child.pid && !exited) writePidFile(child.pid);
   });
   // Patchbay is gone (exit, crash or SIGKILL): its end of the IPC pipe closed.
   process.on("disconnect", stopChild);

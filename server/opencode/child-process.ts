@@ -32,6 +32,9 @@ export const GuardMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("error"), code: z.string().nullable().optional(), message: z.string() }),
   z.object({ type: z.literal("exit"), code: z.number().nullable(), signal: z.string().nullable() }),
 ]);
+/** Set in a guard's environment: do not write the pid file at spawn, only on a `{type: "record-pid"}` message
+ *  (child-guard.mjs). */
+export const DEFER_PIDFILE_ENV = "PATCHBAY_GUARD_DEFER_PIDFILE";
 /** SIGTERM → SIGKILL grace on stop and recycle, ms. */
 export const STOP_GRACE_MS = 3000;
 

@@ -10,6 +10,7 @@ import { PatchbayError } from "../core/errors";
 import { checkOpenCodeBinary, resolveOpenCodeBinary } from "./binary";
 import {
   checkHealth,
+  DEFER_PIDFILE_ENV,
   describeExit,
   freePort,
   GUARD,
@@ -217,7 +218,7 @@ export class OpenCodeSupervisor {
    */
   async recycle(reason: string): Promise<void> {
     const r = this.running;
-    if (!r || this.stopping || this.state.state !== "ready") return;
+    if (!r || this.stopping || this.state.state !== "ready") return this.discardSuccessor();
     this.log(`[opencode] recycling (${reason})`);
     r.recycled = true;
     this.clearTimers();
@@ -228,6 +229,7 @@ export class OpenCodeSupervisor {
       this.setState({ state: "ready", reason: null, url: next.url, pid: next.pid, version: next.version ?? null });
       this.scheduleHealth(next, "Basic " + Buffer.from(`opencode:${this.password}`).toString("base64"));
       this.retire(r);
+      this.recordPid(); // the replacement's guard deferred its pid file until now
       return;
     }
     this.settle = this.untilSettled();
@@ -267,15 +269,42 @@ export class OpenCodeSupervisor {
       },
     };
     this.successor = successor;
-    void this.spawnRun((problem) => {
-      this.log(`[opencode] could not start a replacement OpenCode: ${problem}`);
-      successor.settle(false);
-    }).then((run) => {
+    void this.spawnRun(
+      (problem) => {
+        this.log(`[opencode] could not start a replacement OpenCode: ${problem}`);
+        successor.settle(false);
+      },
+      { deferPidFile: true },
+    ).then((run) => {
       if (!run) return;
       successor.run = run;
-      if (this.successor !== successor || this.stopping) signalGuard(run, "SIGTERM");
+      if (this.successor !== successor || this.stopping) this.retire(run);
     });
     return done;
+  }
+
+  /** Stops a replacement being prepared or kept ready (a postponed or abandoned recycle, a crash, stop()); its
+   *  {@link prepareSuccessor} promise resolves false. No-op without one. */
+  discardSuccessor(): void {
+    const successor = this.successor;
+    if (!successor) return;
+    successor.settle(false);
+    this.successor = null;
+    // `run` is unset until spawned; the spawn callback retires it then.
+    if (successor.run) {
+      this.retire(successor.run);
+      // Its guard removes the shared pid file on exit: record the current process again.
+      void successor.run.exited.then(() => this.recordPid());
+    }
+  }
+
+  /** Asks the current process's guard to (re)write the pid file (leftover cleanup reads it after a crash). */
+  private recordPid(): void {
+    const r = this.running;
+    if (!r || r.hasExited) return;
+    try {
+      r.guard.send({ type: "record-pid" });
+    } catch {}
   }
 
   private async warmSuccessor(successor: Successor, url: string, authorization: string): Promise<void> {
@@ -304,17 +333,10 @@ export class OpenCodeSupervisor {
   async stop(): Promise<void> {
     this.stopping = true;
     this.clearTimers();
-    const successor = this.successor?.run;
-    this.successor?.settle(false);
-    if (successor) this.retire(successor);
+    this.discardSuccessor();
+    // Every process at once (current, replacement, former ones still exiting), then wait for all.
+    if (this.running) this.retire(this.running);
     await Promise.all([...this.retiring].map((r) => r.exited));
-    const r = this.running;
-    if (r) {
-      signalGuard(r, "SIGTERM");
-      const killer = setTimeout(() => signalGuard(r, "SIGKILL"), STOP_GRACE_MS);
-      await r.exited;
-      clearTimeout(killer);
-    }
     this.running = null;
     this.setState({ state: "stopped", reason: null, url: null, pid: null });
   }
@@ -369,7 +391,10 @@ export class OpenCodeSupervisor {
    * start-up timeout). Returns null after calling `onProblem` when it could not be spawned. The caller makes it the
    * current process or the successor at once (handlers check which it is).
    */
-  private async spawnRun(onProblem: (reason: string) => void): Promise<Running | null> {
+  private async spawnRun(
+    onProblem: (reason: string) => void,
+    opts: { deferPidFile?: boolean } = {},
+  ): Promise<Running | null> {
     const binary = resolveOpenCodeBinary(this.opts.binaryPath, this.opts.env ?? process.env);
     const problem = checkOpenCodeBinary(binary);
     if (problem) return (void onProblem(problem), null);
@@ -404,7 +429,8 @@ export class OpenCodeSupervisor {
 
     const guard = spawn(process.execPath, [GUARD, binary, "serve", "--hostname", "127.0.0.1", "--port", String(port)], {
       cwd: this.home.workDir,
-      env: { ...env, ELECTRON_RUN_AS_NODE: "1" },
+      // A replacement's guard records its pid only when told (at the swap): the pid file names the current process.
+      env: { ...env, ELECTRON_RUN_AS_NODE: "1", ...(opts.deferPidFile ? { [DEFER_PIDFILE_ENV]: "1" } : {}) },
       stdio: ["ignore", "pipe", "pipe", "ipc"],
       // Own process group: a terminal's Ctrl-C reaches Patchbay, which stops the child in order.
       detached: process.platform !== "win32",
@@ -559,6 +585,7 @@ export class OpenCodeSupervisor {
     this.running = null;
     this.clearTimers();
     if (this.stopping) return; // stop() sets `stopped`
+    if (!run.recycled) this.discardSuccessor(); // a crash: start afresh, do not keep a replacement nobody watches
     const wasReady = run.readyAt !== null;
     if (run.recycled) {
       // A planned restart: no backoff, no crash counted; the state already says `restarting`.

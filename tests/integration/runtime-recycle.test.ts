@@ -1,6 +1,8 @@
 // The bounded OpenCode runtime for real (issue 15): a memory recycle under load fails no request and loses no
 // session; a frozen OpenCode (SIGSTOP) is detected, killed and replaced within the documented 15 s; the instance
 // reaper never disposes an instance with a request running. One Patchbay with shortened runtime timings.
+import fs from "node:fs";
+import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
@@ -121,6 +123,16 @@ describe("memory recycle under load", () => {
     );
     await waitFor("the old OpenCode to be gone", () => !alive(pid0), 10_000);
     assert.notEqual(fx.pb.status().opencode.pid, pid0);
+    // The pid file (leftover cleanup after a crash) names the new current process, not the old or none.
+    const pidFile = path.join(fx.dataDir, "opencode", "run", "opencode.pid");
+    const recorded = () => {
+      try {
+        return (JSON.parse(fs.readFileSync(pidFile, "utf8")) as { pid?: number }).pid ?? null;
+      } catch {
+        return null;
+      }
+    };
+    await waitFor("the pid file to name the new OpenCode", () => recorded() === fx.pb.status().opencode.pid, 10_000);
 
     // Every session is still in the history (same database after the swap). Session ids come from the request log:
     // a stream commits its headers after 1 s, before a held request has a session.

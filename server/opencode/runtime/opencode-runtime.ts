@@ -44,6 +44,8 @@ export interface RuntimeProcess extends RecyclableProcess {
   readonly stopRequested: boolean;
   /** See OpenCodeSupervisor.prepareSuccessor. */
   prepareSuccessor?(warm?: (client: (directory?: string) => OpencodeClient) => Promise<void>): Promise<boolean>;
+  /** See OpenCodeSupervisor.discardSuccessor. */
+  discardSuccessor?(): void;
 }
 
 /** Inputs of {@link createOpenCodeRuntime}. */
@@ -101,19 +103,20 @@ export function createOpenCodeRuntime(d: OpenCodeRuntimeDeps): OpenCodeRuntime {
     ...(d.process.prepareSuccessor
       ? { prepareSuccessor: () => d.process.prepareSuccessor!((client) => bootInstancesInUse(client)) }
       : {}),
+    ...(d.process.discardSuccessor ? { discardSuccessor: () => d.process.discardSuccessor!() } : {}),
   });
 
+  /** Tool-set folders primed in a replacement, for the pre-warm that follows its swap. */
+  const primedForSwap: string[] = [];
   /** Boots and primes, in the replacement OpenCode, the default instance and the instances most recently in use (one at a time,
    *  each bounded), so requests after the swap find them booted. */
   const bootInstancesInUse = async (client: (directory?: string) => OpencodeClient): Promise<void> => {
-    const dirs = [
-      undefined,
-      ...d.backend
-        .liveInstances()
-        .slice(-(t.prewarmMax ?? 4))
-        .reverse(),
-    ];
-    for (const dir of dirs) {
+    const inUse = d.backend
+      .liveInstances()
+      .slice(-(t.prewarmMax ?? 4))
+      .reverse();
+    primedForSwap.splice(0, primedForSwap.length, ...inUse);
+    for (const dir of [undefined, ...inUse]) {
       if (stopped) return;
       const t0 = now();
       const name = dir ? path.relative(appsRoot, dir) : "the default instance";
@@ -130,12 +133,15 @@ export function createOpenCodeRuntime(d: OpenCodeRuntimeDeps): OpenCodeRuntime {
   let stopped = false;
 
   const prewarm = async (): Promise<void> => {
-    const dirs = planPrewarm(await listToolsetFolders(appsRoot), {
+    const planned = planPrewarm(await listToolsetFolders(appsRoot), {
       now: now(),
       perApp: t.prewarmPerApp ?? 2,
       maxTotal: t.prewarmMax ?? 4,
       maxAgeMs: t.prewarmMaxAgeMs ?? 7 * 24 * 3600_000,
     });
+    // After a swap, the instances primed in the replacement come first: booting them again is quick, and it is how
+    // the backend's instance pool learns they are live (so the reaper and the live-instance cap count them).
+    const dirs = [...new Set([...primedForSwap.splice(0), ...planned])].slice(0, t.prewarmMax ?? 4);
     // One at a time: each boot costs seconds of CPU, and requests must keep theirs.
     for (const dir of dirs) {
       if (stopped || d.process.stopRequested || d.process.status().state !== "ready") return;

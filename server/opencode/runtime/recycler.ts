@@ -39,10 +39,15 @@ export interface RecyclerOptions {
   minUptimeMs?: number;
   /** Longest wait for in-flight requests to finish before giving up this recycle (default 60 000). */
   drainTimeoutMs?: number;
+  /** With the replacement ready, wait up to this long for a moment with no request in flight before holding any
+   *  (default 10 000): a swap in such a gap holds nobody. */
+  gapWaitMs?: number;
   log?: (line: string) => void;
   /** Starts the replacement beside the current process before requests are held; true once it answers (then
    *  `process.recycle` only swaps). Without it the hold also covers the start-up. */
   prepareSuccessor?: () => Promise<boolean>;
+  /** Stops a replacement that will not be swapped in (recycle postponed, or stopping). */
+  discardSuccessor?: () => void;
   /** Called after each completed recycle. */
   onRecycle?: (info: RecycleInfo) => void;
 }
@@ -59,6 +64,7 @@ export class Recycler {
   private count = 0;
   private lastRss: number | null = null;
   private lastCheckAt = 0;
+  private stopped = false;
 
   constructor(opts: RecyclerOptions) {
     this.o = opts;
@@ -92,10 +98,12 @@ export class Recycler {
     this.timer.unref();
   }
 
-  /** Stops the check and waits for a recycle in progress. */
+  /** Stops the check and waits for a recycle in progress (one still preparing its replacement is abandoned). */
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.o.discardSuccessor?.();
     await this.busy;
   }
 
@@ -150,19 +158,24 @@ export class Recycler {
     });
   }
 
-  /** Start the replacement while requests still flow, then hold new requests, let in-flight ones finish, swap,
-   *  let everyone in: held requests wait for the drain and the swap, not for a start-up. */
+  /** Start the replacement while requests still flow, wait briefly for a moment with none in flight, then hold new
+   *  requests, let in-flight ones finish, swap, let everyone in: held requests wait for the drain (nothing, in a gap)
+   *  and the swap, never for a start-up. */
   private async swap(reason: string): Promise<void> {
     const { gate } = this.o;
     const log = this.o.log ?? (() => {});
     if (this.o.prepareSuccessor) {
       const p0 = this.now();
       const ok = await this.o.prepareSuccessor();
+      if (this.stopped) return;
       log(
         ok
-          ? `[opencode] replacement ready in ${this.now() - p0} ms; swapping once requests drain`
+          ? `[opencode] replacement ready in ${this.now() - p0} ms; swapping at the next moment with no request`
           : "[opencode] no replacement could be started beside the current process; stopping it first",
       );
+      // Requests keep flowing meanwhile; without a gap the hold below waits for the drain instead.
+      if (ok) await gate.drained(this.o.gapWaitMs ?? 10_000);
+      if (this.stopped) return;
     }
     gate.hold();
     const t0 = this.now();
@@ -171,6 +184,7 @@ export class Recycler {
       if (!drained) {
         // Failing long requests is worse than a big process for another round: try again later.
         log(`[opencode] recycle postponed: ${gate.inFlight} request(s) still running after the drain timeout`);
+        this.o.discardSuccessor?.(); // the next attempt starts a fresh one; a spare OpenCode is ≈ 0.5 GB
         this.overSince = null;
         return;
       }

@@ -171,8 +171,11 @@ export class SessionPool {
 
   private evict(): void {
     const max = this.o.maxKeys ?? 12;
-    for (const [key, e] of this.entries) {
+    // Least recently used first, never the one just used; one with requests running stays (their end() must find
+    // it), so the bound can be exceeded while that many tool sets run at once.
+    for (const [key, e] of [...this.entries].slice(0, -1)) {
       if (this.entries.size <= max) break;
+      if (e.running > 0) continue;
       this.entries.delete(key);
       for (const id of e.ids.splice(0)) void this.o.port.delete(e.directory, id).catch(() => {});
     }

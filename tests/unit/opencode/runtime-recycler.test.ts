@@ -156,6 +156,48 @@ describe("Recycler", () => {
     assert.equal(gate.isHolding, false);
   });
 
+  test("a postponed recycle discards its replacement; stop() during the preparation abandons the swap", async () => {
+    const proc = fakeProcess({ t: 0 });
+    const gate = new RequestGate();
+    let discarded = 0;
+    let release: ((ok: boolean) => void) | null = null;
+    const rec = new Recycler({
+      process: proc,
+      gate,
+      readRss: async () => 2000 * MIB,
+      limitBytes: () => 1024 * MIB,
+      lowWatermarkBytes: () => 0,
+      minUptimeMs: 0,
+      busyGraceMs: 0,
+      drainTimeoutMs: 20,
+      gapWaitMs: 10,
+      log: () => {},
+      prepareSuccessor: () => new Promise<boolean>((r) => (release = r)),
+      discardSuccessor: () => {
+        discarded++;
+        release?.(false);
+      },
+    });
+    const stuck = await gate.enter();
+    const first = rec.tick();
+    await new Promise((r) => setTimeout(r, 5));
+    release!(true);
+    await first;
+    assert.deepEqual(proc.calls, [], "recycled although the drain timed out");
+    assert.equal(discarded, 1, "the ready replacement was kept after the postponed recycle");
+    stuck.leave();
+
+    release = null;
+    const second = rec.tick();
+    await new Promise((r) => setTimeout(r, 5));
+    assert.ok(release, "the second attempt prepares a new replacement");
+    await rec.stop();
+    await second;
+    assert.equal(discarded, 2, "stop() did not discard the replacement being prepared");
+    assert.deepEqual(proc.calls, [], "swapped during shutdown");
+    assert.equal(gate.isHolding, false);
+  });
+
   test("a drain that times out postpones the recycle and releases the hold", async () => {
     const proc = fakeProcess({ t: 0 });
     const gate = new RequestGate();
@@ -249,5 +291,14 @@ describe("SessionPool", () => {
     await new Promise((r) => setTimeout(r, 5));
     assert.deepEqual(deleted, ["s1"]);
     assert.deepEqual(pool.ids(), ["s2"]);
+  });
+
+  test("never evicts a tool set with requests running (their end() must count against it)", async () => {
+    const { pool } = counting({ size: 1, maxKeys: 1 });
+    pool.begin("/a", [], {}, true); // still running
+    pool.begin("/b", [], {}, true);
+    await pool.end("/b", [], true);
+    await pool.end("/a", [], true);
+    assert.equal(pool.target("/a", []), 1, "the running tool set's entry was evicted");
   });
 });
