@@ -53,7 +53,15 @@ const CFG = {
   settleS: SHORT ? 5 : 35,
 };
 const MODEL = "mock/mock-model";
-const TARGETS = { ttftRatio: 1.1, totalRatio: 1.05, rssGrowthMb: 20, idleCpuPct: 0.5 };
+/** Ratios against OpenCode direct at p50. With the session pool (as shipped) Patchbay takes `session.create` off the
+ *  request path and should beat OpenCode's own API (issue 15: TTFT ≤ 0.85×, completion ≤ 1.0×); without it, parity
+ *  within noise (issue 8: ≤ 1.10× and ≤ 1.05×). */
+const TARGETS = {
+  ttftRatio: SESSION_POOL ? 0.85 : 1.1,
+  totalRatio: SESSION_POOL ? 1.0 : 1.05,
+  rssGrowthMb: 20,
+  idleCpuPct: 0.5,
+};
 
 /** CPU use over a quiet window: % of one core. */
 interface IdleCpu {
