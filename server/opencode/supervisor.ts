@@ -24,8 +24,7 @@ import {
 import { killOpenCodeGroup } from "./leftover";
 import { buildChildEnv } from "./child-env";
 import { prepareOpenCodeHome, type OpenCodeHome } from "./home";
-import { readProcStat } from "./runtime/process-memory";
-import { isWedged, shouldProbe } from "./runtime/wedge-policy";
+import { startHealthProbe } from "./health-probe";
 import type { SideChannelEndpoint } from "./side-channel";
 
 /** Options of {@link OpenCodeSupervisor}. Only `dataDir`, `user` and `sideChannel` are required. */
@@ -108,7 +107,7 @@ export class OpenCodeSupervisor {
   private startupFailures = 0;
   private crashes = 0;
   private restartTimer: NodeJS.Timeout | null = null;
-  private healthTimer: NodeJS.Timeout | null = null;
+  private stopHealth: (() => void) | null = null;
   private settle: Promise<void> | null = null;
   private home: OpenCodeHome | null = null;
   /** The next process while {@link prepareSuccessor} runs or after it succeeded (until recycle() or stop()). */
@@ -520,59 +519,26 @@ export class OpenCodeSupervisor {
   }
 
   private scheduleHealth(run: Running, auth: string): void {
-    let misses = 0;
-    let probing = false;
-    let firstMiss: { at: number; cpuTicks: number | null } | null = null;
-    const period = this.opts.healthIntervalMs ?? 5_000;
-    const timeout = this.opts.healthTimeoutMs ?? 3_000;
-    const minMisses = this.opts.healthMisses ?? 2;
-    const idlePeriod = this.opts.idleHealthIntervalMs ?? 60_000;
-    let lastProbeAt = -Infinity;
-    this.healthTimer = setInterval(() => {
-      if (this.running !== run || !run.url || probing) return;
-      const idle = this.opts.isIdle?.() ?? false;
-      if (!shouldProbe({ misses, idle, sinceLastProbeMs: Date.now() - lastProbeAt, idlePeriodMs: idlePeriod })) return;
-      probing = true;
-      const startedAt = Date.now();
-      lastProbeAt = startedAt;
-      const before = run.pid ? readProcStat(run.pid) : Promise.resolve(null);
-      void Promise.all([checkHealth(run.url, auth, timeout), before]).then(async ([h, statBefore]) => {
-        probing = false;
-        if (h) {
-          misses = 0;
-          firstMiss = null;
-          return;
-        }
-        misses++;
-        firstMiss ??= { at: startedAt, cpuTicks: statBefore?.cpuTicks ?? null };
-        const now = run.pid ? await readProcStat(run.pid) : null;
-        const cpu = now && firstMiss.cpuTicks !== null ? now.cpuTicks - firstMiss.cpuTicks : null;
-        const wedged = isWedged({
-          misses,
-          state: now?.state ?? null,
-          cpuTicksSinceFirstMiss: cpu,
-          msSinceFirstMiss: Date.now() - firstMiss.at,
-          minMisses,
-          // A starved machine (load 15+ on 2 cores was seen) keeps a booting OpenCode from answering for 20 s and
-          // more while it works: only a minute of that counts as a spin.
-          maxMisses: minMisses + 10,
-        });
-        if (!wedged || this.running !== run || this.stopping || run.recycled) {
-          if (misses >= minMisses)
-            this.log(`[opencode] ${misses} health probes missed but it is working (${cpu} CPU ticks); waiting`);
-          return;
-        }
-        // Port open but no answer (the upstream tracker's "hangs after days"; SIGSTOP reproduces it): a frozen
-        // process ignores SIGTERM, so kill it and its group; onExit starts a fresh one and in-flight requests fail
-        // through the event hub's "down" notice.
-        this.log(
-          `[opencode] wedged: ${misses} health probes in a row got no answer within ${timeout} ms ` +
-            `(state ${now?.state ?? "?"}, ${cpu ?? "?"} CPU ticks since the first miss); killing it`,
-        );
+    if (!run.url) return;
+    this.stopHealth = startHealthProbe({
+      url: run.url,
+      authorization: auth,
+      pid: run.pid,
+      periodMs: this.opts.healthIntervalMs ?? 5_000,
+      idlePeriodMs: this.opts.idleHealthIntervalMs ?? 60_000,
+      timeoutMs: this.opts.healthTimeoutMs ?? 3_000,
+      minMisses: this.opts.healthMisses ?? 2,
+      isIdle: () => this.opts.isIdle?.() ?? false,
+      stillWatched: () => this.running === run && !this.stopping && !run.recycled,
+      // Port open but no answer (the upstream tracker's "hangs after days"; SIGSTOP reproduces it): a frozen
+      // process ignores SIGTERM, so kill it and its group; onExit starts a fresh one and in-flight requests fail
+      // through the event hub's "down" notice.
+      onWedged: (detail) => {
+        this.log(`[opencode] wedged: ${detail}; killing it`);
         signalGuard(run, "SIGKILL");
-      });
-    }, period);
-    this.healthTimer.unref();
+      },
+      log: this.log,
+    });
   }
 
   private onExit(run: Running, reason: string): void {
@@ -614,9 +580,9 @@ export class OpenCodeSupervisor {
 
   private clearTimers(): void {
     if (this.restartTimer) clearTimeout(this.restartTimer);
-    if (this.healthTimer) clearInterval(this.healthTimer);
+    this.stopHealth?.();
     this.restartTimer = null;
-    this.healthTimer = null;
+    this.stopHealth = null;
   }
 }
 

@@ -1,6 +1,7 @@
 // Specs of the CC-STREAM-* compat cases (streamed chat completions): the mock script of each case's fixture lines
 // and its `expect` lines as assertions, variants included where the mock can express them.
 import assert from "node:assert/strict";
+import type { Exchange } from "./exchange";
 import type { CaseSpec } from "./runner";
 import {
   assembleToolCalls,
@@ -8,6 +9,7 @@ import {
   choice0,
   expectEnvelope,
   expectSse,
+  type OpenAiError,
   finishChunks,
   streamedText,
   toolCallDeltas,
@@ -21,6 +23,28 @@ const FINISH_REASONS = ["stop", "length", "tool_calls", "content_filter", "funct
 const EARLY_HEADERS_MS = 2000;
 /** Upstream silence used instead of the case's 400 s (see the brief: assert commit-before-first-token only). */
 const SILENCE_MS = 3500;
+
+/** Patchbay's commit hold on streams: before it, an error is an HTTP status; after it, the stream has started. */
+const COMMIT_HOLD_MS = 900;
+
+/**
+ * The error envelope of an error that came before the first token: the HTTP status and JSON body when it came
+ * within Patchbay's 1 s commit hold, else (a busy machine: OpenCode answered later) the in-band error of a stream
+ * that had to start, which must carry the same fields. Returns the error object either way.
+ */
+function prestreamOrCommitted(
+  res: Exchange,
+  status: number | readonly number[],
+  fields: Partial<Pick<OpenAiError, "code" | "param" | "type">>,
+): OpenAiError {
+  if (res.status !== 200) return expectEnvelope(res, status, fields);
+  assert.ok(res.headersAtMs >= COMMIT_HOLD_MS, `200 after ${res.headersAtMs} ms, before the commit hold ran out`);
+  const event = res.sse().events.find((e) => e.data.includes('"error"'));
+  assert.ok(event, `no in-band error event: ${res.body.slice(0, 300)}`);
+  const error = (JSON.parse(event.data) as { error: OpenAiError }).error;
+  for (const [k, v] of Object.entries(fields)) assert.equal(error[k as keyof OpenAiError], v, `in-band error.${k}`);
+  return error;
+}
 
 export const chatStreamSpecs: Record<string, CaseSpec> = {
   "CC-STREAM-USAGE-CHUNK": {
@@ -234,7 +258,7 @@ export const chatStreamSpecs: Record<string, CaseSpec> = {
         script: [{ error: { status: 400, body: upstreamBody } }],
         body: (b) => void (b.temperature = 1.7),
       });
-      const ue = expectEnvelope(up.res, 400, { type: "invalid_request_error" });
+      const ue = prestreamOrCommitted(up.res, 400, { type: "invalid_request_error" });
       assert.match(ue.message, /1\.7 is too high for this model/, "the upstream's message is propagated");
       assert.equal(up.upstream.length, 1);
 
@@ -243,8 +267,10 @@ export const chatStreamSpecs: Record<string, CaseSpec> = {
         script: [{ error: { status: 503, message: "overloaded" } }, { error: { status: 503, message: "overloaded" } }],
         body: (b) => void (b.temperature = 1),
       });
-      expectEnvelope(busy.res, [502, 503]);
-      assert.ok(!busy.res.body.includes("event: error"));
+      if (busy.res.status !== 200 || busy.res.headersAtMs < COMMIT_HOLD_MS) {
+        expectEnvelope(busy.res, [502, 503]);
+        assert.ok(!busy.res.body.includes("event: error"));
+      } else prestreamOrCommitted(busy.res, [502, 503], {});
     },
   },
 
