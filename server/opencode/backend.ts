@@ -418,9 +418,15 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     bootDirectory,
     bootApp: async (app) => {
       const lease = await pool.acquire(app, [], toolsetHash([]));
-      const directory = lease.directory;
-      lease.release();
-      await bootDirectory(directory);
+      try {
+        // Boot only, no priming prompt: an app's first request usually follows its creation within seconds, and a
+        // priming prompt running beside it in the same new instance slowed it down (CI rehearsal).
+        await callOpenCode("boot an instance", () =>
+          supervisor.client(lease.directory).tool.ids({}, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) }),
+        );
+      } finally {
+        lease.release();
+      }
     },
     reapIdleInstances: (maxIdleMs) => pool.reapIdle(maxIdleMs),
     pooledSessions: () => sessionPool.ids(),
