@@ -2,7 +2,7 @@
 // Runs the test suites with Node's built-in runner (one process per test file, so each integration file owns
 // exactly one OpenCode). Usage: node build/scripts/run-tests.mjs [unit|integration|e2e ...] [--only <substring>]
 import { spawn, spawnSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -41,8 +41,15 @@ if (files.some((f) => f.includes(`${path.sep}e2e${path.sep}`))) {
     stdio: ["ignore", "pipe", "inherit"],
     encoding: "utf8",
   });
+  // Its stdout is exactly one line, the path (the finder keeps installers' output on stderr); check it anyway, so a
+  // broken contract is one clear line here instead of 35 dashboard failures.
+  const browser = found.stdout.trim();
   if (found.status !== 0) process.exit(1);
-  env.PATCHBAY_CHROMIUM = found.stdout.trim();
+  if (browser.includes("\n") || !existsSync(browser)) {
+    console.error(`The Chromium finder printed something that is not a browser path:\n${found.stdout.slice(0, 400)}`);
+    process.exit(1);
+  }
+  env.PATCHBAY_CHROMIUM = browser;
   console.log(`Dashboard tests use Chromium at ${env.PATCHBAY_CHROMIUM}`);
 }
 // Files whose assertions compare timings (latency ratios, "at once"): they run after the others, one at a time,
