@@ -24,7 +24,17 @@ const nodeBuiltins = [
 const serverBase = ["electron", "**/main/*", "**/renderer/*", "react"];
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "dist/", "release/", ".tsbuild/", "test-artifacts/", "renderer/dist/"] },
+  {
+    ignores: [
+      "node_modules/",
+      "dist/",
+      "release/",
+      ".tsbuild/",
+      "test-artifacts/",
+      "renderer/dist/",
+      "main/types/electron.d.ts",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -8,12 +8,13 @@ export const RENDERER_CRASH_WINDOW_MS = 60_000;
 /** Longest wait for Patchbay to stop before exiting anyway (its OpenCode child also exits when its parent dies). */
 export const STOP_TIMEOUT_MS = 15_000;
 
-export type RendererGoneDecision = "reload" | "give-up" | "ignore";
+/** `reload-evicted`: Chromium discarded the renderer to free memory; reload it, and it is not a crash. */
+export type RendererGoneDecision = "reload" | "reload-evicted" | "give-up" | "ignore";
 
 /**
  * What to do when the dashboard's renderer process ended. `recentCrashes` are epoch ms of earlier crashes. A clean
- * exit is the window closing normally; anything else (crash, OOM, killed) reloads, up to
- * {@link RENDERER_CRASH_LIMIT} times per {@link RENDERER_CRASH_WINDOW_MS}.
+ * exit is the window closing normally; a memory eviction (Electron 42+) reloads without counting as a crash; anything
+ * else (crash, OOM, killed) reloads, up to {@link RENDERER_CRASH_LIMIT} times per {@link RENDERER_CRASH_WINDOW_MS}.
  */
 export function decideRendererGone(
   reason: string,
@@ -21,6 +22,7 @@ export function decideRendererGone(
   now: number,
 ): RendererGoneDecision {
   if (reason === "clean-exit") return "ignore";
+  if (reason === "memory-eviction") return "reload-evicted";
   const recent = recentCrashes.filter((t) => now - t < RENDERER_CRASH_WINDOW_MS).length;
   return recent + 1 > RENDERER_CRASH_LIMIT ? "give-up" : "reload";
 }
@@ -92,6 +94,11 @@ export class Lifecycle {
     const now = (this.deps.now ?? Date.now)();
     const decision = decideRendererGone(reason, this.crashes, now);
     if (decision === "ignore") return;
+    if (decision === "reload-evicted") {
+      this.deps.log(`dashboard renderer evicted to free memory: reloading`);
+      this.deps.reloadDashboard();
+      return;
+    }
     this.crashes = [...this.crashes.filter((t) => now - t < RENDERER_CRASH_WINDOW_MS), now];
     this.deps.log(`dashboard renderer gone (${reason}): ${decision}`);
     if (decision === "reload") {

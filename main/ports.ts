@@ -14,9 +14,16 @@ export interface PreventableEvent {
   preventDefault(): void;
 }
 
-/** Why a renderer process ended (Electron's `RenderProcessGoneDetails.reason`). */
+/** Why a renderer process ended (Electron's `RenderProcessGoneDetails.reason`; `memory-eviction` since Electron 42). */
 export type RenderGoneReason =
-  "clean-exit" | "abnormal-exit" | "killed" | "crashed" | "oom" | "launch-failed" | "integrity-failure";
+  | "clean-exit"
+  | "abnormal-exit"
+  | "killed"
+  | "crashed"
+  | "oom"
+  | "launch-failed"
+  | "integrity-failure"
+  | "memory-eviction";
 
 /** Electron's `app`, reduced to what the shell needs; events are exposed as `on…` registrations. */
 export interface AppPort {

@@ -8,7 +8,14 @@ export function decideLaunchMode(input: {
   /** What `require("electron")` returned, or null when it threw / the package is missing. */
   electronBinary: string | null;
   exists: (path: string) => boolean;
+  /** The running Node.js version (default: process.versions.node). */
+  nodeVersion?: string;
 }): LaunchMode;
+
+/** The oldest Node.js the `electron` npm package installs on, as [major, minor, patch]. */
+export const ELECTRON_MIN_NODE: [number, number, number];
+
+export function nodeAtLeast(version: string, min: readonly number[]): boolean;
 
 export function fallbackLine(reason: string): string;
 

@@ -7,9 +7,16 @@ import { createRequire } from "node:module";
  * X11/Wayland systems; macOS and Windows always have one); otherwise headless with a one-line reason.
  * `PATCHBAY_HEADLESS=1` forces headless.
  */
-export function decideLaunchMode({ platform, env, electronBinary, exists }) {
+export function decideLaunchMode({ platform, env, electronBinary, exists, nodeVersion = process.versions.node }) {
   if (env.PATCHBAY_HEADLESS && env.PATCHBAY_HEADLESS !== "0") {
     return { mode: "headless", reason: "PATCHBAY_HEADLESS is set" };
+  }
+  if (!electronBinary && !nodeAtLeast(nodeVersion, ELECTRON_MIN_NODE)) {
+    // npm skips an optional dependency whose `engines` the running Node does not meet (Electron ≥ 42 needs 22.12).
+    return {
+      mode: "headless",
+      reason: `Electron needs Node.js ${ELECTRON_MIN_NODE.join(".")} or later to install (this is Node.js ${nodeVersion}), so npm skipped it`,
+    };
   }
   if (!electronBinary) {
     return { mode: "headless", reason: "Electron binary not installed (its download failed or was skipped)" };
@@ -21,6 +28,18 @@ export function decideLaunchMode({ platform, env, electronBinary, exists }) {
     return { mode: "headless", reason: "no display (neither DISPLAY nor WAYLAND_DISPLAY is set)" };
   }
   return { mode: "desktop", electronBinary };
+}
+
+/** The oldest Node.js the `electron` npm package installs on (its `engines.node`, Electron 42 and later). */
+export const ELECTRON_MIN_NODE = [22, 12, 0];
+
+/** Whether dotted `version` (e.g. "20.20.2") is at least `[major, minor, patch]`. */
+export function nodeAtLeast(version, min) {
+  const parts = version.split(".").map((n) => Number.parseInt(n, 10) || 0);
+  for (let i = 0; i < 3; i++) {
+    if ((parts[i] ?? 0) !== min[i]) return (parts[i] ?? 0) > min[i];
+  }
+  return true;
 }
 
 /** The one line printed when falling back to headless mode. */

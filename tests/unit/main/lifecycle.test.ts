@@ -142,4 +142,12 @@ describe("renderer crash", () => {
     lc.handleRendererGone("killed");
     assert.equal(calls.at(-1), "reloadDashboard");
   });
+
+  test("a memory eviction (Electron 42+) reloads and never counts toward the crash limit", () => {
+    assert.equal(decideRendererGone("memory-eviction", [1, 2, 3], 10), "reload-evicted");
+    const { lc, calls } = setup();
+    for (let i = 0; i < 5; i++) lc.handleRendererGone("memory-eviction");
+    lc.handleRendererGone("crashed");
+    assert.deepEqual(calls, Array(6).fill("reloadDashboard"));
+  });
 });

@@ -27,9 +27,44 @@ describe("decideLaunchMode", () => {
     assert.equal(decideLaunchMode({ platform: "darwin", env: {}, electronBinary: BIN, exists: yes }).mode, "desktop");
     assert.equal(decideLaunchMode({ platform: "win32", env: {}, electronBinary: BIN, exists: yes }).mode, "desktop");
   });
+  test("headless on a Node.js too old for the electron package: says so instead of 'download failed'", () => {
+    const on = (nodeVersion: string) => {
+      const d = decideLaunchMode({
+        platform: "linux",
+        env: { DISPLAY: ":0" },
+        electronBinary: null,
+        exists: yes,
+        nodeVersion,
+      });
+      return d.mode === "headless" ? d : { mode: d.mode, reason: "" };
+    };
+    assert.deepEqual(on("20.20.2"), {
+      mode: "headless",
+      reason: "Electron needs Node.js 22.12.0 or later to install (this is Node.js 20.20.2), so npm skipped it",
+    });
+    assert.match(on("22.11.9").reason, /needs Node\.js 22\.12\.0/);
+    assert.match(on("24.1.0").reason, /Electron binary not installed/);
+    // With the binary there, the Node version does not matter (it was installed by a newer Node, say).
+    assert.equal(
+      decideLaunchMode({
+        platform: "linux",
+        env: { DISPLAY: ":0" },
+        electronBinary: BIN,
+        exists: yes,
+        nodeVersion: "20.1.0",
+      }).mode,
+      "desktop",
+    );
+  });
   test("headless with a reason: no binary, binary missing, no display, forced", () => {
     assert.deepEqual(
-      decideLaunchMode({ platform: "linux", env: { DISPLAY: ":0" }, electronBinary: null, exists: yes }),
+      decideLaunchMode({
+        platform: "linux",
+        env: { DISPLAY: ":0" },
+        electronBinary: null,
+        exists: yes,
+        nodeVersion: "22.12.0",
+      }),
       {
         mode: "headless",
         reason: "Electron binary not installed (its download failed or was skipped)",
