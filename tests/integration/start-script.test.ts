@@ -103,7 +103,7 @@ test(
     assert.equal(fallback.length, 1, stdout);
     assert.match(
       fallback[0]!,
-      /^Patchbay: (Electron binary not installed \(its download failed or was skipped\)|PATCHBAY_HEADLESS is set) — starting headless server instead\.$/,
+      /^Patchbay: (Electron binary not installed \(its download failed or was skipped\)|Electron needs Node\.js 22\.12\.0 or later to install \(this is Node\.js \d+\.\d+\.\d+\), so npm skipped it|PATCHBAY_HEADLESS is set) — starting headless server instead\.$/,
     );
 
     // OpenCode must really be running and ready (so that "none left" below means something).
