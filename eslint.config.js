@@ -88,7 +88,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ["server/openai/**/*.ts", "server/anthropic/**/*.ts"],
+    files: ["server/wires/**/*.ts"],
+    ignores: ["server/wires/**/wire.ts", "server/wires/**/*.route.ts", "server/wires/table.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -104,8 +105,6 @@ export default tseslint.config(
             "**/http/*",
             "**/stores/*",
             "**/security/*",
-            "../../openai/*",
-            "../../anthropic/*",
           ],
         },
       ],

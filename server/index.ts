@@ -10,7 +10,7 @@ import { startDemoUpstream, demoProviderConfig } from "./demo/upstream";
 import { createAdminApp } from "./http/admin/admin-app";
 import { ApiListener } from "./http/api-listener";
 import { Listener } from "./http/listener";
-import { createOpenAiApp } from "./http/openai-app";
+import { createOpenAiApp } from "./http/api-app";
 import { createOpenCodeBackend } from "./opencode/backend";
 import { createHistory } from "./opencode/history";
 import { stopLeftoverOpenCode } from "./opencode/leftover";

@@ -1,8 +1,8 @@
-// Benchmark of the count_tokens estimate (server/anthropic/messages/count-tokens.ts) against encoding the same text in
+// Benchmark of the count_tokens estimate (server/wires/anthropic-messages/count-tokens.ts) against encoding the same text in
 // one call with js-tiktoken (the baseline, measured in the same run): time and token counts for ordinary prose, a run
 // without spaces, and a large body. Run: npm run bench:count-tokens
 import { getEncoding } from "js-tiktoken";
-import { estimateInputTokens } from "../../server/anthropic/messages/count-tokens";
+import { estimateInputTokens } from "../../server/wires/anthropic-messages/count-tokens";
 import type { NeutralRequest } from "../../server/core/contract";
 import { neutralRequest } from "../../tests/harness/neutral-fixtures";
 

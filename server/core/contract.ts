@@ -1,4 +1,4 @@
-// The neutral contract between wire codecs (server/openai/*) and model backends (server/opencode/*).
+// The neutral contract between wire codecs (server/wires/*) and model backends (server/opencode/*).
 // Codecs only know these types; backends only produce them. No I/O here.
 
 /** JSON Schema as sent by clients; passed through untouched. */

@@ -4,7 +4,7 @@ import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { RequestListener } from "node:http";
 import { PatchbayError } from "../core/errors";
-import { toOpenAiErrorBody } from "../openai/error-envelope";
+import { toOpenAiErrorBody } from "../wires/openai/error-envelope";
 
 /** State of a listener. `error` explains why it is not running (e.g. "port 4747 is in use"). */
 export interface ListenerState {

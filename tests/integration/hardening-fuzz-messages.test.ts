@@ -6,7 +6,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { z } from "zod";
-import { anthropicErrorType } from "../../server/anthropic/error-envelope";
+import { anthropicErrorType } from "../../server/wires/anthropic-messages/error-envelope";
 import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
 
 const SEED = Number(process.env.PATCHBAY_FUZZ_SEED ?? Date.now() % 2 ** 31);

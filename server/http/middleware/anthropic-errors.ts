@@ -1,7 +1,7 @@
 // The error middleware for Anthropic-style requests (`/v1/messages*`, or any request carrying `anthropic-version` or
 // `x-api-key`): every error becomes Anthropic's envelope `{type:"error", error:{type,message}}` with the right status.
 import type { ErrorRequestHandler, Request } from "express";
-import { toAnthropicErrorBody } from "../../anthropic/error-envelope";
+import { toAnthropicErrorBody } from "../../wires/anthropic-messages/error-envelope";
 import { wireErrorHandler } from "./wire-errors";
 
 /** True for requests that speak the Anthropic wire: the Messages routes, or an Anthropic SDK/Claude Code request

@@ -3,7 +3,7 @@
 // so trickling clients cannot hold connections open. Must not touch the response once the body is complete.
 import type { Request, RequestHandler, Response } from "express";
 import { PatchbayError } from "../../core/errors";
-import { toOpenAiErrorBody } from "../../openai/error-envelope";
+import { toOpenAiErrorBody } from "../../wires/openai/error-envelope";
 
 /** Deadlines in ms. */
 export interface BodyDeadlineOptions {

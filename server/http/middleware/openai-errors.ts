@@ -1,7 +1,7 @@
 // The OpenAI listener's error middleware: every error becomes the OpenAI envelope with the right status.
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { PatchbayError } from "../../core/errors";
-import { toOpenAiErrorBody } from "../../openai/error-envelope";
+import { toOpenAiErrorBody } from "../../wires/openai/error-envelope";
 import { mapBodyParserError } from "./body-errors";
 import { wireErrorHandler } from "./wire-errors";
 

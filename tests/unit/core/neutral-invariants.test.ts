@@ -4,9 +4,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { PatchbayError } from "../../../server/core/errors";
 import { assertNeutralInvariants } from "../../../server/core/neutral-invariants";
-import { decodeMessagesRequest } from "../../../server/anthropic/messages/decode";
-import { decodeChatRequest } from "../../../server/openai/chat/decode";
-import { decodeResponsesRequest } from "../../../server/openai/responses/decode";
+import { decodeMessagesRequest } from "../../../server/wires/anthropic-messages/decode";
+import { decodeChatRequest } from "../../../server/wires/openai-chat/decode";
+import { decodeResponsesRequest } from "../../../server/wires/openai-responses/decode";
 import { neutralRequest } from "../../harness/neutral-fixtures";
 
 const isBad = (param: string) => (err: unknown) =>

@@ -14,7 +14,7 @@ import type {
 } from "../../../server/core/contract";
 import type { PatchbayError } from "../../../server/core/errors";
 import { Listener } from "../../../server/http/listener";
-import { createOpenAiApp } from "../../../server/http/openai-app";
+import { createOpenAiApp } from "../../../server/http/api-app";
 import { ResponseStore } from "../../../server/responses-store/response-store";
 import fs from "node:fs";
 import os from "node:os";

@@ -1,0 +1,51 @@
+// GET /v1/models and GET /v1/models/{id} in Anthropic's shape, for Anthropic-style requests (the app's allowed models
+// plus its aliases). The OpenAI-shaped routes live in models.route.ts.
+import type { RequestHandler } from "express";
+import type { ModelInfo } from "../../core/contract";
+import { PatchbayError } from "../../core/errors";
+import { modelsForApp } from "../../core/model-resolver";
+import { encodeAnthropicModelList, encodeAnthropicModels } from "./models-encode";
+import { authOf } from "../../http/middleware/api-auth";
+
+function queryString(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** GET /v1/models (`limit`, `after_id`, `before_id`). A bad `limit` → 400. */
+export function listAnthropicModelsRoute(catalog: () => Promise<ModelInfo[]>): RequestHandler {
+  return async (req, res) => {
+    const { models, aliases } = modelsForApp(authOf(res).app, await catalog());
+    const rawLimit = queryString(req.query.limit);
+    const limit = rawLimit === undefined ? undefined : Number(rawLimit);
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000)) {
+      throw new PatchbayError("invalid_request_error", "limit: must be an integer between 1 and 1000.", {
+        param: "limit",
+      });
+    }
+    const afterId = queryString(req.query.after_id);
+    const beforeId = queryString(req.query.before_id);
+    res.json(
+      encodeAnthropicModelList(encodeAnthropicModels(models, aliases), {
+        ...(limit === undefined ? {} : { limit }),
+        ...(afterId === undefined ? {} : { afterId }),
+        ...(beforeId === undefined ? {} : { beforeId }),
+      }),
+    );
+  };
+}
+
+/** GET /v1/models/{id}; ids contain `/`, sent raw or as `%2F`. */
+export function getAnthropicModelRoute(catalog: () => Promise<ModelInfo[]>): RequestHandler {
+  return async (req, res) => {
+    const raw = (req.params as Record<string, string | string[]>).id;
+    const id = Array.isArray(raw) ? raw.join("/") : (raw ?? "");
+    const { models, aliases } = modelsForApp(authOf(res).app, await catalog());
+    const found = encodeAnthropicModels(models, aliases).find((m) => m.id === id);
+    if (!found) {
+      throw new PatchbayError("model_not_found", `The model '${id}' does not exist or this key may not use it.`, {
+        param: "model",
+      });
+    }
+    res.json(found);
+  };
+}

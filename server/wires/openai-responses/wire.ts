@@ -1,0 +1,126 @@
+// POST /v1/responses: expand stored state (previous_response_id, item_reference) for the app, decode the Responses
+// wire, run it, encode events or a response object, and store the finished response unless `store` is false or the
+// app turned storing off.
+import type { RequestHandler } from "express";
+import { decodeResponsesRequest } from "./decode";
+import { ResponsesEncoder } from "./encode";
+import { expandStoredInput } from "../../responses-store/expand-input";
+import { newResponseId, type StoredItem, type StoredResponseObject } from "../../responses-store/record";
+import type { ResponseStore } from "../../responses-store/response-store";
+import { authOf } from "../../http/middleware/api-auth";
+import { runModelRequest } from "../../http/model-run/run";
+import type { DecodedWireRequest, ModelRequestDeps, WireEncoder } from "../../http/model-run/types";
+
+/** How a response is kept: where, for which app, with which effective input. */
+export interface ResponsePersistence {
+  store: Pick<ResponseStore, "put">;
+  app: string;
+  /** The effective input (ids on every item), from `expandStoredInput`. */
+  input: StoredItem[];
+  log: (line: string) => void;
+}
+
+/** Options of {@link decodeResponsesWire} beyond the body. */
+export interface ResponsesWireOptions {
+  /** The response id (default: a new `resp_…` made from `now`). */
+  id?: string;
+  /** Echoed as `previous_response_id`. */
+  previousResponseId?: string | null;
+  /** Present: the response is stored when it ends (`store: true` on the wire); absent: `store: false`. */
+  persistence?: ResponsePersistence;
+}
+
+/** Decodes a Responses request and binds its encoder (and, with `persistence`, how it is stored). */
+export function decodeResponsesWire(
+  body: unknown,
+  now: () => number,
+  options: ResponsesWireOptions = {},
+): DecodedWireRequest {
+  const { request, echo, toolNames } = decodeResponsesRequest(body);
+  const id = options.id ?? newResponseId(now());
+  const createdMs = now();
+  const stored = options.persistence;
+  return {
+    request,
+    createEncoder: (model) => {
+      // Output item ids are the encoder's default `<prefix>_<response key>_<n>`, so an item_reference finds its
+      // response by id alone.
+      const enc = new ResponsesEncoder({
+        id,
+        createdAt: Math.floor(createdMs / 1000),
+        model,
+        echo: { ...echo, store: stored !== undefined, previous_response_id: options.previousResponseId ?? null },
+        toolNames,
+      });
+      if (!stored) return enc;
+      let persisted: string | null = null;
+      // The record is handed to the store at once (reads see it immediately); the disk write finishes in the
+      // background, so the client does not wait for it. A failed write is logged (the id then reads as not found).
+      const persist = (p: ResponsePersistence, sessionId: string | null): string | null => {
+        const final = enc.snapshot().final;
+        if (!final) return null;
+        p.store
+          .put({
+            v: 1,
+            id,
+            app: p.app,
+            createdAt: createdMs,
+            sessionId,
+            input: p.input,
+            response: final as unknown as StoredResponseObject,
+          })
+          .catch((err: unknown) =>
+            p.log(`stored responses: could not store ${id} of app '${p.app}': ${(err as Error).message}`),
+          );
+        return id;
+      };
+      const wire: WireEncoder = {
+        push: (e) => enc.push(e),
+        end: () => enc.end(),
+        body: () => enc.body(),
+        get failure() {
+          return enc.failure;
+        },
+        persist: async (sessionId) => {
+          persisted ??= persist(stored, sessionId);
+          return persisted;
+        },
+      };
+      return wire;
+    },
+  };
+}
+
+/** What the Responses route needs beyond the runner's dependencies. */
+export interface ResponsesRouteDeps extends ModelRequestDeps {
+  responses: ResponseStore;
+  log: (line: string) => void;
+}
+
+/** The route handler. */
+export function responsesRoute(deps: ResponsesRouteDeps): RequestHandler {
+  return async (req, res) => {
+    const { app } = authOf(res);
+    const id = newResponseId(deps.now());
+    const expanded = await expandStoredInput(req.body, app.name, deps.responses, id);
+    const body: unknown = expanded.body;
+    const wantsStore = !(typeof body === "object" && body !== null && "store" in body && body.store === false);
+    const keep = app.storeResponses && wantsStore && expanded.input !== null;
+    await runModelRequest(req, res, deps, () =>
+      decodeResponsesWire(body, deps.now, {
+        id,
+        previousResponseId: expanded.previousResponseId,
+        ...(keep && expanded.input
+          ? {
+              persistence: {
+                store: deps.responses,
+                app: app.name,
+                input: expanded.input,
+                log: deps.log,
+              },
+            }
+          : {}),
+      }),
+    );
+  };
+}
