@@ -10,7 +10,8 @@ import { startDemoUpstream, demoProviderConfig } from "./demo/upstream";
 import { createAdminApp } from "./http/admin/admin-app";
 import { ApiListener } from "./http/api-listener";
 import { Listener } from "./http/listener";
-import { createOpenAiApp } from "./http/api-app";
+import { createApiApp } from "./http/api-app";
+import { WIRES } from "./wires/table";
 import { createOpenCodeBackend } from "./opencode/backend";
 import { createHistory } from "./opencode/history";
 import { stopLeftoverOpenCode } from "./opencode/leftover";
@@ -112,27 +113,32 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     now,
   });
 
-  const openAiApp = createOpenAiApp({
-    apps,
-    keys,
-    responses,
-    backend,
-    catalog: () => catalog.list(),
-    gate: concurrency,
-    requestLog,
-    logBodies: () => settings.get().logBodies,
-    inlineImages: (request, allowed, signal) => inlineRemoteImages(request, { allowed, ...(signal ? { signal } : {}) }),
-    afterRequest: (app) => history.sweeper.notifyRequest(app),
-    now,
-    lanExposure: () => settings.get().lanExposure,
-    health: () => {
-      const s = supervisor.status();
-      return { ok: s.state === "ready", opencode: s.state };
+  const apiApp = createApiApp(
+    {
+      apps,
+      keys,
+      responses,
+      backend,
+      catalog: () => catalog.list(),
+      gate: concurrency,
+      requestLog,
+      logBodies: () => settings.get().logBodies,
+      inlineImages: (request, allowed, signal) =>
+        inlineRemoteImages(request, { allowed, ...(signal ? { signal } : {}) }),
+      afterRequest: (app) => history.sweeper.notifyRequest(app),
+      now,
+      lanExposure: () => settings.get().lanExposure,
+      health: () => {
+        const s = supervisor.status();
+        return { ok: s.state === "ready", opencode: s.state };
+      },
+      log,
     },
-    log,
-  });
+    WIRES,
+  );
   const api = new ApiListener({
-    handler: openAiApp,
+    handler: apiApp,
+    errorBody: WIRES.unmatchedErrorBody,
     settings,
     pinned: {
       ...(deps.host !== undefined ? { host: deps.host } : {}),
@@ -287,7 +293,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       void supervisor.start();
       runtime.start();
       history.sweeper.start();
-      admin = new Listener(adminApp.handler, "127.0.0.1", 0);
+      admin = new Listener(adminApp.handler, "127.0.0.1", 0, WIRES.unmatchedErrorBody);
       const a = await admin.start();
       if (!a.running) throw new Error(`Could not start the dashboard listener: ${a.error}`);
       adminOrigin = `http://127.0.0.1:${a.port}`;

@@ -1,39 +1,23 @@
-// The OpenAI-compatible listener's express app: guards, auth, routes, and the OpenAI error envelope.
-// Routes are thin; policy lives in the request runner and model resolver, OpenCode in the backend.
-import express, { type ErrorRequestHandler, type RequestHandler } from "express";
-import type { ModelInfo } from "../core/contract";
+// The API listener's express app: guards, auth, then every wire's routes mounted from the wire table; the route a
+// request takes decides its error envelope. Routes are thin; policy lives in the request runner and model resolver.
+import express, { type RequestHandler } from "express";
+import type { PatchbayError } from "../core/errors";
 import type { AppsStore, KeysStore } from "../stores/types";
 import { accessLog } from "./middleware/access-log";
-import { anthropicErrorHandler, isAnthropicRequest } from "./middleware/anthropic-errors";
 import { apiAuth, authOf } from "./middleware/api-auth";
 import { bodyDeadline, type BodyDeadlineOptions } from "./middleware/body-deadline";
 import { cors, restrictCorsToApp } from "./middleware/cors";
 import { hostGuard } from "./middleware/host-guard";
-import { openAiErrorHandler, openAiMethodNotAllowed, openAiNotFound } from "./middleware/openai-errors";
-import { chatCompletionsRoute } from "../wires/openai-chat/wire";
-import type { ModelRequestDeps } from "./model-run/types";
-import { getAnthropicModelRoute, listAnthropicModelsRoute } from "../wires/anthropic-messages/models.route";
-import { countTokensRoute } from "../wires/anthropic-messages/count-tokens.route";
-import { messagesRoute } from "../wires/anthropic-messages/wire";
-import { getModelRoute, listModelsRoute } from "../wires/openai/models.route";
-import { responsesRoute } from "../wires/openai-responses/wire";
-import {
-  deleteStoredResponseRoute,
-  getStoredResponseRoute,
-  listInputItemsRoute,
-} from "../wires/openai-responses/stored.route";
-import type { ResponseStore } from "../responses-store/response-store";
+import { methodNotAllowed, routeNotFound, wireErrorHandler } from "./middleware/wire-errors";
+import { routePattern, type Wire, type WireDeps, type WireRoute, type WireTable } from "./wire";
 
-/** Dependencies of the OpenAI listener. */
-export interface OpenAiAppDeps extends ModelRequestDeps {
+/** Dependencies of the API app. */
+export interface ApiAppDeps extends WireDeps {
   apps: AppsStore;
   keys: KeysStore;
-  /** Stored Responses (previous_response_id, item_reference, GET/DELETE /v1/responses/{id}). */
-  responses: ResponseStore;
   lanExposure: () => boolean;
   /** Reports the backend's health for /healthz. */
   health: () => { ok: boolean; opencode: string };
-  log: (line: string) => void;
   /** Deadlines for receiving a request body (ms); see body-deadline.ts. */
   bodyDeadlines?: BodyDeadlineOptions;
 }
@@ -41,15 +25,31 @@ export interface OpenAiAppDeps extends ModelRequestDeps {
 /** Hard cap on any body before the app is known (bytes); the app's own limit applies after auth. */
 const MAX_BODY_BYTES_CEILING = 100 * 1024 * 1024;
 
-/** Builds the express app served on the OpenAI port. */
-export function createOpenAiApp(deps: OpenAiAppDeps): express.Express {
+/** A wire's route with its path matcher. */
+interface Mounted {
+  wire: Wire;
+  route: WireRoute;
+  pattern: RegExp;
+}
+
+/** Builds the express app served on the API port: guards, auth, and every wire of `table`. */
+export function createApiApp(deps: ApiAppDeps, table: WireTable): express.Express {
+  const mounted: Mounted[] = table.wires.flatMap((wire) =>
+    wire.routes(deps).map((route) => ({ wire, route, pattern: routePattern(route.path) })),
+  );
+  // The route a request takes (or would take, with another method) decides its error envelope, also for errors met
+  // before routing (host guard, LAN key check, body deadline).
+  const envelope = (req: express.Request): ((err: PatchbayError) => unknown) =>
+    mounted.find((m) => m.pattern.test(req.path) && (m.route.accepts?.(req) ?? true))?.wire.errorBody ??
+    table.unmatchedErrorBody;
+
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
 
   app.use(accessLog(deps.requestLog, deps.now));
-  app.use(bodyDeadline(deps.bodyDeadlines));
+  app.use(bodyDeadline(deps.bodyDeadlines, (req, err) => envelope(req)(err)));
   app.use(hostGuard(deps.lanExposure));
   app.use(cors(() => deps.apps.list().flatMap((a) => a.limits.corsOrigins)));
 
@@ -66,40 +66,35 @@ export function createOpenAiApp(deps: OpenAiAppDeps): express.Express {
   app.use((req, res, next) => (deps.lanExposure() ? auth(req, res, next) : next()));
   app.get("/healthz", health);
 
-  const catalog = (): Promise<ModelInfo[]> => deps.catalog();
-  const listModels = listModelsRoute(catalog, deps.log);
   const json = perAppJsonBody();
-  const postOnly = openAiMethodNotAllowed(["POST"]);
-  const getOnly = openAiMethodNotAllowed(["GET", "HEAD"]);
   // Anthropic clients (Claude Code probes the base URL) get a 200 on the root.
   app.head("/", (_req, res) => void res.status(200).end());
   app.get("/", (_req, res) => void res.json({ status: "ok", service: "patchbay" }));
-  // `/v1/models` answers in Anthropic's shape for Anthropic-style requests (anthropic-version or x-api-key header).
-  const byWire =
-    (anthropic: RequestHandler, openai: RequestHandler): RequestHandler =>
-    (req, res, next) =>
-      (isAnthropicRequest(req) ? anthropic : openai)(req, res, next);
   for (const prefix of ["/v1", ""]) {
-    app.get(`${prefix}/models`, auth, byWire(listAnthropicModelsRoute(catalog), listModels));
-    app.get(`${prefix}/models/*id`, auth, byWire(getAnthropicModelRoute(catalog), getModelRoute(catalog)));
-    app.post(`${prefix}/chat/completions`, auth, json, chatCompletionsRoute(deps));
-    app.post(`${prefix}/responses`, auth, json, responsesRoute(deps));
-    app.get(`${prefix}/responses/:id`, auth, getStoredResponseRoute(deps.responses));
-    app.delete(`${prefix}/responses/:id`, auth, deleteStoredResponseRoute(deps.responses));
-    app.get(`${prefix}/responses/:id/input_items`, auth, listInputItemsRoute(deps.responses));
-    app.post(`${prefix}/messages`, auth, json, messagesRoute(deps));
-    app.post(`${prefix}/messages/count_tokens`, auth, json, countTokensRoute(catalog));
-    // Known routes with another method: 405 + Allow, not a misleading 404 (GET routes also answer HEAD).
-    for (const route of ["chat/completions", "responses", "messages", "messages/count_tokens"])
-      app.all(`${prefix}/${route}`, postOnly);
-    for (const route of ["models", "models/*id"]) app.all(`${prefix}/${route}`, getOnly);
+    for (const { route } of mounted) {
+      const accepts = route.accepts;
+      const gate: RequestHandler[] = accepts ? [(req, _res, next) => next(accepts(req) ? undefined : "route")] : [];
+      const body = route.method === "post" ? [json] : [];
+      app[route.method](`${prefix}${route.path}`, ...gate, auth, ...body, route.handler);
+    }
+    // Known paths with another method: 405 + Allow, not a misleading 404 (GET routes also answer HEAD).
+    for (const [path, methods] of allowedMethods(mounted)) app.all(`${prefix}${path}`, methodNotAllowed(methods));
   }
-  app.use(openAiNotFound);
-  const openAiErrors = openAiErrorHandler(deps.log);
-  const anthropicErrors = anthropicErrorHandler(deps.log);
-  app.use(((err, req, res, next) =>
-    (isAnthropicRequest(req) ? anthropicErrors : openAiErrors)(err, req, res, next)) as ErrorRequestHandler);
+  app.use(routeNotFound);
+  app.use(wireErrorHandler(deps.log, envelope));
   return app;
+}
+
+/** Each mounted path with the methods its routes answer (`GET` implies `HEAD`). */
+function allowedMethods(mounted: readonly Mounted[]): Map<string, string[]> {
+  const byPath = new Map<string, Set<string>>();
+  for (const { route } of mounted) {
+    const methods = byPath.get(route.path) ?? new Set<string>();
+    methods.add(route.method.toUpperCase());
+    if (route.method === "get") methods.add("HEAD");
+    byPath.set(route.path, methods);
+  }
+  return new Map([...byPath].map(([path, methods]) => [path, [...methods]]));
 }
 
 /** JSON body parser honouring the authenticated app's `maxBodyBytes`; accepts any content type as JSON because

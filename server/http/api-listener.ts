@@ -1,6 +1,7 @@
 // The OpenAI/Anthropic API listener's lifecycle: where it binds (settings, command-line pins, LAN exposure), start,
 // stop, rebinding when those settings change, and its status row. Must not know what the app behind it serves.
 import type { RequestListener } from "node:http";
+import type { PatchbayError } from "../core/errors";
 import type { ApiStatus } from "../../shared/status";
 import type { Settings } from "../../shared/settings";
 import { Listener } from "./listener";
@@ -12,6 +13,8 @@ export type ApiBindSettings = Pick<Settings, "host" | "port" | "lanExposure">;
 export interface ApiListenerDeps {
   /** The app to serve (the OpenAI/Anthropic wire app). */
   handler: RequestListener;
+  /** The JSON body of an error met before the app saw the request (a malformed request line or header). */
+  errorBody: (err: PatchbayError) => unknown;
   /** Current bind settings and change notifications (the settings store fits). */
   settings: { get(): ApiBindSettings; onChange(listener: (s: ApiBindSettings) => void): unknown };
   /** Host/port fixed for this run by the command line (`serve --host/--port`); `port: 0` picks a free port once. */
@@ -39,7 +42,7 @@ export class ApiListener {
 
   constructor(private readonly deps: ApiListenerDeps) {
     const s = deps.settings.get();
-    this.listener = new Listener(deps.handler, s.host, s.port);
+    this.listener = new Listener(deps.handler, s.host, s.port, deps.errorBody);
     this.pinnedPort = deps.pinned?.port;
     this.bound = { host: s.host, port: s.port, lanExposure: s.lanExposure };
     deps.settings.onChange((next) => this.settingsChanged(next));

@@ -4,7 +4,6 @@ import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { RequestListener } from "node:http";
 import { PatchbayError } from "../core/errors";
-import { toOpenAiErrorBody } from "../wires/openai/error-envelope";
 
 /** State of a listener. `error` explains why it is not running (e.g. "port 4747 is in use"). */
 export interface ListenerState {
@@ -23,6 +22,8 @@ export class Listener {
     private readonly handler: RequestListener,
     host: string,
     port: number,
+    /** The JSON body of an error Node's parser met before express saw the request (see answerClientError). */
+    private readonly errorBody: (err: PatchbayError) => unknown,
   ) {
     this.state = { running: false, host, port, error: null };
   }
@@ -43,7 +44,9 @@ export class Listener {
     server.headersTimeout = 20_000;
     server.requestTimeout = 120_000;
     server.keepAliveTimeout = 5_000;
-    server.on("clientError", answerClientError);
+    server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) =>
+      answerClientError(err, socket, this.errorBody),
+    );
     const err = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
       server.once("error", resolve);
       server.listen(port, host, () => resolve(null));
@@ -81,10 +84,14 @@ function describeListenError(err: NodeJS.ErrnoException, host: string, port: num
 
 /**
  * Requests Node's HTTP parser rejects (bad method, bad header bytes, oversized headers, broken chunked encoding) never
- * reach express; Node's default answer is a bare `400` without a body. Answer with a JSON error instead: the OpenAI
- * envelope, whose `{error:{code,message}}` also satisfies admin API clients.
+ * reach express; Node's default answer is a bare `400` without a body. Answer with a JSON error instead, in the
+ * listener's envelope (no route is known yet).
  */
-function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+function answerClientError(
+  err: NodeJS.ErrnoException,
+  socket: Socket,
+  errorBody: (err: PatchbayError) => unknown,
+): void {
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (err.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
@@ -96,7 +103,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
       : err.code === "ERR_HTTP_REQUEST_TIMEOUT" || err.code === "ERR_HTTP_HEADERS_TIMEOUT"
         ? [408, "Request Timeout", "The request headers did not arrive in time."]
         : [400, "Bad Request", "Malformed HTTP request (the request line, a header or the body framing is invalid)."];
-  const body = JSON.stringify(toOpenAiErrorBody(new PatchbayError("invalid_request_error", message, { status })));
+  const body = JSON.stringify(errorBody(new PatchbayError("invalid_request_error", message, { status })));
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );

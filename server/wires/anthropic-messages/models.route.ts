@@ -3,6 +3,7 @@
 import type { RequestHandler } from "express";
 import type { ModelInfo } from "../../core/contract";
 import { PatchbayError } from "../../core/errors";
+import { findListedModel, modelIdParam } from "../../core/model-listing";
 import { modelsForApp } from "../../core/model-resolver";
 import { encodeAnthropicModelList, encodeAnthropicModels } from "./models-encode";
 import { authOf } from "../../http/middleware/api-auth";
@@ -34,18 +35,10 @@ export function listAnthropicModelsRoute(catalog: () => Promise<ModelInfo[]>): R
   };
 }
 
-/** GET /v1/models/{id}; ids contain `/`, sent raw or as `%2F`. */
+/** GET /v1/models/{id} (see core/model-listing). */
 export function getAnthropicModelRoute(catalog: () => Promise<ModelInfo[]>): RequestHandler {
   return async (req, res) => {
-    const raw = (req.params as Record<string, string | string[]>).id;
-    const id = Array.isArray(raw) ? raw.join("/") : (raw ?? "");
     const { models, aliases } = modelsForApp(authOf(res).app, await catalog());
-    const found = encodeAnthropicModels(models, aliases).find((m) => m.id === id);
-    if (!found) {
-      throw new PatchbayError("model_not_found", `The model '${id}' does not exist or this key may not use it.`, {
-        param: "model",
-      });
-    }
-    res.json(found);
+    res.json(findListedModel(encodeAnthropicModels(models, aliases), modelIdParam(req.params)));
   };
 }

@@ -1,8 +1,11 @@
-// POST /v1/chat/completions: decode the chat wire, run it, encode chat chunks or a chat.completion.
+// The OpenAI Chat Completions wire: POST /v1/chat/completions (decode the chat request, run it, encode chat chunks or
+// a chat.completion), OpenAI's error envelope.
 import type { RequestHandler } from "express";
+import type { Wire } from "../../http/wire";
 import { randomUUID } from "node:crypto";
 import { decodeChatRequest } from "./decode";
 import { ChatEncoder } from "./encode";
+import { toOpenAiErrorBody } from "../openai/error-envelope";
 import { runModelRequest } from "../../http/model-run/run";
 import type { DecodedWireRequest, ModelRequestDeps } from "../../http/model-run/types";
 
@@ -25,3 +28,10 @@ export function decodeChatWire(body: unknown, now: () => number): DecodedWireReq
 export function chatCompletionsRoute(deps: ModelRequestDeps): RequestHandler {
   return (req, res) => runModelRequest(req, res, deps, (body) => decodeChatWire(body, deps.now));
 }
+
+/** The Chat Completions wire (its /v1/models routes are the shared OpenAI ones). */
+export const openAiChatWire: Wire = {
+  name: "openai-chat",
+  errorBody: toOpenAiErrorBody,
+  routes: (deps) => [{ method: "post", path: "/chat/completions", handler: chatCompletionsRoute(deps) }],
+};

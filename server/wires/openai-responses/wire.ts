@@ -1,9 +1,12 @@
-// POST /v1/responses: expand stored state (previous_response_id, item_reference) for the app, decode the Responses
+// The OpenAI Responses wire (OpenAI's error envelope). POST /v1/responses: expand stored state (previous_response_id, item_reference) for the app, decode the Responses
 // wire, run it, encode events or a response object, and store the finished response unless `store` is false or the
 // app turned storing off.
 import type { RequestHandler } from "express";
+import type { Wire } from "../../http/wire";
 import { decodeResponsesRequest } from "./decode";
 import { ResponsesEncoder } from "./encode";
+import { toOpenAiErrorBody } from "../openai/error-envelope";
+import { deleteStoredResponseRoute, getStoredResponseRoute, listInputItemsRoute } from "./stored.route";
 import { expandStoredInput } from "../../responses-store/expand-input";
 import { newResponseId, type StoredItem, type StoredResponseObject } from "../../responses-store/record";
 import type { ResponseStore } from "../../responses-store/response-store";
@@ -124,3 +127,15 @@ export function responsesRoute(deps: ResponsesRouteDeps): RequestHandler {
     );
   };
 }
+
+/** The Responses wire: create, and the app's stored responses (its /v1/models routes are the shared OpenAI ones). */
+export const openAiResponsesWire: Wire = {
+  name: "openai-responses",
+  errorBody: toOpenAiErrorBody,
+  routes: (deps) => [
+    { method: "post", path: "/responses", handler: responsesRoute(deps) },
+    { method: "get", path: "/responses/:id", handler: getStoredResponseRoute(deps.responses) },
+    { method: "delete", path: "/responses/:id", handler: deleteStoredResponseRoute(deps.responses) },
+    { method: "get", path: "/responses/:id/input_items", handler: listInputItemsRoute(deps.responses) },
+  ],
+};

@@ -5,6 +5,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import express from "express";
 import { Listener } from "../../../server/http/listener";
+import { toOpenAiErrorBody } from "../../../server/wires/openai/error-envelope";
 import { adminErrorHandler } from "../../../server/http/admin/middleware/errors";
 
 let listener: Listener;
@@ -16,7 +17,7 @@ before(async () => {
   app.use(express.json({ limit: "1kb" }));
   app.post("/admin/api/apps/:name", (req, res) => void res.json({ name: req.params.name, body: req.body as unknown }));
   app.use(adminErrorHandler((l) => logged.push(l)));
-  listener = new Listener(app, "127.0.0.1", 0);
+  listener = new Listener(app, "127.0.0.1", 0, toOpenAiErrorBody);
   base = `http://127.0.0.1:${(await listener.start()).port}`;
 });
 after(async () => {

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { ApiListener, type ApiBindSettings } from "../../../server/http/api-listener";
+import { toOpenAiErrorBody } from "../../../server/wires/openai/error-envelope";
 import { waitFor } from "../../harness/wait-for";
 
 /** A settings store reduced to what the listener reads: get, and change notifications. */
@@ -34,6 +35,7 @@ function make(settings: FakeSettings, pinned?: { host?: string; port?: number })
   let changes = 0;
   const api = new ApiListener({
     handler: (_req, res) => res.end("ok"),
+    errorBody: toOpenAiErrorBody,
     settings,
     ...(pinned ? { pinned } : {}),
     logFailures: () => true,
@@ -101,6 +103,7 @@ describe("ApiListener", () => {
     const logs: string[] = [];
     const api = new ApiListener({
       handler: (_req, res) => res.end("ok"),
+      errorBody: toOpenAiErrorBody,
       settings: new FakeSettings({ host: "127.0.0.1", port, lanExposure: false }),
       logFailures: () => false,
       log: (line) => logs.push(line),

@@ -1,6 +1,6 @@
 // In-memory fakes for the OpenAI listener's unit tests: one app store with adjustable limits, a key store with one
 // key, a request log that records entries, and a scripted ModelBackend that records how each stream ended.
-// Also starts createOpenAiApp in a Listener on 127.0.0.1:0. Test-only.
+// Also starts createApiApp in a Listener on 127.0.0.1:0. Test-only.
 import { modelInfo } from "../../harness/builders";
 import { App, type AppLimits } from "../../../shared/apps";
 import type { RequestLogEntry } from "../../../shared/log-entry";
@@ -14,7 +14,8 @@ import type {
 } from "../../../server/core/contract";
 import type { PatchbayError } from "../../../server/core/errors";
 import { Listener } from "../../../server/http/listener";
-import { createOpenAiApp } from "../../../server/http/api-app";
+import { createApiApp } from "../../../server/http/api-app";
+import { WIRES } from "../../../server/wires/table";
 import { ResponseStore } from "../../../server/responses-store/response-store";
 import fs from "node:fs";
 import os from "node:os";
@@ -187,7 +188,7 @@ export interface UnitServer {
   close(): Promise<void>;
 }
 
-/** Starts createOpenAiApp with the fakes in a Listener on 127.0.0.1:0. `commitAfterMs` defaults to 1000 like production. */
+/** Starts createApiApp with the fakes in a Listener on 127.0.0.1:0. `commitAfterMs` defaults to 1000 like production. */
 export async function startUnitServer(
   opts: { commitAfterMs?: number; keepaliveMs?: number; bodyDeadlines?: { idleMs?: number; totalMs?: number } } = {},
 ): Promise<UnitServer> {
@@ -198,25 +199,28 @@ export async function startUnitServer(
   const lan = { on: false };
   const diagnostics: string[] = [];
   const responsesDir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-unit-responses-"));
-  const app = createOpenAiApp({
-    apps,
-    keys: new OneKey(),
-    responses: new ResponseStore({ dataDir: responsesDir }),
-    backend,
-    catalog: () => backend.listModels(),
-    gate,
-    requestLog: log,
-    logBodies: () => false,
-    inlineImages: async (request) => request,
-    now: Date.now,
-    lanExposure: () => lan.on,
-    health: () => ({ ok: true, opencode: "ready" }),
-    log: (line) => diagnostics.push(line),
-    ...(opts.commitAfterMs !== undefined ? { commitAfterMs: opts.commitAfterMs } : {}),
-    ...(opts.keepaliveMs !== undefined ? { keepaliveMs: opts.keepaliveMs } : {}),
-    ...(opts.bodyDeadlines ? { bodyDeadlines: opts.bodyDeadlines } : {}),
-  });
-  const listener = new Listener(app, "127.0.0.1", 0);
+  const app = createApiApp(
+    {
+      apps,
+      keys: new OneKey(),
+      responses: new ResponseStore({ dataDir: responsesDir }),
+      backend,
+      catalog: () => backend.listModels(),
+      gate,
+      requestLog: log,
+      logBodies: () => false,
+      inlineImages: async (request) => request,
+      now: Date.now,
+      lanExposure: () => lan.on,
+      health: () => ({ ok: true, opencode: "ready" }),
+      log: (line) => diagnostics.push(line),
+      ...(opts.commitAfterMs !== undefined ? { commitAfterMs: opts.commitAfterMs } : {}),
+      ...(opts.keepaliveMs !== undefined ? { keepaliveMs: opts.keepaliveMs } : {}),
+      ...(opts.bodyDeadlines ? { bodyDeadlines: opts.bodyDeadlines } : {}),
+    },
+    WIRES,
+  );
+  const listener = new Listener(app, "127.0.0.1", 0, WIRES.unmatchedErrorBody);
   const st = await listener.start();
   const base = `http://127.0.0.1:${st.port}`;
   return {

@@ -5,7 +5,7 @@ import { gzipSync } from "node:zlib";
 import { after, before, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { isLoopbackHost } from "../../../server/http/middleware/host-guard";
-import { fromBodyParserError } from "../../../server/http/middleware/openai-errors";
+import { fromBodyParserError } from "../../../server/http/middleware/wire-errors";
 import type { PatchbayError } from "../../../server/core/errors";
 import { OpenAiErrorEnvelope } from "../../harness/http-helpers";
 import { KEY, startUnitServer, type UnitServer } from "./fakes";

@@ -12,7 +12,7 @@ import {
 import { storeAccess } from "../../../connect/patchbay-access";
 import { PatchbayError } from "../../../core/errors";
 import type { AdminServices } from "../services";
-import type { Handler } from "./handlers";
+import type { Handler } from "./handler";
 
 type ConnectRow = "previewConnect" | "applyConnect" | "undoConnect" | "verifyConnect";
 

@@ -1,24 +1,17 @@
 // One service call per JSON row of the admin endpoint table (STYLE §4: parse → service → encode happens in mount.ts).
 // Policy that spans stores lives here (e.g. deleting an app revokes its keys); no HTTP details.
-import type { z } from "zod";
-import type { AdminApi, AdminStatus, EndpointParsedInput, JsonEndpointName } from "../../../../shared/admin-api";
+import type { AdminStatus, JsonEndpointName } from "../../../../shared/admin-api";
 import type { App } from "../../../../shared/apps";
 import type { ModelInfo } from "../../../core/contract";
 import { PatchbayError } from "../../../core/errors";
 import { aliasTargetAvailable } from "../../../core/model-resolver";
-import type { AdminRequestContext, AdminServices } from "../services";
+import type { AdminServices } from "../services";
 import { groupCatalog } from "./catalog";
+import type { Handler } from "./handler";
 import { connectHandlers } from "./connect-handlers";
 import { historyHandlers } from "./history-handlers";
 import { sessionHandlers } from "./session-handlers";
 import { storedResponseHandlers } from "./stored-responses-handlers";
-
-/** A row's handler: parsed input in, a value its output schema accepts out. */
-export type Handler<K extends JsonEndpointName> = (
-  input: EndpointParsedInput<AdminApi[K]>,
-  s: AdminServices,
-  ctx: AdminRequestContext,
-) => Promise<z.input<AdminApi[K]["output"]>> | z.input<AdminApi[K]["output"]>;
 
 /** Status as the admin API shows it. */
 export function adminStatus(s: AdminServices): AdminStatus {

@@ -5,7 +5,7 @@ import type { PrunePreviewQuery } from "../../../../shared/admin-api";
 import { PatchbayError } from "../../../core/errors";
 import type { AdminHistory } from "../../../opencode/history";
 import type { AdminServices } from "../services";
-import type { Handler } from "./handlers";
+import type { Handler } from "./handler";
 
 type HistoryRow =
   | "listSessions"

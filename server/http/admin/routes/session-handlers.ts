@@ -1,7 +1,7 @@
 // Handlers of the dashboard-session rows (issue 16 items 9 and 14): trade a login nonce for a session token, sign
 // out, and mint a fresh login URL. The login state itself lives in the admin app (AdminLogins); no HTTP here.
 import { PatchbayError } from "../../../core/errors";
-import type { Handler } from "./handlers";
+import type { Handler } from "./handler";
 
 type SessionRow = "openDashboardSession" | "closeDashboardSession" | "createLoginLink";
 

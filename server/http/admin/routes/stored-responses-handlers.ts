@@ -4,7 +4,7 @@ import { PatchbayError } from "../../../core/errors";
 import { listStoredResponses, storedResponseDetail } from "../../../responses-store/admin-view";
 import type { ResponseStore } from "../../../responses-store/response-store";
 import type { AdminServices } from "../services";
-import type { Handler } from "./handlers";
+import type { Handler } from "./handler";
 
 type StoredRow = "listStoredResponses" | "getStoredResponse" | "deleteStoredResponse";
 

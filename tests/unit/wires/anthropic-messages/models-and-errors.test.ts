@@ -3,7 +3,10 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ModelInfo } from "../../../../server/core/contract";
 import { PatchbayError } from "../../../../server/core/errors";
-import { encodeAnthropicModelList, encodeAnthropicModels } from "../../../../server/wires/anthropic-messages/models-encode";
+import {
+  encodeAnthropicModelList,
+  encodeAnthropicModels,
+} from "../../../../server/wires/anthropic-messages/models-encode";
 import { anthropicErrorType, toAnthropicErrorBody } from "../../../../server/wires/anthropic-messages/error-envelope";
 
 const info = (id: string, created = 0): ModelInfo => {
