@@ -4,6 +4,8 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PatchbayStatus } from "../shared/status";
+import { createBudgetGuard } from "./budgets/budget-guard";
+import { openBudgetUsage } from "./budgets/usage-store";
 import { ConcurrencyGate } from "./core/concurrency";
 import { ModelListCache } from "./core/model-list-cache";
 import { startDemoUpstream, demoProviderConfig } from "./demo/upstream";
@@ -31,6 +33,7 @@ import { createSettingsStore } from "./stores/settings-store";
 import { tightenDataDir } from "./stores/store-paths";
 import { acquireInstanceLock } from "./instance-lock";
 import { removeRuntimeFile, writeRuntimeFile } from "./runtime-file";
+import { Cooldowns } from "./routing/cooldowns";
 import { PATCHBAY_VERSION } from "./version";
 
 export type { Patchbay, PatchbayDeps, PatchbayUrls, DesktopHost, UserOpenCodePaths } from "./patchbay-types";
@@ -62,6 +65,9 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   let knownSecrets = (): string[] => [];
   const requestLog = await createRequestLog({ dataDir, now, secrets: () => knownSecrets() });
   const responses = new ResponseStore({ dataDir, log });
+  const budgetUsage = await openBudgetUsage({ dataDir, clock: now });
+  const budgets = createBudgetGuard(budgetUsage);
+  const cooldowns = new Cooldowns(now);
 
   const demo = deps.demo ? await startDemoUpstream() : null;
   const sideChannel = new SideChannel();
@@ -126,6 +132,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       inlineImages: (request, allowed, signal) =>
         inlineRemoteImages(request, { allowed, ...(signal ? { signal } : {}) }),
       afterRequest: (app) => history.sweeper.notifyRequest(app),
+      budgets,
+      cooldowns,
       now,
       lanExposure: () => settings.get().lanExposure,
       health: () => {
@@ -329,7 +337,14 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       await supervisor.stop();
       await sideChannel.stop();
       await demo?.stop();
-      await Promise.allSettled([requestLog.close(), keys.close(), settings.close(), apps.close(), responses.flush()]);
+      await Promise.allSettled([
+        requestLog.close(),
+        budgetUsage.close(),
+        keys.close(),
+        settings.close(),
+        apps.close(),
+        responses.flush(),
+      ]);
       await releaseLock?.().catch(() => undefined);
     },
     startApi,

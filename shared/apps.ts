@@ -1,6 +1,7 @@
 // Zod schemas and types for apps: one client program each, with its allowlist, aliases and limits.
 // Shared by the server stores, the admin API and the renderer. No Node, no DOM.
 import { z } from "zod";
+import { BudgetList, FallbackMap, RouteMap } from "./routing";
 
 /** App names: lowercase letters, digits and `-`, 1–40 chars, starting with a letter or digit. */
 export const AppName = z
@@ -133,6 +134,12 @@ export const App = z.object({
   /** Keep Responses API responses for `previous_response_id`, `item_reference` and GET /v1/responses/{id} (default
    *  on). Off: every request is treated as `store: false`, and the response says so. */
   storeResponses: z.boolean().default(true),
+  /** Request role → alias or model (shared/routing.ts); roles without an entry keep the model asked for. */
+  routes: RouteMap.default({}),
+  /** Alias → models tried in order when the alias's target refuses before its first byte. */
+  fallbacks: FallbackMap.default({}),
+  /** Rolling request/token budgets; over one, requests are refused with 429 until it resets. */
+  budgets: BudgetList.default([]),
 });
 export type App = z.infer<typeof App>;
 
@@ -144,6 +151,9 @@ export const AppPatch = z
     limits: AppLimitsFields.partial(),
     history: HistoryLimitsFields.partial(),
     storeResponses: z.boolean(),
+    routes: RouteMap,
+    fallbacks: FallbackMap,
+    budgets: BudgetList,
   })
   .partial();
 export type AppPatch = z.infer<typeof AppPatch>;

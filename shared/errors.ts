@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limit_exceeded: 429,
+  budget_exhausted: 429,
   upstream_rate_limited: 429,
   upstream_auth_error: 502,
   upstream_error: 502,

@@ -31,6 +31,16 @@ export const RequestLogEntry = z.object({
   /** The stored response this request created (`resp_…`; Responses requests with `store` on only). */
   responseId: z.string().optional(),
   warnings: z.array(z.string()).default([]),
+  /** The request's role from the client's hint headers (shared/routing.ts REQUEST_ROLES), when it named one. */
+  role: z.string().optional(),
+  /** Claude Code's `x-claude-code-agent-type`, when sent. */
+  agentType: z.string().optional(),
+  /** The alias or model the app routes that role to, when a route applied. */
+  routedTo: z.string().optional(),
+  /** The model that answered (`provider/model[#variant]`), when a fallback chain ran. */
+  servedBy: z.string().optional(),
+  /** Targets of the chain skipped before the one that served, with why (refused, cooling down, not offered). */
+  skipped: z.array(z.object({ model: z.string(), reason: z.string() })).optional(),
   /** True when the request waited for OpenCode to (re)start or be recycled, or ran on an OpenCode ready for less than
    *  30 s (slower first token expected). */
   freshOpenCode: z.boolean().optional(),

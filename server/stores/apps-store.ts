@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { App, AppName, AppPatch } from "../../shared/apps";
 import { PatchbayError } from "../core/errors";
+import { checkRouting } from "../routing/validate";
 import { JsonFileStore } from "./json-file";
 import { ensureDataDir, STORE_FILES, storePath, type StoreOptions } from "./store-paths";
 import type { AppsStore, StoreLifecycle } from "./types";
@@ -96,7 +97,15 @@ function applyPatch(app: App, raw: unknown, parsed: AppPatch): App {
   if (top.limits) next.limits = { ...app.limits, ...presentFields(rawObj.limits, top.limits) };
   if (top.history) next.history = { ...app.history, ...presentFields(rawObj.history, top.history) };
   if (top.storeResponses !== undefined) next.storeResponses = top.storeResponses;
-  return parseInput(App, next);
+  if (top.routes) next.routes = { ...top.routes };
+  if (top.fallbacks) next.fallbacks = { ...top.fallbacks };
+  if (top.budgets) next.budgets = [...top.budgets];
+  // A removed alias takes its fallback chain with it.
+  if (top.aliases && !top.fallbacks)
+    next.fallbacks = Object.fromEntries(Object.entries(next.fallbacks).filter(([a]) => Object.hasOwn(next.aliases, a)));
+  const result = parseInput(App, next);
+  checkRouting(result);
+  return result;
 }
 
 function notFound(name: string): PatchbayError {

@@ -7,6 +7,7 @@ import { deleteApp } from "../../stores/app-lifecycle";
 import { withStores, type CliContext } from "../context";
 import { UsageError } from "../errors";
 import { describeHistoryLimits, localTime, table } from "../format";
+import { registerAppRoutingCommands } from "./app-routing";
 
 /** Splits and checks `--models a/b,c/*`. Throws UsageError naming the bad pattern. */
 function parseModels(value: string): string[] {
@@ -51,6 +52,11 @@ function requireApp<T>(app: T | undefined, name: string): T {
   return app;
 }
 
+interface AliasOptions {
+  remove?: boolean;
+  fallback?: string[];
+}
+
 /** Registers the `app` command group. */
 export function registerAppCommands(program: Command, ctx: CliContext): void {
   const app = program
@@ -64,6 +70,9 @@ Examples:
   $ patchbay app list
   $ patchbay app models my-editor "anthropic/*,openai/gpt-5"
   $ patchbay app alias my-editor fast openai/gpt-5#low
+  $ patchbay app alias my-editor fast openai/gpt-5#low --fallback anthropic/claude-haiku-4-5
+  $ patchbay app route my-editor subagent fast
+  $ patchbay app budget my-editor --requests 200/5h
   $ patchbay app history my-editor --max-sessions 200 --max-age-days 30
   $ patchbay app delete my-editor`,
     );
@@ -135,9 +144,18 @@ Examples:
     .argument("[alias]", "alias name: letters, digits, '.', '_', ':' and '-'")
     .argument("[target]", "provider/model or provider/model#variant")
     .option("--remove", "remove the alias")
-    .action(async (name: string, alias: string | undefined, target: string | undefined, opts: { remove?: boolean }) => {
+    .option(
+      "--fallback <model>",
+      "provider/model[#variant] tried next when the target refuses before answering (429, quota, 5xx); repeat for a chain",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .action(async (name: string, alias: string | undefined, target: string | undefined, opts: AliasOptions) => {
       if (opts.remove && (alias === undefined || target !== undefined))
         throw new UsageError("--remove takes the alias name only: patchbay app alias APP ALIAS --remove");
+      if (opts.fallback && target === undefined)
+        throw new UsageError(
+          "--fallback needs the alias's target: patchbay app alias APP ALIAS TARGET --fallback MODEL",
+        );
       if (alias !== undefined) {
         // Checked before use as an object key: a reserved name such as __proto__ must never reach the map.
         const checked = AliasName.safeParse(alias);
@@ -152,12 +170,16 @@ Examples:
         const next = { ...current };
         if (opts.remove) delete next[alias];
         else next[alias] = target as string;
-        return (await apps.update(name, { aliases: next })).aliases;
+        // Setting an alias sets its whole chain: no --fallback clears an earlier one.
+        const fallbacks = { ...requireApp(apps.get(name), name).fallbacks };
+        if (opts.fallback) fallbacks[alias] = opts.fallback;
+        else delete fallbacks[alias];
+        return (await apps.update(name, { aliases: next, fallbacks })).aliases;
       });
       if (alias !== undefined && !opts.remove) {
         const to = Object.hasOwn(aliases, alias) ? aliases[alias] : undefined;
         if (to === undefined) throw new PatchbayError("not_found", `App "${name}" has no alias "${alias}".`);
-        ctx.io.out(`${alias} → ${to}\n`);
+        ctx.io.out(`${alias} → ${[to, ...(opts.fallback ?? [])].join(" → ")}\n`);
         if (target !== undefined) await warnIfUnavailable(ctx, alias, to);
         return;
       }
@@ -208,6 +230,8 @@ Examples:
       });
       ctx.io.out(`Deleted app "${name}" and revoked its ${revoked} key${revoked === 1 ? "" : "s"}.\n`);
     });
+
+  registerAppRoutingCommands(app, ctx);
 }
 
 /**

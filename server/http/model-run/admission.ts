@@ -6,6 +6,8 @@ import { PatchbayError } from "../../core/errors";
 import { assertModelAcceptsMedia } from "../../core/media-check";
 import { assertNeutralInvariants } from "../../core/neutral-invariants";
 import { modelsForApp, resolveModel } from "../../core/model-resolver";
+import { resolveFallbacks, toTarget } from "../../routing/chain";
+import type { ChainTarget } from "../../routing/fallback";
 import type { ModelRequestDeps } from "./types";
 
 /** An admitted request: the resolved model, the request with images inlined, and the gate's release. */
@@ -16,6 +18,10 @@ export interface Admitted {
   /** `provider/model[#variant]` for the log. */
   resolvedId: string;
   request: NeutralRequest;
+  /** The resolved model first, then the alias's fallbacks (routing/chain.ts). */
+  chain: ChainTarget[];
+  /** Fallbacks no connected provider offers (left out of `chain`). */
+  unavailableFallbacks: string[];
   /** Frees the app's concurrency slot; call exactly once. */
   release: () => void;
 }
@@ -31,6 +37,8 @@ export async function admitRequest(
   request: NeutralRequest,
   deps: ModelRequestDeps,
   signal: AbortSignal,
+  /** The model to resolve instead of `request.model` (the route of the request's role). */
+  routed?: string | null,
 ): Promise<Admitted> {
   assertNeutralInvariants(request);
   if (request.tools.length > app.limits.maxTools) {
@@ -44,7 +52,9 @@ export async function admitRequest(
   const release = deps.gate.acquire(app.name, app.limits.concurrency);
   try {
     const catalog = await deps.catalog();
-    const resolved = resolveModel(app, request.model, catalog);
+    const asked = routed ?? request.model;
+    const resolved = resolveModel(app, asked, catalog);
+    const fallbacks = resolveFallbacks(app, asked, catalog);
     assertModelAcceptsMedia(request, resolved.info, modelsForApp(app, catalog).models);
     const inlined = await deps.inlineImages(request, app.limits.remoteImages, signal);
     const variant = resolved.target.variant;
@@ -53,6 +63,8 @@ export async function admitRequest(
       ...(variant ? { variant } : {}),
       resolvedId: variant ? `${resolved.id}#${variant}` : resolved.id,
       request: inlined,
+      chain: [toTarget(resolved), ...fallbacks.targets],
+      unavailableFallbacks: fallbacks.unavailable,
       release,
     };
   } catch (err) {

@@ -10,6 +10,15 @@ import { RunAbort } from "./abort";
 import { admitRequest } from "./admission";
 import { finishLogEntry, setClientClosed, setOutcome, startLogEntry } from "./log-entry";
 import { relayEvents } from "./relay";
+import {
+  countTokens,
+  reserveBudget,
+  routeOfRequest,
+  setHeaders,
+  setRefusalHeaders,
+  streamChain,
+} from "../../routing/run-hooks";
+import type { BudgetReservation } from "../../budgets/budget-guard";
 import type { DecodedWireRequest, ModelRequestDeps } from "./types";
 
 /**
@@ -32,18 +41,22 @@ export async function runModelRequest(
   if (res.destroyed || req.socket.destroyed) abort.clientClosed();
   let release: (() => void) | undefined;
   let events: AsyncIterator<ModelEvent> | undefined;
+  let budget: BudgetReservation | null = null;
   try {
     const decoded = decode(req.body);
     entry.stream = decoded.request.stream;
-    const admitted = await admitRequest(app, decoded.request, deps, abort.signal);
+    const routed = routeOfRequest(req, app, entry);
+    budget = reserveBudget(req, app, deps);
+    const admitted = await admitRequest(app, decoded.request, deps, abort.signal, routed);
     release = admitted.release;
+    budget?.commit();
+    if (budget) setHeaders(res, budget.headers);
     entry.modelResolved = admitted.resolvedId;
     if (abort.signal.aborted)
       return setClientClosed(entry, "The client closed the connection before the model was asked.");
     const stopFirstTokenDeadline = abort.startAppDeadlines(app.limits);
-    const { model, variant, request } = admitted;
-    const backendRequest = { app: app.name, model, ...(variant ? { variant } : {}), request };
-    events = deps.backend.stream(backendRequest, abort.signal)[Symbol.asyncIterator]();
+    const { request } = admitted;
+    events = streamChain(res, app, admitted, deps, entry, abort.signal);
     await relayEvents(events, {
       res,
       encoder: decoded.createEncoder(request.model),
@@ -61,8 +74,11 @@ export async function runModelRequest(
   } catch (err) {
     const e = toPatchbayError(err);
     setOutcome(entry, e.status, e);
+    setRefusalHeaders(res, e);
     throw e;
   } finally {
+    budget?.cancel();
+    countTokens(app, entry, deps);
     abort.dispose();
     // Closing the backend's iterator runs its cleanup (lease, subscription, session abort) even when we stopped
     // reading at `finish`/`error`: a suspended generator never reaches its `finally` otherwise.

@@ -4,6 +4,8 @@ import type { ConcurrencyGate } from "../../core/concurrency";
 import type { PatchbayError } from "../../core/errors";
 import type { SseFrame } from "../../core/sse-frame";
 import type { RequestLog } from "../../stores/types";
+import type { BudgetGuard } from "../../budgets/budget-guard";
+import type { Cooldowns } from "../../routing/cooldowns";
 
 /**
  * A wire encoder: one state machine that yields stream frames and the final JSON body (they never disagree). It owns
@@ -52,4 +54,8 @@ export interface ModelRequestDeps {
   commitAfterMs?: number;
   /** Keepalive comment interval (ms); default 15 000. */
   keepaliveMs?: number;
+  /** Per-app budgets (none: no budget is enforced or reported). */
+  budgets?: BudgetGuard;
+  /** Models refused with a retry time, skipped by fallback chains (none: a fresh registry per request). */
+  cooldowns?: Cooldowns;
 }

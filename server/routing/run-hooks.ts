@@ -1,0 +1,108 @@
+// The request runner's routing and budget steps, kept out of run.ts: read the role, pick its route, reserve the
+// budget, run the fallback chain with its headers, count tokens. Each function is one hook in run.ts.
+import type { Request, Response } from "express";
+import type { App } from "../../shared/apps";
+import type { RequestLogEntry } from "../../shared/log-entry";
+import type { BackendRequest, ModelEvent } from "../core/contract";
+import type { BudgetReservation, BudgetWire } from "../budgets/budget-guard";
+import { BudgetExhaustedError } from "../budgets/budget-guard";
+import type { Admitted } from "../http/model-run/admission";
+import type { ModelRequestDeps } from "../http/model-run/types";
+import { Cooldowns } from "./cooldowns";
+import { runChain, type ChainReport } from "./fallback";
+import { requestHint, routeFor } from "./roles";
+
+/** Reads the request's role into the log entry; returns the model its route names (null: none applies). */
+export function routeOfRequest(req: Request, app: App, entry: RequestLogEntry): string | null {
+  const hint = requestHint(req.headers);
+  if (!hint) return null;
+  entry.role = hint.role;
+  if (hint.agentType) entry.agentType = hint.agentType;
+  const routed = routeFor(app, hint.role);
+  if (routed) entry.routedTo = routed;
+  return routed;
+}
+
+/** Anthropic's Messages wire reads `anthropic-ratelimit-*`; the OpenAI wires `x-ratelimit-*` / `x-codex-*`. */
+export function budgetWireOf(req: Request): BudgetWire {
+  return req.path.endsWith("/messages") ? "anthropic" : "openai";
+}
+
+/** Reserves one request of the app's budgets (throws BudgetExhaustedError when one is spent); null without budgets. */
+export function reserveBudget(req: Request, app: App, deps: ModelRequestDeps): BudgetReservation | null {
+  return deps.budgets ? deps.budgets.reserve(app, deps.now(), budgetWireOf(req)) : null;
+}
+
+/** A refused request's utilization headers, set before the error middleware answers. */
+export function setRefusalHeaders(res: Response, err: unknown): void {
+  if (!(err instanceof BudgetExhaustedError) || res.headersSent) return;
+  for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+}
+
+/** Sets `headers` on the answer unless it already went out. */
+export function setHeaders(res: Response, headers: Record<string, string>): void {
+  if (res.headersSent) return;
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+}
+
+/** Process-wide cooldowns for deps without their own (tests that build deps by hand). */
+const fallbackCooldowns = new WeakMap<ModelRequestDeps, Cooldowns>();
+
+/**
+ * The backend's events through the admitted chain: the first target, then its fallbacks while targets refuse before
+ * their first byte. Once a target answers, `x-patchbay-served-model` (and `x-patchbay-skipped`, `model; reason`
+ * entries joined by `, `) go on the response when its headers are still unsent; the log entry gets both in any case.
+ */
+export function streamChain(
+  res: Response,
+  app: App,
+  admitted: Admitted,
+  deps: ModelRequestDeps,
+  entry: RequestLogEntry,
+  signal: AbortSignal,
+): AsyncIterator<ModelEvent> {
+  let cooldowns = deps.cooldowns ?? fallbackCooldowns.get(deps);
+  if (!cooldowns) fallbackCooldowns.set(deps, (cooldowns = new Cooldowns(deps.now)));
+  const report: ChainReport = { served: null, skipped: [] };
+  for (const ref of admitted.unavailableFallbacks)
+    report.skipped.push({ model: ref, reason: "not offered by any connected provider" });
+  const chained = admitted.chain.length > 1 || report.skipped.length > 0;
+  const run = (t: (typeof admitted.chain)[number]) => {
+    const backendRequest: BackendRequest = {
+      app: app.name,
+      model: t.model,
+      ...(t.variant ? { variant: t.variant } : {}),
+      request: admitted.request,
+    };
+    return deps.backend.stream(backendRequest, signal);
+  };
+  if (!chained) return run(admitted.chain[0]!)[Symbol.asyncIterator]();
+  const events = runChain(admitted.chain, run, {
+    cooldowns,
+    now: deps.now,
+    report,
+    signal,
+    onServed: (id) => {
+      entry.servedBy = id;
+      if (report.skipped.length) entry.skipped = [...report.skipped];
+      setHeaders(res, {
+        "x-patchbay-served-model": id,
+        ...(report.skipped.length
+          ? { "x-patchbay-skipped": report.skipped.map((s) => `${s.model}; ${headerSafe(s.reason)}`).join(", ") }
+          : {}),
+      });
+    },
+  });
+  return events;
+}
+
+/** A reason as a header value: printable ASCII, no list separators, at most 200 characters. */
+function headerSafe(text: string): string {
+  return text.replace(/[^\x20-\x7e]|[,;]/g, " ").slice(0, 200);
+}
+
+/** Counts a finished request's tokens against the app's token budgets. */
+export function countTokens(app: App, entry: RequestLogEntry, deps: ModelRequestDeps): void {
+  if (deps.budgets && entry.usage)
+    deps.budgets.recordTokens(app, deps.now(), entry.usage.inputTokens + entry.usage.outputTokens);
+}
