@@ -2,6 +2,7 @@
 // model, media) → backend → relay through the wire's encoder → one request-log entry. Wire specifics live in the
 // codecs, talking to OpenCode in the backend, the commit rule in relay.ts.
 import type { Request, Response } from "express";
+import { appDataKey } from "../../../shared/apps";
 import type { ModelEvent } from "../../core/contract";
 import { toPatchbayError } from "../../core/errors";
 import { markLogged } from "../middleware/access-log";
@@ -30,6 +31,8 @@ export async function runModelRequest(
   const abort = new RunAbort();
   res.on("close", () => !res.writableEnded && abort.clientClosed());
   if (res.destroyed || req.socket.destroyed) abort.clientClosed();
+  // Deleting the app or revoking the key ends this run (server/app-retirement.ts).
+  const unregister = deps.runs?.add({ appId: app.id, appName: app.name, keyPrefix }, abort);
   let release: (() => void) | undefined;
   let events: AsyncIterator<ModelEvent> | undefined;
   try {
@@ -42,7 +45,8 @@ export async function runModelRequest(
       return setClientClosed(entry, "The client closed the connection before the model was asked.");
     const stopFirstTokenDeadline = abort.startAppDeadlines(app.limits);
     const { model, variant, request } = admitted;
-    const backendRequest = { app: app.name, model, ...(variant ? { variant } : {}), request };
+    // The backend files sessions under the app's data key, so a later app of the same name never sees them.
+    const backendRequest = { app: appDataKey(app), model, ...(variant ? { variant } : {}), request };
     events = deps.backend.stream(backendRequest, abort.signal)[Symbol.asyncIterator]();
     await relayEvents(events, {
       res,
@@ -64,6 +68,7 @@ export async function runModelRequest(
     throw e;
   } finally {
     abort.dispose();
+    unregister?.();
     // Closing the backend's iterator runs its cleanup (lease, subscription, session abort) even when we stopped
     // reading at `finish`/`error`: a suspended generator never reaches its `finally` otherwise.
     void events?.return?.(undefined).catch(() => undefined);

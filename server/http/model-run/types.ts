@@ -4,6 +4,7 @@ import type { ConcurrencyGate } from "../../core/concurrency";
 import type { PatchbayError } from "../../core/errors";
 import type { SseFrame } from "../../core/sse-frame";
 import type { RequestLog } from "../../stores/types";
+import type { RunRegistry } from "./run-registry";
 
 /**
  * A wire encoder: one state machine that yields stream frames and the final JSON body (they never disagree). It owns
@@ -52,4 +53,6 @@ export interface ModelRequestDeps {
   commitAfterMs?: number;
   /** Keepalive comment interval (ms); default 15 000. */
   keepaliveMs?: number;
+  /** Runs in flight, so deleting an app or revoking a key can end them (server/app-retirement.ts). */
+  runs?: RunRegistry;
 }

@@ -2,6 +2,7 @@
 // wire, run it, encode events or a response object, and store the finished response unless `store` is false or the
 // app turned storing off.
 import type { RequestHandler } from "express";
+import { appDataKey } from "../../../shared/apps";
 import { decodeResponsesRequest } from "../../openai/responses/decode";
 import { ResponsesEncoder } from "../../openai/responses/encode";
 import { expandStoredInput } from "../../responses-store/expand-input";
@@ -14,6 +15,7 @@ import type { DecodedWireRequest, ModelRequestDeps, WireEncoder } from "../model
 /** How a response is kept: where, for which app, with which effective input. */
 export interface ResponsePersistence {
   store: Pick<ResponseStore, "put">;
+  /** The app's data key (`appDataKey`). */
   app: string;
   /** The effective input (ids on every item), from `expandStoredInput`. */
   input: StoredItem[];
@@ -102,7 +104,7 @@ export function responsesRoute(deps: ResponsesRouteDeps): RequestHandler {
   return async (req, res) => {
     const { app } = authOf(res);
     const id = newResponseId(deps.now());
-    const expanded = await expandStoredInput(req.body, app.name, deps.responses, id);
+    const expanded = await expandStoredInput(req.body, appDataKey(app), deps.responses, id);
     const body: unknown = expanded.body;
     const wantsStore = !(typeof body === "object" && body !== null && "store" in body && body.store === false);
     const keep = app.storeResponses && wantsStore && expanded.input !== null;
@@ -114,7 +116,7 @@ export function responsesRoute(deps: ResponsesRouteDeps): RequestHandler {
           ? {
               persistence: {
                 store: deps.responses,
-                app: app.name,
+                app: appDataKey(app),
                 input: expanded.input,
                 log: deps.log,
               },
