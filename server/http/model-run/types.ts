@@ -1,5 +1,5 @@
 // The types every wire shares with the model-request runner: a decoded request, its encoder, and the runner's deps.
-import type { ModelBackend, ModelInfo, ModelEvent, NeutralRequest } from "../../core/contract";
+import type { ModelBackend, ModelInfo, ModelEvent, NeutralRequest, PatchbayWarning } from "../../core/contract";
 import type { ConcurrencyGate } from "../../core/concurrency";
 import type { PatchbayError } from "../../core/errors";
 import type { SseFrame } from "../../core/sse-frame";
@@ -22,8 +22,11 @@ export interface WireEncoder {
   /** Optional: keeps the finished response (stored Responses). The runner awaits it once the encoder reached its
    *  terminal state and before the terminal frames or the JSON body are sent, so a client can refer to the response
    *  as soon as it sees it. `sessionId` is the OpenCode session of the run (null when none started). Returns the
-   *  stored id (for the log entry), or null; never throws; idempotent. */
+   *  stored id (for the log entry), or null; never throws; idempotent. It may amend the frames of the terminal event
+   *  it follows (already returned by `push`/`end`, not yet sent), e.g. to say `store: false` when the write failed. */
   persist?(sessionId: string | null): Promise<string | null>;
+  /** Optional: set once `persist` failed (the answer then says `store: false`; the warning says why). */
+  readonly storeWarning?: PatchbayWarning | null;
 }
 
 /** A decoded request of some wire plus the factory of its encoder. */
