@@ -3,9 +3,12 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { appDataKey } from "../shared/apps";
 import type { PatchbayStatus } from "../shared/status";
 import { createBudgetGuard } from "./budgets/budget-guard";
 import { openBudgetUsage } from "./budgets/usage-store";
+import { watchAppRetirement } from "./app-retirement";
+import { RunRegistry } from "./http/model-run/run-registry";
 import { ConcurrencyGate } from "./core/concurrency";
 import { ModelListCache } from "./core/model-list-cache";
 import { startDemoUpstream, demoProviderConfig } from "./demo/upstream";
@@ -106,6 +109,12 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   /** Models offered, counted when OpenCode becomes ready (status().modelCount; null until then). */
   let modelCount: number | null = null;
   const concurrency = new ConcurrencyGate();
+  /** An app's data key (its folders); an unknown app's name is never the key of a later app (see App.dataKey). */
+  const dataKeyOf = (name: string): string => {
+    const app = apps.get(name);
+    return app ? appDataKey(app) : name;
+  };
+  const runs = new RunRegistry();
   const history = createHistory({
     opencode: supervisor,
     dataDir,
@@ -114,7 +123,12 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     // Sweeps yield to requests in flight so they never slow them down.
     activeRequests: () => apps.list().reduce((n, a) => n + concurrency.count(a.name), 0),
     liveDirectories: () => backend.liveInstances(),
-    responses,
+    dataKeyOf,
+    // Stored responses are kept by data key too.
+    responses: {
+      overLimits: (app, limits, at) => responses.overLimits(dataKeyOf(app), limits, at),
+      prune: (app, limits, at, budget) => responses.prune(dataKeyOf(app), limits, at, budget),
+    },
     log,
     now,
   });
@@ -134,6 +148,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       afterRequest: (app) => history.sweeper.notifyRequest(app),
       budgets,
       cooldowns,
+      runs,
       now,
       lanExposure: () => settings.get().lanExposure,
       health: () => {
@@ -251,20 +266,25 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     }
     emit();
   });
-  let knownApps = new Set(apps.list().map((a) => a.name));
+  // A deleted app's runs end and its data goes; a revoked key's runs end (whoever made the change).
+  const retirement = watchAppRetirement({
+    apps,
+    keys,
+    runs,
+    responses,
+    onDeleted: (app) => history.sweeper.forget(app.name),
+    log,
+  });
+  let knownApps = new Set(apps.list().map((a) => a.id));
   apps.onChange(() => {
-    const current = new Set(apps.list().map((a) => a.name));
-    for (const name of knownApps) {
-      if (current.has(name)) continue;
-      history.sweeper.forget(name);
-      // A new app of the same name must not see the old one's responses.
-      void responses.removeApp(name).catch((err: unknown) => log(`could not remove stored responses: ${String(err)}`));
-    }
+    const current = apps.list();
     // A new app's default instance boots now, so its first request does not pay for it.
-    for (const name of current)
-      if (!knownApps.has(name) && supervisor.status().state === "ready")
-        void backend.bootApp(name).catch((err: unknown) => log(`pre-warming app ${name} failed: ${String(err)}`));
-    knownApps = current;
+    for (const app of current)
+      if (!knownApps.has(app.id) && supervisor.status().state === "ready")
+        void backend
+          .bootApp(appDataKey(app))
+          .catch((err: unknown) => log(`pre-warming app ${app.name} failed: ${String(err)}`));
+    knownApps = new Set(current.map((a) => a.id));
     emit();
   });
   const startApi = (): Promise<void> => api.start();
@@ -327,6 +347,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      retirement.stop();
       adminApp.close();
       // runtime.json belongs to the Patchbay that wrote it (a refused second start must not remove the first's).
       if (wroteRuntime) removeRuntimeFile(dataDir);

@@ -121,6 +121,9 @@ function stripUndefined<T extends object>(v: T): Partial<T> {
   return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) as Partial<T>;
 }
 
+/** An app's data key: its name, optionally with `_` and 12 hex digits (see App.dataKey). */
+export const AppDataKey = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}(_[0-9a-f]{12})?$/, "Invalid data key");
+
 /** One app as stored and as returned by the admin API. */
 export const App = z.object({
   id: z.string().min(1),
@@ -140,8 +143,23 @@ export const App = z.object({
   fallbacks: FallbackMap.default({}),
   /** Rolling request/token budgets; over one, requests are refused with 429 until it resets. */
   budgets: BudgetList.default([]),
+  /** Folder name of this app's data (OpenCode sessions, stored responses): `<name>_<12 hex of id>`, so a later app of
+   *  the same name never sees a deleted one's data. Absent on apps made before it existed: their data is under the
+   *  bare name, which no newer app uses (names cannot contain `_`). See {@link appDataKey}. */
+  dataKey: AppDataKey.optional(),
 });
 export type App = z.infer<typeof App>;
+
+/** Where an app's data lives (see App.dataKey): its own key, else (apps made before keys existed) its name. */
+export function appDataKey(app: Pick<App, "name" | "dataKey">): string {
+  return app.dataKey ?? app.name;
+}
+
+/** The data key a new app gets: its name plus the first 12 hex digits of its id. */
+export function newAppDataKey(name: string, id: string): string {
+  const hex = id.replace(/[^0-9a-f]/gi, "").toLowerCase();
+  return `${name}_${hex.padEnd(12, "0").slice(0, 12)}`;
+}
 
 /** Fields a user may change on an app. */
 export const AppPatch = z

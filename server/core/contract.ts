@@ -179,7 +179,7 @@ export interface ModelInfo {
 /** Everything a backend needs for one request. The model was resolved once, by the runner, from the one model list;
  *  the backend does not look it up again. */
 export interface BackendRequest {
-  /** App name; the backend files the session under this app's folder. */
+  /** The app's data key (`appDataKey` in shared/apps.ts); the backend files the session under this folder. */
   app: string;
   /** The resolved model (its provider package decides which parameters can pass). */
   model: ModelInfo;

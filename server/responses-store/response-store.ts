@@ -5,7 +5,7 @@ import { quoteClientText } from "../core/client-text";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import type { HistoryLimits } from "../../shared/apps";
+import { AppDataKey, type HistoryLimits } from "../../shared/apps";
 import { PatchbayError } from "../core/errors";
 import { DAY_MS } from "../opencode/history/prune-plan";
 import { describeFsError, errnoCode, storageError } from "../stores/storage-error";
@@ -47,9 +47,9 @@ export interface ResponsePruneResult {
 
 const defaultWriter: RecordWriter = (file, text) => writeFileAtomic(file, text, { mode: 0o600, fsync: true });
 
-/** The app's response folder; app names are validated by shared/apps.ts (no separators). */
+/** The app's response folder, named by its data key (shared/apps.ts `appDataKey`: no separators). */
 function appDir(root: string, app: string): string {
-  if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(app)) throw new Error(`invalid app name for the response store: ${app}`);
+  if (!AppDataKey.safeParse(app).success) throw new Error(`invalid app data key for the response store: ${app}`);
   return path.join(root, app);
 }
 
@@ -64,7 +64,8 @@ export function responseNotFound(id: string, param: string | null = null): Patch
 }
 
 /**
- * Stored Responses of every app. Reads by id are one file read (no index needed); listing and pruning use the app's
+ * Stored Responses of every app, each under its data key (`app` arguments below are `appDataKey(app)`, never a bare
+ * name, so a later app of the same name never sees a deleted one's responses). Reads by id are one file read (no index needed); listing and pruning use the app's
  * index (built on first use by reading the 256 shard folders; kept up to date by this instance's writes).
  * Errors: `response_not_found` (404: unknown id, another app's, deleted or pruned), `storage_error` (500: disk
  * failure, or a damaged record; the message names the id and file).
@@ -78,6 +79,8 @@ export class ResponseStore {
   private readonly madeDirs = new Set<string>();
   /** Writes in flight, by `app/id`: their records answer `get` until they are on disk. */
   private readonly pending = new Map<string, { record: RecordT; write: Promise<void> }>();
+  /** Data keys of deleted apps: a run of theirs that ends late must not store anything (see {@link removeApp}). */
+  private readonly retired = new Set<string>();
 
   constructor(opts: ResponseStoreOptions) {
     this.root = path.join(path.resolve(opts.dataDir), RESPONSES_DIR);
@@ -99,6 +102,8 @@ export class ResponseStore {
     const valid = StoredResponseRecord.parse({ ...record, v: RECORD_VERSION });
     const file = this.fileOf(valid.app, valid.id);
     if (!file) throw new Error(`not a response id: ${valid.id}`);
+    if (this.retired.has(valid.app))
+      throw new PatchbayError("app_not_found", `The app of response ${valid.id} was deleted; it was not stored.`);
     const key = pendingKey(valid.app, valid.id);
     const write = this.writeRecord(file, valid);
     this.pending.set(key, { record: valid, write });
@@ -118,14 +123,24 @@ export class ResponseStore {
 
   private async writeRecord(file: string, valid: RecordT): Promise<void> {
     const dir = path.dirname(file);
+    const text = JSON.stringify(valid);
     try {
       if (!this.madeDirs.has(dir)) {
         await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
         this.madeDirs.add(dir);
       }
-      await this.write(file, JSON.stringify(valid));
+      try {
+        await this.write(file, text);
+      } catch (err) {
+        // The cached folder vanished (removed by hand, or a sweep of an emptied app): make it again, once.
+        if (errnoCode(err) !== "ENOENT") throw err;
+        this.madeDirs.delete(dir);
+        await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+        this.madeDirs.add(dir);
+        await this.write(file, text);
+      }
     } catch (err) {
-      throw storageError("store response", file, err);
+      throw storageError("store response", this.shown(file), err);
     }
   }
 
@@ -143,7 +158,7 @@ export class ResponseStore {
       text = await fsp.readFile(file, "utf8");
     } catch (err) {
       if (errnoCode(err) === "ENOENT") throw responseNotFound(id, param);
-      throw storageError("read stored response", file, err);
+      throw storageError("read stored response", this.shown(file), err);
     }
     let parsed: ReturnType<typeof StoredResponseRecord.safeParse>;
     try {
@@ -165,7 +180,7 @@ export class ResponseStore {
       await fsp.unlink(file);
     } catch (err) {
       if (errnoCode(err) === "ENOENT") throw responseNotFound(id);
-      throw storageError("delete stored response", file, err);
+      throw storageError("delete stored response", this.shown(file), err);
     }
     const index = this.indexes.get(app);
     if (index) removeId(await index, id);
@@ -219,8 +234,14 @@ export class ResponseStore {
     return result;
   }
 
-  /** Removes every stored response of an app (the app was deleted, so a new app of that name starts empty). */
+  /**
+   * Removes every stored response of a deleted app (by its data key) and refuses later `put`s for that key, so a run
+   * of the deleted app that ends afterwards stores nothing. Waits for its writes in flight first.
+   */
   async removeApp(app: string): Promise<void> {
+    this.retired.add(app);
+    const prefix = pendingKey(app, "");
+    await Promise.allSettled([...this.pending].filter(([k]) => k.startsWith(prefix)).map(([, p]) => p.write));
     this.indexes.delete(app);
     const dir = appDir(this.root, app);
     for (const d of this.madeDirs) if (d.startsWith(dir + path.sep)) this.madeDirs.delete(d);
@@ -231,8 +252,13 @@ export class ResponseStore {
     this.log(`stored responses: damaged record ${file}: ${reason}`);
     return new PatchbayError(
       "storage_error",
-      `Stored response '${id}' is damaged on disk (${file}: ${reason}). Other responses are unaffected; delete this one with DELETE /v1/responses/${id}.`,
+      `Stored response '${id}' is damaged on disk (${this.shown(file)} in Patchbay's data folder: ${reason}). Other responses are unaffected; delete this one with DELETE /v1/responses/${id}.`,
     );
+  }
+
+  /** A record's path as told to API clients: relative to the data folder (the absolute path is for the local log). */
+  private shown(file: string): string {
+    return path.relative(path.dirname(this.root), file);
   }
 
   private index(app: string): Promise<IndexedResponse[]> {

@@ -1,7 +1,7 @@
 // The request runner's routing and budget steps, kept out of run.ts: read the role, pick its route, reserve the
 // budget, run the fallback chain with its headers, count tokens. Each function is one hook in run.ts.
 import type { Request, Response } from "express";
-import type { App } from "../../shared/apps";
+import { appDataKey, type App } from "../../shared/apps";
 import type { RequestLogEntry } from "../../shared/log-entry";
 import type { BackendRequest, ModelEvent } from "../core/contract";
 import type { BudgetReservation, BudgetWire } from "../budgets/budget-guard";
@@ -69,7 +69,8 @@ export function streamChain(
   const chained = admitted.chain.length > 1 || report.skipped.length > 0;
   const run = (t: (typeof admitted.chain)[number]) => {
     const backendRequest: BackendRequest = {
-      app: app.name,
+      // Sessions are filed under the app's data key, so a later app of the same name never sees them.
+      app: appDataKey(app),
       model: t.model,
       ...(t.variant ? { variant: t.variant } : {}),
       request: admitted.request,

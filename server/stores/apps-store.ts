@@ -2,7 +2,7 @@
 // Must not touch keys: deleting an app's keys is the caller's job (see app-lifecycle.ts).
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { App, AppName, AppPatch } from "../../shared/apps";
+import { App, AppName, AppPatch, newAppDataKey } from "../../shared/apps";
 import { PatchbayError } from "../core/errors";
 import { checkRouting } from "../routing/validate";
 import { JsonFileStore } from "./json-file";
@@ -53,7 +53,8 @@ export async function createAppsStore(options: StoreOptions): Promise<AppsStoreH
         if (draft.apps.some((a) => a.name === validName)) {
           throw new PatchbayError("app_exists", `An app named "${validName}" already exists.`, { param: "name" });
         }
-        const base = App.parse({ id: randomUUID(), name: validName, createdAt: clock() });
+        const id = randomUUID();
+        const base = App.parse({ id, name: validName, createdAt: clock(), dataKey: newAppDataKey(validName, id) });
         draft.apps.push(applyPatch(base, init ?? {}, patch));
       });
       return mustFind(after, validName);

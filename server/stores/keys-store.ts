@@ -31,7 +31,7 @@ const Label = z
 export interface KeysStoreOptions extends StoreOptions {
   /** Apps store: `create` refuses unknown apps, `verify` refuses keys whose app is gone. Default: the store opens
    *  its own read view of `<dataDir>/apps.json` (pass the shared one when you have it). */
-  apps?: Pick<AppsStore, "get">;
+  apps?: Pick<AppsStore, "get"> & { refresh?(): void };
   /** Batching interval of last-used times (ms, default 10 000); also flushed on close(). */
   lastUsedFlushMs?: number;
 }
@@ -68,7 +68,7 @@ export async function createKeysStore(options: KeysStoreOptions): Promise<KeysSt
   const ownApps = options.apps
     ? null
     : await createAppsStore({ dataDir: options.dataDir, watch: options.watch, clock, onInvalid: options.onInvalid });
-  const apps: Pick<AppsStore, "get"> = options.apps ?? (ownApps as AppsStoreHandle);
+  const apps: Pick<AppsStore, "get"> & { refresh?(): void } = options.apps ?? (ownApps as AppsStoreHandle);
   const findApp = (name: string): App | undefined => {
     const found = apps.get(name);
     if (found) return found;
@@ -197,8 +197,16 @@ export async function createKeysStore(options: KeysStoreOptions): Promise<KeysSt
     verify(presented): KeyMatch | null {
       if (typeof presented !== "string" || !presented.startsWith(KEY_SCHEME) || presented.length > 512) return null;
       const digest = sha256(presented);
+      const hex = digest.toString("hex");
       file.get(); // picks up external changes (throttled), which re-indexes
-      const record = byHash.get(digest.toString("hex"));
+      let record = byHash.get(hex);
+      if (!record || !ownedByCurrentApp(record)) {
+        // Before refusing, look at the files now (one stat each when unchanged): a key `patchbay key create` wrote a
+        // moment ago in another process must work on the very next request, not after the ~1 s re-read.
+        file.refresh();
+        apps.refresh?.();
+        record = byHash.get(hex);
+      }
       if (!record) return null;
       if (!timingSafeEqual(digest, Buffer.from(record.sha256, "hex"))) return null;
       if (!ownedByCurrentApp(record)) return null;
@@ -206,6 +214,8 @@ export async function createKeysStore(options: KeysStoreOptions): Promise<KeysSt
       scheduleFlush();
       return { app: record.app, prefix: record.prefix };
     },
+
+    onChange: (listener) => file.onChange(() => listener()),
 
     notices: () => file.notices(),
 

@@ -49,6 +49,8 @@ export interface KeysStore {
   /** Constant-time check of a presented key; null when unknown, revoked, or its app is gone or was recreated under the
    *  same name (keys carry their app's id). Records last-used time (batched). */
   verify(presented: string): KeyMatch | null;
+  /** Called after every change of the keys (own or from disk); returns an unsubscribe function. */
+  onChange?(listener: () => void): () => void;
 }
 
 /** Filters for the request-log query. Times are epoch ms. */

@@ -6,7 +6,7 @@
 // (+1 minute) by its last message and keeps it unless that is a finished answer. Must not change apps, keys or settings.
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
-import type { HistoryLimits } from "../../../shared/apps";
+import { appDataKey, type HistoryLimits } from "../../../shared/apps";
 import type {
   openAiTokenTotals as openAiTokenTotalsFn,
   PrunePreview,
@@ -103,15 +103,28 @@ async function withHistory<R>(
   extra: Pick<HistoryServiceOptions, "externalRunsWithinMs">,
   fn: (history: HistoryService) => Promise<R>,
 ): Promise<R> {
-  const [{ HistoryService }, { appDirectory }, { SideChannel }, { OpenCodeSupervisor }, { defaultUserOpenCodePaths }] =
-    await Promise.all([
-      import("../../opencode/history/history-service"),
-      import("../../opencode/instance-pool"),
-      import("../../opencode/side-channel"),
-      import("../../opencode/supervisor"),
-      import("../../opencode-user-paths"),
-    ]);
+  const [
+    { HistoryService },
+    { appDirectory },
+    { SideChannel },
+    { OpenCodeSupervisor },
+    { defaultUserOpenCodePaths },
+    { createAppsStore },
+  ] = await Promise.all([
+    import("../../opencode/history/history-service"),
+    import("../../opencode/instance-pool"),
+    import("../../opencode/side-channel"),
+    import("../../opencode/supervisor"),
+    import("../../opencode-user-paths"),
+    import("../../stores/apps-store"),
+  ]);
   const dataDir = ctx.dataDir();
+  // Sessions are filed under each app's data key (a deleted app's sessions stay out of a later app of its name).
+  const apps = await createAppsStore({ dataDir, watch: false, onInvalid: "keep" });
+  const dataKeyOf = (name: string): string => {
+    const app = apps.get(name);
+    return app ? appDataKey(app) : name;
+  };
   const debug = ctx.io.env.PATCHBAY_DEBUG === "1";
   const sideChannel = new SideChannel();
   const supervisor = new OpenCodeSupervisor({
@@ -130,7 +143,7 @@ async function withHistory<R>(
     return await fn(
       new HistoryService({
         opencode: supervisor,
-        appsDir: (app) => appDirectory(dataDir, app),
+        appsDir: (app) => appDirectory(dataDir, dataKeyOf(app)),
         liveDirectories: () => [],
         ...extra,
       }),
@@ -138,6 +151,7 @@ async function withHistory<R>(
   } finally {
     await supervisor.stop();
     await sideChannel.stop();
+    await apps.close();
   }
 }
 

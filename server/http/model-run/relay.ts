@@ -46,8 +46,8 @@ export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayC
   if (ctx.keepalive !== undefined) sse.setKeepalive(ctx.keepalive);
   // One slot per layer, each filled once from its own source: decoder (the request), planner (`start`), event mapper
   // (`finish`). The run's warnings are their concatenation in that order; nothing is merged or deduplicated.
-  const layers = { decoder: ctx.requestWarnings, planner: NONE, mapper: NONE };
-  const warnings = () => [...layers.decoder, ...layers.planner, ...layers.mapper];
+  const layers = { decoder: ctx.requestWarnings, planner: NONE, mapper: NONE, store: NONE };
+  const warnings = () => [...layers.decoder, ...layers.planner, ...layers.mapper, ...layers.store];
   const headers = () => responseHeaders(entry, warnings());
   const send = (frames: ReturnType<WireEncoder["push"]>, isError: boolean) => {
     // The commit rule: an error with nothing sent yet stays out of the stream (it becomes the HTTP error below).
@@ -59,6 +59,7 @@ export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayC
   const persist = async () => {
     const id = encoder.persist ? await encoder.persist(entry.sessionId) : null;
     if (id) entry.responseId = id;
+    if (encoder.storeWarning) layers.store = [encoder.storeWarning];
   };
   if (ctx.stream) ctx.abort.later(ctx.commitAfterMs, () => sse.commit(headers()));
   try {

@@ -2,6 +2,7 @@
 // model, media) → backend → relay through the wire's encoder → one request-log entry. Wire specifics live in the
 // codecs, talking to OpenCode in the backend, the commit rule in relay.ts.
 import type { Request, Response } from "express";
+import { appDataKey } from "../../../shared/apps";
 import type { ModelEvent } from "../../core/contract";
 import { toPatchbayError } from "../../core/errors";
 import { markLogged } from "../middleware/access-log";
@@ -39,6 +40,8 @@ export async function runModelRequest(
   const abort = new RunAbort();
   res.on("close", () => !res.writableEnded && abort.clientClosed());
   if (res.destroyed || req.socket.destroyed) abort.clientClosed();
+  // Deleting the app or revoking the key ends this run (server/app-retirement.ts).
+  const unregister = deps.runs?.add({ appId: app.id, appName: app.name, keyPrefix }, abort);
   let release: (() => void) | undefined;
   let events: AsyncIterator<ModelEvent> | undefined;
   let budget: BudgetReservation | null = null;
@@ -80,6 +83,7 @@ export async function runModelRequest(
     budget?.cancel();
     countTokens(app, entry, deps);
     abort.dispose();
+    unregister?.();
     // Closing the backend's iterator runs its cleanup (lease, subscription, session abort) even when we stopped
     // reading at `finish`/`error`: a suspended generator never reaches its `finally` otherwise.
     void events?.return?.(undefined).catch(() => undefined);

@@ -1,11 +1,12 @@
 // The types every wire shares with the model-request runner: a decoded request, its encoder, and the runner's deps.
-import type { ModelBackend, ModelInfo, ModelEvent, NeutralRequest } from "../../core/contract";
+import type { ModelBackend, ModelInfo, ModelEvent, NeutralRequest, PatchbayWarning } from "../../core/contract";
 import type { ConcurrencyGate } from "../../core/concurrency";
 import type { PatchbayError } from "../../core/errors";
 import type { SseFrame } from "../../core/sse-frame";
 import type { RequestLog } from "../../stores/types";
 import type { BudgetGuard } from "../../budgets/budget-guard";
 import type { Cooldowns } from "../../routing/cooldowns";
+import type { RunRegistry } from "./run-registry";
 
 /**
  * A wire encoder: one state machine that yields stream frames and the final JSON body (they never disagree). It owns
@@ -23,8 +24,11 @@ export interface WireEncoder {
   /** Optional: keeps the finished response (stored Responses). The runner awaits it once the encoder reached its
    *  terminal state and before the terminal frames or the JSON body are sent, so a client can refer to the response
    *  as soon as it sees it. `sessionId` is the OpenCode session of the run (null when none started). Returns the
-   *  stored id (for the log entry), or null; never throws; idempotent. */
+   *  stored id (for the log entry), or null; never throws; idempotent. It may amend the frames of the terminal event
+   *  it follows (already returned by `push`/`end`, not yet sent), e.g. to say `store: false` when the write failed. */
   persist?(sessionId: string | null): Promise<string | null>;
+  /** Optional: set once `persist` failed (the answer then says `store: false`; the warning says why). */
+  readonly storeWarning?: PatchbayWarning | null;
 }
 
 /** A decoded request of some wire plus the factory of its encoder. */
@@ -58,4 +62,6 @@ export interface ModelRequestDeps {
   budgets?: BudgetGuard;
   /** Models refused with a retry time, skipped by fallback chains (none: a fresh registry per request). */
   cooldowns?: Cooldowns;
+  /** Runs in flight, so deleting an app or revoking a key can end them (server/app-retirement.ts). */
+  runs?: RunRegistry;
 }

@@ -22,8 +22,10 @@ export interface AdminHistory {
 export interface CreateHistoryOptions {
   /** The OpenCode supervisor (`client()` throws PatchbayError `backend_unavailable` while it is down). */
   opencode: OpenCodeClientFactory;
-  /** Patchbay's data folder (apps' session folders are `<dataDir>/apps/<app>/<toolset>/`). */
+  /** Patchbay's data folder (apps' session folders are `<dataDir>/apps/<data key>/<toolset>/`). */
   dataDir: string;
+  /** The data key of app `name` (shared/apps.ts `appDataKey`; default: the name itself). */
+  dataKeyOf?: (name: string) => string;
   /** Saved history limits of an app; null when the app does not exist. */
   limitsOf(app: string): HistoryLimits | null;
   /** Every app name (for the periodic sweep). */
@@ -55,7 +57,7 @@ export function createHistory(o: CreateHistoryOptions): {
 } {
   const service = new HistoryService({
     opencode: o.opencode,
-    appsDir: (app) => appDirectory(o.dataDir, app),
+    appsDir: (app) => appDirectory(o.dataDir, o.dataKeyOf ? o.dataKeyOf(app) : app),
     hasApp: (app) => o.limitsOf(app) !== null,
     ...(o.now ? { now: o.now } : {}),
     ...(o.activeRequests ? { activeRequests: o.activeRequests } : {}),

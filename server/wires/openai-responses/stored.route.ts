@@ -2,6 +2,7 @@
 // reference, "Get a model response", "Delete a model response", "List input items"). Thin: the store does the I/O,
 // another app's id is simply not found (404 naming the id).
 import type { RequestHandler } from "express";
+import { appDataKey } from "../../../shared/apps";
 import { pageInputItems, parseInputItemsQuery } from "../../responses-store/input-items";
 import type { ResponseStore } from "../../responses-store/response-store";
 import { authOf } from "../../http/middleware/api-auth";
@@ -14,7 +15,7 @@ function idOf(params: unknown): string {
 /** GET /v1/responses/{id}: the stored response object. `stream=true` is not supported (answered as JSON). */
 export function getStoredResponseRoute(store: ResponseStore): RequestHandler {
   return async (req, res) => {
-    const record = await store.get(authOf(res).app.name, idOf(req.params));
+    const record = await store.get(appDataKey(authOf(res).app), idOf(req.params));
     res.json(record.response);
   };
 }
@@ -23,7 +24,7 @@ export function getStoredResponseRoute(store: ResponseStore): RequestHandler {
 export function deleteStoredResponseRoute(store: ResponseStore): RequestHandler {
   return async (req, res) => {
     const id = idOf(req.params);
-    await store.delete(authOf(res).app.name, id);
+    await store.delete(appDataKey(authOf(res).app), id);
     res.json({ id, object: "response.deleted", deleted: true });
   };
 }
@@ -32,7 +33,7 @@ export function deleteStoredResponseRoute(store: ResponseStore): RequestHandler 
 export function listInputItemsRoute(store: ResponseStore): RequestHandler {
   return async (req, res) => {
     const query = parseInputItemsQuery(req.query);
-    const record = await store.get(authOf(res).app.name, idOf(req.params));
+    const record = await store.get(appDataKey(authOf(res).app), idOf(req.params));
     res.json(pageInputItems(record.input, query));
   };
 }

@@ -7,21 +7,16 @@ import { decodeResponsesRequest } from "./decode";
 import { ResponsesEncoder } from "./encode";
 import { toOpenAiErrorBody } from "../openai/error-envelope";
 import { deleteStoredResponseRoute, getStoredResponseRoute, listInputItemsRoute } from "./stored.route";
+import { appDataKey } from "../../../shared/apps";
 import { expandStoredInput } from "../../responses-store/expand-input";
-import { newResponseId, type StoredItem, type StoredResponseObject } from "../../responses-store/record";
+import { persistingEncoder, type ResponsePersistence } from "../../responses-store/persisting-encoder";
+import { newResponseId } from "../../responses-store/record";
 import type { ResponseStore } from "../../responses-store/response-store";
 import { authOf } from "../../http/middleware/api-auth";
 import { runModelRequest } from "../../http/model-run/run";
 import type { DecodedWireRequest, ModelRequestDeps, WireEncoder } from "../../http/model-run/types";
 
-/** How a response is kept: where, for which app, with which effective input. */
-export interface ResponsePersistence {
-  store: Pick<ResponseStore, "put">;
-  app: string;
-  /** The effective input (ids on every item), from `expandStoredInput`. */
-  input: StoredItem[];
-  log: (line: string) => void;
-}
+export type { ResponsePersistence } from "../../responses-store/persisting-encoder";
 
 /** Options of {@link decodeResponsesWire} beyond the body. */
 export interface ResponsesWireOptions {
@@ -55,41 +50,7 @@ export function decodeResponsesWire(
         echo: { ...echo, store: stored !== undefined, previous_response_id: options.previousResponseId ?? null },
         toolNames,
       });
-      if (!stored) return enc;
-      let persisted: string | null = null;
-      // The record is handed to the store at once (reads see it immediately); the disk write finishes in the
-      // background, so the client does not wait for it. A failed write is logged (the id then reads as not found).
-      const persist = (p: ResponsePersistence, sessionId: string | null): string | null => {
-        const final = enc.snapshot().final;
-        if (!final) return null;
-        p.store
-          .put({
-            v: 1,
-            id,
-            app: p.app,
-            createdAt: createdMs,
-            sessionId,
-            input: p.input,
-            response: final as unknown as StoredResponseObject,
-          })
-          .catch((err: unknown) =>
-            p.log(`stored responses: could not store ${id} of app '${p.app}': ${(err as Error).message}`),
-          );
-        return id;
-      };
-      const wire: WireEncoder = {
-        push: (e) => enc.push(e),
-        end: () => enc.end(),
-        body: () => enc.body(),
-        get failure() {
-          return enc.failure;
-        },
-        persist: async (sessionId) => {
-          persisted ??= persist(stored, sessionId);
-          return persisted;
-        },
-      };
-      return wire;
+      return stored ? persistingEncoder(enc, stored, { id, createdMs }) : enc;
     },
   };
 }
@@ -105,7 +66,7 @@ export function responsesRoute(deps: ResponsesRouteDeps): RequestHandler {
   return async (req, res) => {
     const { app } = authOf(res);
     const id = newResponseId(deps.now());
-    const expanded = await expandStoredInput(req.body, app.name, deps.responses, id);
+    const expanded = await expandStoredInput(req.body, appDataKey(app), deps.responses, id);
     const body: unknown = expanded.body;
     const wantsStore = !(typeof body === "object" && body !== null && "store" in body && body.store === false);
     const keep = app.storeResponses && wantsStore && expanded.input !== null;
@@ -117,7 +78,7 @@ export function responsesRoute(deps: ResponsesRouteDeps): RequestHandler {
           ? {
               persistence: {
                 store: deps.responses,
-                app: app.name,
+                app: appDataKey(app),
                 input: expanded.input,
                 log: deps.log,
               },

@@ -16,7 +16,7 @@ import type { PatchbayError } from "../../../server/core/errors";
 import { Listener } from "../../../server/http/listener";
 import { createApiApp } from "../../../server/http/api-app";
 import { WIRES } from "../../../server/wires/table";
-import { ResponseStore } from "../../../server/responses-store/response-store";
+import { ResponseStore, type RecordWriter } from "../../../server/responses-store/response-store";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -190,7 +190,13 @@ export interface UnitServer {
 
 /** Starts createApiApp with the fakes in a Listener on 127.0.0.1:0. `commitAfterMs` defaults to 1000 like production. */
 export async function startUnitServer(
-  opts: { commitAfterMs?: number; keepaliveMs?: number; bodyDeadlines?: { idleMs?: number; totalMs?: number } } = {},
+  opts: {
+    commitAfterMs?: number;
+    keepaliveMs?: number;
+    bodyDeadlines?: { idleMs?: number; totalMs?: number };
+    /** Replaces the stored-responses writer (fault tests: a disk that fails). */
+    responseWriter?: RecordWriter;
+  } = {},
 ): Promise<UnitServer> {
   const apps = new OneApp();
   const backend = new ScriptedBackend();
@@ -203,7 +209,10 @@ export async function startUnitServer(
     {
       apps,
       keys: new OneKey(),
-      responses: new ResponseStore({ dataDir: responsesDir }),
+      responses: new ResponseStore({
+        dataDir: responsesDir,
+        ...(opts.responseWriter ? { writeFile: opts.responseWriter } : {}),
+      }),
       backend,
       catalog: () => backend.listModels(),
       gate,

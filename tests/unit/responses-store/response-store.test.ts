@@ -117,6 +117,9 @@ describe("ResponseStore", () => {
     await assert.rejects(store.get("a", bad.id), (err: unknown) => {
       assert.equal(code(err), "500 storage_error");
       assert.match((err as Error).message, new RegExp(`Stored response '${bad.id}' is damaged`));
+      // The API client learns the record's place in the data folder, never the absolute path (issue 21 item 4.6).
+      assert.ok(!(err as Error).message.includes(dir), (err as Error).message);
+      assert.match((err as Error).message, new RegExp(`responses/a/${bad.id.slice(-2)}/${bad.id}\\.json`));
       return true;
     });
     fs.writeFileSync(store.fileOf("a", bad.id) as string, JSON.stringify({ ...bad, input: "nope" }));
@@ -125,6 +128,25 @@ describe("ResponseStore", () => {
     assert.equal(lines.length, 2, "each damaged read is reported in the log");
     await store.delete("a", bad.id);
     await assert.rejects(store.get("a", bad.id), (e: unknown) => code(e) === "404 response_not_found");
+  });
+
+  test("a shard folder that vanished after a write is made again: later responses in it are stored (issue 21 item 4.6)", async () => {
+    const store = new ResponseStore({ dataDir: dir });
+    const first = record("a", Date.now() - 10);
+    await store.put(first);
+    fs.rmSync(path.dirname(store.fileOf("a", first.id) as string), { recursive: true });
+    let next = record("a", Date.now());
+    while (next.id.slice(-2) !== first.id.slice(-2)) next = record("a", Date.now());
+    await store.put(next);
+    assert.equal((await new ResponseStore({ dataDir: dir }).get("a", next.id)).id, next.id);
+  });
+
+  test("a deleted app's data key is retired: a late write for it is refused and leaves nothing", async () => {
+    const store = new ResponseStore({ dataDir: dir });
+    await store.put(record("gone_0123456789ab", Date.now() - 10));
+    await store.removeApp("gone_0123456789ab");
+    await assert.rejects(store.put(record("gone_0123456789ab", Date.now())), /was deleted/);
+    assert.equal(fs.existsSync(path.join(dir, "responses", "gone_0123456789ab")), false);
   });
 
   test("a crash mid-write leaves no record (the atomic writer's temp file is ignored)", async () => {
