@@ -13,6 +13,9 @@ import { Listener } from "./http/listener";
 import { createOpenAiApp } from "./http/openai-app";
 import { createOpenCodeBackend } from "./opencode/backend";
 import { createHistory } from "./opencode/history";
+import { withConversations } from "./conversations/admin-view";
+import { createRequestRecorder } from "./conversations/record-request";
+import { conversationsDir, RequestIndex } from "./conversations/request-index";
 import { stopLeftoverOpenCode } from "./opencode/leftover";
 import { createOpenCodeHistoryPort } from "./opencode/history/opencode-port";
 import { createOpenCodeRuntime } from "./opencode/runtime/opencode-runtime";
@@ -96,6 +99,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     onChange: () => emit(),
   });
   const catalog = new ModelListCache(backend, now);
+  const requestIndex = new RequestIndex({ dir: conversationsDir(dataDir) });
   /** Models offered, counted when OpenCode becomes ready (status().modelCount; null until then). */
   let modelCount: number | null = null;
   const concurrency = new ConcurrencyGate();
@@ -123,6 +127,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     logBodies: () => settings.get().logBodies,
     inlineImages: (request, allowed, signal) => inlineRemoteImages(request, { allowed, ...(signal ? { signal } : {}) }),
     afterRequest: (app) => history.sweeper.notifyRequest(app),
+    recordRequest: createRequestRecorder(requestIndex, log),
     now,
     lanExposure: () => settings.get().lanExposure,
     health: () => {
@@ -243,6 +248,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     for (const name of knownApps) {
       if (current.has(name)) continue;
       history.sweeper.forget(name);
+      void requestIndex.drop(name).catch((err: unknown) => log(`could not remove request records: ${String(err)}`));
       // A new app of the same name must not see the old one's responses.
       void responses.removeApp(name).catch((err: unknown) => log(`could not remove stored responses: ${String(err)}`));
     }
@@ -270,7 +276,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     startApi,
     stopApi,
     ...(deps.desktop ? { desktop: deps.desktop } : {}),
-    history: history.admin,
+    history: withConversations(history.admin, requestIndex),
     ...(deps.clientEnv ? { clientEnv: deps.clientEnv } : {}),
     responses,
     adminToken,

@@ -2,7 +2,7 @@
 // model, media) → backend → relay through the wire's encoder → one request-log entry. Wire specifics live in the
 // codecs, talking to OpenCode in the backend, the commit rule in relay.ts.
 import type { Request, Response } from "express";
-import type { ModelEvent } from "../../core/contract";
+import type { ModelEvent, NeutralRequest } from "../../core/contract";
 import { toPatchbayError } from "../../core/errors";
 import { markLogged } from "../middleware/access-log";
 import { authOf } from "../middleware/api-auth";
@@ -32,6 +32,7 @@ export async function runModelRequest(
   if (res.destroyed || req.socket.destroyed) abort.clientClosed();
   let release: (() => void) | undefined;
   let events: AsyncIterator<ModelEvent> | undefined;
+  let neutral: NeutralRequest | undefined;
   try {
     const decoded = decode(req.body);
     entry.stream = decoded.request.stream;
@@ -42,6 +43,7 @@ export async function runModelRequest(
       return setClientClosed(entry, "The client closed the connection before the model was asked.");
     const stopFirstTokenDeadline = abort.startAppDeadlines(app.limits);
     const { model, variant, request } = admitted;
+    neutral = request;
     const backendRequest = { app: app.name, model, ...(variant ? { variant } : {}), request };
     events = deps.backend.stream(backendRequest, abort.signal)[Symbol.asyncIterator]();
     await relayEvents(events, {
@@ -69,6 +71,18 @@ export async function runModelRequest(
     void events?.return?.(undefined).catch(() => undefined);
     release?.();
     finishLogEntry(entry, deps.requestLog, deps.now());
-    if (entry.sessionId) deps.afterRequest?.(app.name);
+    if (entry.sessionId) {
+      deps.afterRequest?.(app.name);
+      if (neutral)
+        void deps.recordRequest?.({
+          app: app.name,
+          sessionId: entry.sessionId,
+          receivedAt: entry.time,
+          headers: req.headers,
+          body: req.body,
+          request: neutral,
+          responseId: entry.responseId,
+        });
+    }
   }
 }

@@ -4,6 +4,7 @@ import type { ConcurrencyGate } from "../../core/concurrency";
 import type { PatchbayError } from "../../core/errors";
 import type { SseFrame } from "../../core/sse-frame";
 import type { RequestLog } from "../../stores/types";
+import type { FinishedRequest } from "../../conversations/record-request";
 
 /**
  * A wire encoder: one state machine that yields stream frames and the final JSON body (they never disagree). It owns
@@ -48,6 +49,9 @@ export interface ModelRequestDeps {
   now: () => number;
   /** After a request used a session of `app` (history sweeps hook in here). */
   afterRequest?: (app: string) => void;
+  /** After a request used a session: records its conversation, arrival time and carried tool results
+   *  (server/conversations/record-request.ts). Never throws. */
+  recordRequest?: (r: FinishedRequest) => Promise<void>;
   /** Hold before committing a stream's headers when no token came yet (ms); default 1000. */
   commitAfterMs?: number;
   /** Keepalive comment interval (ms); default 15 000. */

@@ -9,6 +9,7 @@ import { aliasTargetAvailable } from "../../../core/model-resolver";
 import type { AdminRequestContext, AdminServices } from "../services";
 import { groupCatalog } from "./catalog";
 import { connectHandlers } from "./connect-handlers";
+import { conversationHandlers } from "./conversation-handlers";
 import { historyHandlers } from "./history-handlers";
 import { sessionHandlers } from "./session-handlers";
 import { storedResponseHandlers } from "./stored-responses-handlers";
@@ -91,6 +92,7 @@ export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
   },
 
   ...historyHandlers,
+  ...conversationHandlers,
   ...connectHandlers,
   ...storedResponseHandlers,
   ...sessionHandlers,
