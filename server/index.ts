@@ -19,6 +19,9 @@ import { createApiApp } from "./http/api-app";
 import { WIRES } from "./wires/table";
 import { createOpenCodeBackend } from "./opencode/backend";
 import { createHistory } from "./opencode/history";
+import { withConversations } from "./conversations/admin-view";
+import { createRequestRecorder } from "./conversations/record-request";
+import { conversationsDir, RequestIndex } from "./conversations/request-index";
 import { stopLeftoverOpenCode } from "./opencode/leftover";
 import { createOpenCodeHistoryPort } from "./opencode/history/opencode-port";
 import { createOpenCodeRuntime } from "./opencode/runtime/opencode-runtime";
@@ -106,6 +109,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     onChange: () => emit(),
   });
   const catalog = new ModelListCache(backend, now);
+  const requestIndex = new RequestIndex({ dir: conversationsDir(dataDir) });
   /** Models offered, counted when OpenCode becomes ready (status().modelCount; null until then). */
   let modelCount: number | null = null;
   const concurrency = new ConcurrencyGate();
@@ -149,6 +153,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       budgets,
       cooldowns,
       runs,
+      recordRequest: createRequestRecorder(requestIndex, log),
       now,
       lanExposure: () => settings.get().lanExposure,
       health: () => {
@@ -272,7 +277,11 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     keys,
     runs,
     responses,
-    onDeleted: (app) => history.sweeper.forget(app.name),
+    onDeleted: (app) => {
+      history.sweeper.forget(app.name);
+      // A new app of the same name must not see the old one's conversations.
+      void requestIndex.drop(app.name).catch((err: unknown) => log(`could not remove request records: ${String(err)}`));
+    },
     log,
   });
   let knownApps = new Set(apps.list().map((a) => a.id));
@@ -304,7 +313,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     startApi,
     stopApi,
     ...(deps.desktop ? { desktop: deps.desktop } : {}),
-    history: history.admin,
+    history: withConversations(history.admin, requestIndex),
     ...(deps.clientEnv ? { clientEnv: deps.clientEnv } : {}),
     responses,
     adminToken,

@@ -31,6 +31,7 @@ import {
   UsageReport,
 } from "./admin/schemas";
 import {
+  DeleteConversationsBody,
   DeleteSessionsBody,
   DeleteSessionsResult,
   LastSweep,
@@ -220,6 +221,14 @@ export const adminApi = {
     body: DeleteSessionsBody,
     output: DeleteSessionsResult,
     summary: "Delete a selection of sessions (running ones are kept and reported)",
+  },
+  deleteConversations: {
+    method: "POST",
+    path: "/admin/api/apps/:name/conversations/delete",
+    params: AppParams,
+    body: DeleteConversationsBody,
+    output: DeleteSessionsResult,
+    summary: "Delete whole conversations: every request (session) of each (running ones are kept and reported)",
   },
   previewPrune: {
     method: "GET",

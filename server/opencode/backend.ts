@@ -25,6 +25,7 @@ import type { SideChannel } from "./side-channel";
 import { RequestGate, type GateTicket } from "./runtime/request-gate";
 import { primeInstance } from "./runtime/prime-instance";
 import { POOLED_SESSION_TITLE, SessionPool } from "./runtime/session-pool";
+import { requestTitle } from "../conversations/session-title";
 import { planBridgeRequest, promptToolsMap, toolsetHash, type PermissionRule } from "./spec";
 import type { OpenCodeSupervisor } from "./supervisor";
 
@@ -67,7 +68,8 @@ export interface OpenCodeBackend extends ModelBackend {
   pooledSessions(): string[];
 }
 
-const SESSION_TITLE_PREFIX = "patchbay";
+/** Title of a session whose request carries no words of the user's own (only tool results or injected context). */
+const UNTITLED_SESSION = "(no user text)";
 const CALL_TIMEOUT_MS = 30_000; // first call into a new directory boots an instance (seconds on a busy machine)
 const ABORT_TIMEOUT_MS = 5_000;
 const PLUGIN_ANNOUNCE_GRACE_MS = 2_000;
@@ -223,7 +225,7 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     let prompting = false; // the prompt was sent: OpenCode's loop (and the instance's set-up) may run
     let deferredAbort: Promise<void> | null = null; // an abort waiting for the instance's set-up (deferred-abort.ts)
     let unsubscribe = () => {};
-    const title = `${SESSION_TITLE_PREFIX}: ${plan.triggerText.replace(/\s+/g, " ").slice(0, 60)}`;
+    const title = requestTitle(req.request.messages) ?? UNTITLED_SESSION;
     const metadata = { patchbay: { app: req.app } };
     // Only where this OpenCode already booted the instance (plugin announced): `session.create` is what boots it,
     // so a pooled session (kept across recycles) in a not-yet-booted instance would fail the plugin check.

@@ -41,6 +41,12 @@ export const SessionSummary = z.object({
   cost: z.number(),
   /** Still generating (OpenCode status busy or retrying): never deleted. */
   running: z.boolean(),
+  /** When the request reached Patchbay (epoch ms); `createdAt` can be earlier (sessions are created ahead of
+   *  requests). Absent for sessions Patchbay has no record of (made before it kept one). */
+  receivedAt: z.number().optional(),
+  /** The conversation the request belongs to (grouped by what the client sent: its session id header, a
+   *  `previous_response_id` chain, or the conversation's opening); absent without a record. */
+  conversation: z.object({ id: z.string(), title: z.string().nullable() }).optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 
@@ -68,10 +74,12 @@ export const MessagePart = z.discriminatedUnion("type", [
     callId: z.string(),
     /** The client's tool name (OpenCode-side renames undone). */
     tool: z.string(),
-    status: z.enum(["pending", "running", "completed", "error"]),
+    /** `returned`: a client tool call, handed back to the client to run (Patchbay never runs client tools). */
+    status: z.enum(["pending", "running", "completed", "error", "returned"]),
     /** JSON of the arguments (cut when long). */
     input: z.string(),
-    /** Tool result or error text, null while pending/running. */
+    /** Tool result or error text, null while pending/running; for a `returned` call, the result a later request of
+     *  the app carried back, or null when none did (yet). */
     output: z.string().nullable(),
     truncated: z.boolean(),
   }),
@@ -131,6 +139,12 @@ export type MessagePage = z.infer<typeof MessagePage>;
 
 /** `POST /admin/api/apps/:name/sessions/delete`. */
 export const DeleteSessionsBody = z.strictObject({ ids: z.array(SessionId).min(1).max(500) });
+
+/** A conversation id as `SessionSummary.conversation.id` gives it. */
+export const ConversationId = z.string().min(1).max(200);
+
+/** `POST /admin/api/apps/:name/conversations/delete`: every request (session) of these conversations. */
+export const DeleteConversationsBody = z.strictObject({ ids: z.array(ConversationId).min(1).max(100) });
 
 /** Outcome of deleting a selection: running sessions are never deleted. */
 export const DeleteSessionsResult = z.object({

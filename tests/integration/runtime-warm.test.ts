@@ -89,7 +89,7 @@ describe("session pool and pre-warming", () => {
         .sort(),
     );
     assert.equal(page.sessions.length, ids.length, JSON.stringify(page.sessions.map((s) => [s.id, s.title])));
-    for (const s of page.sessions) assert.match(s.title, /^patchbay: /);
+    for (const s of page.sessions) assert.equal(s.title, "hello", "named after the user's words");
     if (hasSqlite) assert.ok(pooledInDb(fx.dataDir) >= 1, "no pooled session was pre-created");
     // W: the most recently used tool set before the restart.
     await ask(fx, key, "tool_warm");

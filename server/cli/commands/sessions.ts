@@ -155,6 +155,11 @@ async function withHistory<R>(
   }
 }
 
+/** "1 stored response" / "3 stored responses". */
+function countOf(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 function tokens(s: SessionSummary, openAiTokenTotals: OpenAiTokenTotals): string {
   const t = openAiTokenTotals(s.tokens);
   return `${t.input}/${t.output}`;
@@ -224,7 +229,7 @@ Examples:
       const { openAiTokenTotals } = await import("../../../shared/admin/history");
       const rows = found.map((s) => [
         s.id,
-        localTime(s.createdAt),
+        localTime(s.receivedAt ?? s.createdAt),
         localTime(s.updatedAt),
         s.model ?? "-",
         tokens(s, openAiTokenTotals),
@@ -256,8 +261,11 @@ Examples:
             `Limits: ${describeHistoryLimits(limits)}. ${p.scanned} sessions; a prune would delete ${p.count}`,
           );
           ctx.io.out(p.count ? ` (last active ${localTime(p.oldest)} … ${localTime(p.newest)})` : "");
-          ctx.io.out(p.skippedRunning ? `; ${p.skippedRunning} running kept.\n` : ".\n");
+          ctx.io.out(p.skippedRunning ? `; ${p.skippedRunning} running kept` : "");
+          ctx.io.out(p.responses !== undefined ? `; and ${countOf(p.responses, "stored response")}.\n` : ".\n");
           for (const s of p.sample) ctx.io.out(`  ${s.id}  ${localTime(s.updatedAt)}  ${s.title}\n`);
+          // The preview names at most 10; say how many more, so the list never looks like the whole count.
+          if (p.count > p.sample.length) ctx.io.out(`  … and ${p.count - p.sample.length} more\n`);
           return;
         }
         const { emptySweepResult } = await import("../../../shared/admin/history");
@@ -268,6 +276,8 @@ Examples:
           total.removed += r.removed;
           total.alreadyMissing += r.alreadyMissing;
           total.failed += r.failed;
+          if (r.responsesRemoved !== undefined)
+            total.responsesRemoved = (total.responsesRemoved ?? 0) + r.responsesRemoved;
           total.skippedRunning = r.skippedRunning;
           total.remaining = r.remaining;
           total.error = r.error;
@@ -276,7 +286,8 @@ Examples:
         }
         ctx.io.out(
           `Pruned app "${name}" (${describeHistoryLimits(limits)}): removed ${total.removed}, already gone ${total.alreadyMissing}, ` +
-            `failed ${total.failed}, kept as running ${total.skippedRunning}, still over the limits ${total.remaining}.\n`,
+            `failed ${total.failed}, kept as running ${total.skippedRunning}, still over the limits ${total.remaining}` +
+            (total.responsesRemoved !== undefined ? `; stored responses removed ${total.responsesRemoved}.\n` : ".\n"),
         );
         if (total.error) throw new PatchbayError("backend_unavailable", `Pruning stopped: ${total.error}`);
       });

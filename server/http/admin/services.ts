@@ -2,6 +2,7 @@
 // Must not construct anything: stores, backend and listeners are injected.
 import type { ModelInfo } from "../../core/contract";
 import type { AdminHistory } from "../../opencode/history";
+import type { ConversationAdmin } from "../../conversations/admin-view";
 import type { ResponseStore } from "../../responses-store/response-store";
 import type { DesktopHost } from "../../patchbay-types";
 import type { AppsStore, KeysStore, RequestLog, SettingsStore } from "../../stores/types";
@@ -36,7 +37,7 @@ export interface AdminServices {
   log?: (line: string) => void;
   /** Per-app session history (list, read, delete, prune; server/opencode/history). Absent → the history endpoints
    *  answer 503 `backend_unavailable`. */
-  history?: AdminHistory;
+  history?: AdminHistory & Partial<ConversationAdmin>;
   /** Environment that locates coding agents' config files for the connect rows (HOME, CLAUDE_CONFIG_DIR,
    *  CODEX_HOME); default: this process's. */
   clientEnv?: Record<string, string | undefined>;

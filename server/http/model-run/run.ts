@@ -3,7 +3,7 @@
 // codecs, talking to OpenCode in the backend, the commit rule in relay.ts.
 import type { Request, Response } from "express";
 import { appDataKey } from "../../../shared/apps";
-import type { ModelEvent } from "../../core/contract";
+import type { ModelEvent, NeutralRequest } from "../../core/contract";
 import { toPatchbayError } from "../../core/errors";
 import { markLogged } from "../middleware/access-log";
 import { authOf } from "../middleware/api-auth";
@@ -45,6 +45,7 @@ export async function runModelRequest(
   let release: (() => void) | undefined;
   let events: AsyncIterator<ModelEvent> | undefined;
   let budget: BudgetReservation | null = null;
+  let neutral: NeutralRequest | undefined;
   try {
     const decoded = decode(req.body);
     entry.stream = decoded.request.stream;
@@ -60,6 +61,7 @@ export async function runModelRequest(
     const stopFirstTokenDeadline = abort.startAppDeadlines(app.limits);
     const { request } = admitted;
     events = streamChain(res, app, admitted, deps, entry, abort.signal);
+    neutral = request;
     await relayEvents(events, {
       res,
       encoder: decoded.createEncoder(request.model),
@@ -89,6 +91,18 @@ export async function runModelRequest(
     void events?.return?.(undefined).catch(() => undefined);
     release?.();
     finishLogEntry(entry, deps.requestLog, deps.now());
-    if (entry.sessionId) deps.afterRequest?.(app.name);
+    if (entry.sessionId) {
+      deps.afterRequest?.(app.name);
+      if (neutral)
+        void deps.recordRequest?.({
+          app: app.name,
+          sessionId: entry.sessionId,
+          receivedAt: entry.time,
+          headers: req.headers,
+          body: req.body,
+          request: neutral,
+          responseId: entry.responseId,
+        });
+    }
   }
 }

@@ -7,6 +7,7 @@ import type { RequestLog } from "../../stores/types";
 import type { BudgetGuard } from "../../budgets/budget-guard";
 import type { Cooldowns } from "../../routing/cooldowns";
 import type { RunRegistry } from "./run-registry";
+import type { FinishedRequest } from "../../conversations/record-request";
 
 /**
  * A wire encoder: one state machine that yields stream frames and the final JSON body (they never disagree). It owns
@@ -54,6 +55,9 @@ export interface ModelRequestDeps {
   now: () => number;
   /** After a request used a session of `app` (history sweeps hook in here). */
   afterRequest?: (app: string) => void;
+  /** After a request used a session: records its conversation, arrival time and carried tool results
+   *  (server/conversations/record-request.ts). Never throws. */
+  recordRequest?: (r: FinishedRequest) => Promise<void>;
   /** Hold before committing a stream's headers when no token came yet (ms); default 1000. */
   commitAfterMs?: number;
   /** Keepalive comment interval (ms); default 15 000. */

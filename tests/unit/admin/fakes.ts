@@ -303,7 +303,7 @@ export function rawRequest(
 
 /** Starts the admin app with fakes on 127.0.0.1:0. */
 export async function startAdmin(
-  o: { desktop?: boolean; options?: AdminAppOptions; withStatic?: boolean } = {},
+  o: { desktop?: boolean; options?: AdminAppOptions; withStatic?: boolean; history?: AdminServices["history"] } = {},
 ): Promise<StartedAdmin> {
   const staticDir = mkdtempSync(path.join(tmpdir(), "pb-admin-static-"));
   if (o.withStatic !== false) {
@@ -346,6 +346,7 @@ export async function startAdmin(
     adminOrigin: () => origin,
     staticDir,
     log: (line) => fakes.logLines.push(line),
+    ...(o.history ? { history: o.history } : {}),
   };
   const admin = createAdminApp(services, o.options);
   const server = http.createServer(admin.handler);

@@ -148,6 +148,20 @@ const CASES: BadCase[] = [
     field: "ids.0",
   },
   {
+    row: "deleteConversations",
+    method: "POST",
+    path: "/admin/api/apps/demo/conversations/delete",
+    body: { ids: [] },
+    field: "ids",
+  },
+  {
+    row: "deleteConversations",
+    method: "POST",
+    path: "/admin/api/apps/demo/conversations/delete",
+    body: { ids: [""] },
+    field: "ids.0",
+  },
+  {
     row: "previewPrune",
     method: "GET",
     path: "/admin/api/apps/demo/history/preview?maxSessions=0",

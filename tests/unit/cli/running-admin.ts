@@ -43,8 +43,11 @@ export interface RunningAdmin {
 }
 
 /** Starts the admin app and writes runtime.json into a new temp folder named after `prefix`. */
-export async function startRunningAdmin(prefix: string): Promise<RunningAdmin> {
-  const s = await startAdmin();
+export async function startRunningAdmin(
+  prefix: string,
+  opts: Parameters<typeof startAdmin>[0] = {},
+): Promise<RunningAdmin> {
+  const s = await startAdmin(opts);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   await writeRuntimeFile(dir, {
     pid: process.pid,

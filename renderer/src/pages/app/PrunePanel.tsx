@@ -12,6 +12,11 @@ import { Callout } from "../../components/States";
 import { usePruneNow } from "../../mutations";
 import { formatDateTime, formatMs, formatNumber, formatRelative } from "../../lib/format";
 
+/** "1 stored response" / "3 stored responses". */
+function plural(n: number, noun: string): string {
+  return `${formatNumber(n)} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 function SweepLine({ r }: { r: SweepResult }) {
   return (
     <span>
@@ -25,6 +30,7 @@ function SweepLine({ r }: { r: SweepResult }) {
       <span title={formatDateTime(r.finishedAt)}>{formatRelative(r.finishedAt)}</span> (
       {formatMs(r.finishedAt - r.startedAt)}): removed <strong>{formatNumber(r.removed)}</strong>, already gone{" "}
       {formatNumber(r.alreadyMissing)}, failed {formatNumber(r.failed)}, kept running {formatNumber(r.skippedRunning)}
+      {r.responsesRemoved !== undefined ? `, stored responses removed ${formatNumber(r.responsesRemoved)}` : ""}
       {r.remaining > 0
         ? `; more left for the next sweep (at least ${formatNumber(r.remaining)})`
         : "; nothing left over the limits"}
@@ -78,15 +84,33 @@ export function PrunePanel({ app, limits, saved }: PrunePanelProps) {
         ) : preview.isError ? (
           <Callout tone="danger">Could not preview: {errorMessage(preview.error)}</Callout>
         ) : (
-          <p>
-            With these limits, a prune would delete{" "}
-            <strong data-testid="prune-preview-count">{formatNumber(preview.data.count)}</strong> of{" "}
-            {formatNumber(preview.data.scanned)} sessions
-            {preview.data.oldest !== null && preview.data.newest !== null
-              ? ` (last active ${formatDateTime(preview.data.oldest)} to ${formatDateTime(preview.data.newest)})`
-              : ""}
-            {preview.data.skippedRunning ? `; ${formatNumber(preview.data.skippedRunning)} running would be kept` : ""}.
-          </p>
+          <>
+            <p>
+              With these limits, a prune would delete{" "}
+              <strong data-testid="prune-preview-count">{formatNumber(preview.data.count)}</strong> of{" "}
+              {formatNumber(preview.data.scanned)} sessions
+              {preview.data.oldest !== null && preview.data.newest !== null
+                ? ` (last active ${formatDateTime(preview.data.oldest)} to ${formatDateTime(preview.data.newest)})`
+                : ""}
+              {preview.data.skippedRunning
+                ? `; ${formatNumber(preview.data.skippedRunning)} running would be kept`
+                : ""}
+              {preview.data.responses !== undefined ? `, and ${plural(preview.data.responses, "stored response")}` : ""}
+              .
+            </p>
+            {preview.data.sample.length ? (
+              <ul className="prune-sample" aria-label="Sessions a prune would delete">
+                {preview.data.sample.map((s) => (
+                  <li key={s.id}>
+                    {s.title || s.id} <span className="faint">{formatDateTime(s.updatedAt)}</span>
+                  </li>
+                ))}
+                {preview.data.count > preview.data.sample.length ? (
+                  <li className="faint">… and {formatNumber(preview.data.count - preview.data.sample.length)} more</li>
+                ) : null}
+              </ul>
+            ) : null}
+          </>
         )}
       </div>
       <div className="row">

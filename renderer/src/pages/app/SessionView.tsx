@@ -30,11 +30,29 @@ function Part({ part }: { part: MessagePart }) {
         </details>
       );
     case "tool":
-      return (
-        <div className="msg-tool">
+      return part.status === "returned" ? (
+        <div className="msg-tool" role="group" aria-label={`Tool call ${part.tool}`}>
+          <div>
+            Tool call <code>{part.tool}</code> <span className="faint">(returned to the client to run)</span>
+          </div>
+          <div className="faint">Arguments</div>
+          <pre className="code">{part.input}</pre>
+          {part.output !== null ? (
+            <>
+              <div className="faint">Result (sent back by the client in a later request)</div>
+              <pre className="code">{part.output}</pre>
+            </>
+          ) : (
+            <div className="faint">No later request carried its result.</div>
+          )}
+          {part.truncated ? <span className="faint">Cut for display.</span> : null}
+        </div>
+      ) : (
+        <div className="msg-tool" role="group" aria-label={`Tool call ${part.tool}`}>
           <div>
             Tool call <code>{part.tool}</code> <span className="faint">({part.status})</span>
           </div>
+          <div className="faint">Arguments</div>
           <pre className="code">{part.input}</pre>
           {part.output !== null ? (
             <>
@@ -108,7 +126,7 @@ export function SessionView({ app, session, onClose }: { app: string; session: S
         <dt>Session</dt>
         <dd className="mono">{latest.id}</dd>
         <dt>Created</dt>
-        <dd>{formatDateTime(latest.createdAt)}</dd>
+        <dd>{formatDateTime(latest.receivedAt ?? latest.createdAt)}</dd>
         <dt>Last active</dt>
         <dd>{formatDateTime(latest.updatedAt)}</dd>
         <dt>Model</dt>

@@ -164,7 +164,9 @@ export function SessionsTab() {
                       </span>
                     ) : null}
                   </td>
-                  <td title={formatDateTime(s.createdAt)}>{formatRelative(s.createdAt)}</td>
+                  <td title={formatDateTime(s.receivedAt ?? s.createdAt)}>
+                    {formatRelative(s.receivedAt ?? s.createdAt)}
+                  </td>
                   <td className="mono">{s.model ?? <span className="faint">{EMPTY}</span>}</td>
                   <td className="mono">{tokenText(s)}</td>
                   <td className="actions">

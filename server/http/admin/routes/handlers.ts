@@ -9,6 +9,7 @@ import type { AdminServices } from "../services";
 import { groupCatalog } from "./catalog";
 import type { Handler } from "./handler";
 import { connectHandlers } from "./connect-handlers";
+import { conversationHandlers } from "./conversation-handlers";
 import { historyHandlers } from "./history-handlers";
 import { sessionHandlers } from "./session-handlers";
 import { storedResponseHandlers } from "./stored-responses-handlers";
@@ -84,6 +85,7 @@ export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
   },
 
   ...historyHandlers,
+  ...conversationHandlers,
   ...connectHandlers,
   ...storedResponseHandlers,
   ...sessionHandlers,
