@@ -51,8 +51,9 @@ export function registerConnectCommand(program: Command, ctx: CliContext): void 
       `
 Writes:
   claude  ~/.claude/settings.json ($CLAUDE_CONFIG_DIR): the "env" block (ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN,
-          ANTHROPIC_MODEL and the other model tiers, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, CLAUDE_CODE_ATTRIBUTION_HEADER,
-          CLAUDE_CODE_MAX_CONTEXT_TOKENS)
+          ANTHROPIC_MODEL and the other model tiers, DISABLE_TELEMETRY, DISABLE_ERROR_REPORTING,
+          DISABLE_AUTOUPDATER, CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY (/model lists Patchbay's models),
+          CLAUDE_CODE_GATEWAY_HINT_HEADERS, CLAUDE_CODE_ATTRIBUTION_HEADER, CLAUDE_CODE_MAX_CONTEXT_TOKENS)
   codex   ~/.codex/config.toml ($CODEX_HOME): model, model_provider = "patchbay" and [model_providers.patchbay]
           (base_url, wire_api = "responses", supports_websockets = false, the key as experimental_bearer_token)
 The written file is made readable by you only (mode 0600: it holds the key). The original is copied once per file

@@ -48,12 +48,13 @@ and reused; a revoked key is replaced.`,
       if (!client) throw new UsageError(`Unknown client "${name}". Supported: ${clientNames()}.`);
       const app = checkAppOption(opts.app) ?? client.id;
       // Loaded here, not at start: the other commands should not pay for the admin client and process helpers.
-      const [{ resolveClientBinary }, { clientSettings }, { runClientProcess }, { requireRunningPatchbay }] =
+      const [{ resolveClientBinary }, { clientSettings }, { runClientProcess }, { requireRunningPatchbay }, dirs] =
         await Promise.all([
           import("../../connect/find-binary"),
           import("../../connect/patchbay-access"),
           import("../client-process"),
           import("../patchbay-required"),
+          import("../../connect/launch-dir"),
         ]);
       const bin = resolveClientBinary(client.bin, client.binEnv, ctx.io.env);
       if (!bin)
@@ -63,23 +64,30 @@ and reused; a revoked key is replaced.`,
         );
       const access = await requireRunningPatchbay(ctx);
       const settings = await clientSettings(access, app, opts.model);
-      const plan = client.launch(settings);
-      const env: Record<string, string | undefined> = { ...ctx.io.env };
-      for (const k of plan.unsetEnv) delete env[k];
-      Object.assign(env, plan.env);
-      ctx.io.err(
-        `patchbay: starting ${client.name} on ${settings.origin} (app "${app}", model ${settings.model}` +
-          `${settings.keyCreated ? ", new key" : ""})\n`,
-      );
+      await dirs.sweepLaunchDirs(access.dataDir);
+      const dir = await dirs.createLaunchDir(access.dataDir);
       let code: number;
       try {
-        code = await runClientProcess({ command: bin, args: [...plan.args, ...args], env });
-      } catch (err) {
-        throw new PatchbayError(
-          "not_found",
-          `Cannot start ${client.name} (${bin}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}. ` +
-            `Install it with: ${client.install}`,
+        const plan = client.launch(settings, dir);
+        await dirs.writeLaunchFiles(plan.files ?? {});
+        const env: Record<string, string | undefined> = { ...ctx.io.env };
+        for (const k of plan.unsetEnv) delete env[k];
+        Object.assign(env, plan.env);
+        ctx.io.err(
+          `patchbay: starting ${client.name} (${bin}) on ${settings.origin} (app "${app}", model ${settings.model}` +
+            `${settings.keyCreated ? ", new key" : ""})\n`,
         );
+        try {
+          code = await runClientProcess({ command: bin, args: [...plan.args, ...args], env });
+        } catch (err) {
+          throw new PatchbayError(
+            "not_found",
+            `Cannot start ${client.name} (${bin}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}. ` +
+              `Install it with: ${client.install}`,
+          );
+        }
+      } finally {
+        await dirs.removeLaunchDir(dir);
       }
       ctx.io.exit(code);
     });
