@@ -14,6 +14,21 @@ export interface ClientSettings {
   smallModel: string;
   /** The main model's context window in tokens, when the catalog knows it. */
   contextWindow?: number | null;
+  /** Every model the app may use (the chosen one first), for clients that keep a model catalog (Codex). */
+  models?: ClientModel[];
+}
+
+/** One model a client may offer (a catalog model or an alias of the app). */
+export interface ClientModel {
+  /** The name the client sends (`provider/model` or an alias). */
+  id: string;
+  name: string;
+  description: string;
+  /** Tokens; null when unknown. */
+  contextWindow: number | null;
+  /** Accepts image input. */
+  image: boolean;
+  reasoning: boolean;
 }
 
 /** How to start a client on Patchbay without touching its files. */
