@@ -3,7 +3,13 @@
 // checks them with one real request. Needs a running Patchbay, except for --undo.
 import type { Command } from "commander";
 import { PatchbayError } from "../../core/errors";
-import { clientNames, findClient, findConnectable, type ConnectableClient } from "../../clients/registry";
+import {
+  clientNames,
+  findClient,
+  findConnectable,
+  unknownClientMessage,
+  type ConnectableClient,
+} from "../../clients/registry";
 import type { ConnectRequest } from "../../connect/connect-service";
 import type { CliContext } from "../context";
 import { UsageError } from "../errors";
@@ -30,7 +36,7 @@ function requireConnectable(name: string, env: Record<string, string | undefined
   throw new UsageError(
     known
       ? `${known.name} has no config file Patchbay writes; use \`${patchbayCommand(`launch ${known.id}`, env)}\` instead.`
-      : `Unknown client "${name}". Supported: ${clientNames(connectable)}.`,
+      : unknownClientMessage(name, connectable),
   );
 }
 

@@ -4,7 +4,7 @@
 import type { Command } from "commander";
 import { AppName } from "../../../shared/apps";
 import { PatchbayError } from "../../core/errors";
-import { clientNames, findClient } from "../../clients/registry";
+import { clientNames, findClient, unknownClientMessage } from "../../clients/registry";
 import type { CliContext } from "../context";
 import { UsageError } from "../errors";
 
@@ -41,11 +41,14 @@ Examples:
   $ patchbay launch codex -- exec "Add a test"
 
 Needs a running Patchbay (patchbay serve, or the desktop app). The key is kept in the data folder's launch-keys.json
-and reused; a revoked key is replaced.`,
+and reused; a revoked key is replaced. The agent is the one on PATH, else the copy in Patchbay's own node_modules
+(launch prints which); that copy is not on PATH: install the agent to run it without launch.
+Codex outside a git repository stops at "Not inside a trusted directory": run it in a repository or add Codex's
+--skip-git-repo-check after exec (patchbay launch codex -- exec --skip-git-repo-check "…").`,
     )
     .action(async (name: string, args: string[], opts: LaunchOptions) => {
       const client = findClient(name);
-      if (!client) throw new UsageError(`Unknown client "${name}". Supported: ${clientNames()}.`);
+      if (!client) throw new UsageError(unknownClientMessage(name));
       const app = checkAppOption(opts.app) ?? client.id;
       // Loaded here, not at start: the other commands should not pay for the admin client and process helpers.
       const [{ resolveClientBinary }, { clientSettings }, { runClientProcess }, { requireRunningPatchbay }, dirs] =
