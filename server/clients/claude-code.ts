@@ -4,7 +4,14 @@
 // formatting and every other setting. Pure.
 import path from "node:path";
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from "jsonc-parser";
-import { ConfigFileError, lineColumn, type ClientSettings, type ClientSpec, type WrittenSettings } from "./types";
+import {
+  ConfigFileError,
+  lineColumn,
+  type ClientSettings,
+  type ClientSpec,
+  type LaunchPlan,
+  type WrittenSettings,
+} from "./types";
 
 /** The variables Patchbay sets for Claude Code, in the order they are written. */
 export function claudeCodeEnv(s: ClientSettings): Record<string, string> {
@@ -17,8 +24,15 @@ export function claudeCodeEnv(s: ClientSettings): Record<string, string> {
     ANTHROPIC_DEFAULT_SONNET_MODEL: s.model,
     ANTHROPIC_DEFAULT_HAIKU_MODEL: s.smallModel,
     ANTHROPIC_SMALL_FAST_MODEL: s.smallModel,
-    // No telemetry, error reporting or update checks to Anthropic: Patchbay is the only endpoint.
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    // No telemetry, error reporting or update checks to Anthropic: Patchbay is the only endpoint. Not the broader
+    // CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: it also switches off gateway model discovery (the `/model` picker).
+    DISABLE_TELEMETRY: "1",
+    DISABLE_ERROR_REPORTING: "1",
+    DISABLE_AUTOUPDATER: "1",
+    // `/model` lists Patchbay's models: Claude Code asks GET /v1/models (see server/core/claude-code-models.ts).
+    CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1",
+    // Each request says what it is for (main turn, subagent, compaction, background task) in headers a gateway reads.
+    CLAUDE_CODE_GATEWAY_HINT_HEADERS: "1",
     // No per-conversation billing line at the start of the system prompt (it defeats prompt caching upstream).
     CLAUDE_CODE_ATTRIBUTION_HEADER: "0",
     // Claude Code knows only Anthropic's model names; for others it guesses the window (and warns) unless told.
@@ -26,10 +40,14 @@ export function claudeCodeEnv(s: ClientSettings): Record<string, string> {
   };
 }
 
+/** Variables earlier Patchbay versions wrote (still Patchbay's to remove). */
+const LEGACY_ENV_NAMES = ["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"];
+
 /** Variables Patchbay owns in settings.json's `env` (removed again by undo without a backup). */
-export const CLAUDE_CODE_ENV_NAMES: readonly string[] = Object.keys(
-  claudeCodeEnv({ origin: "", key: "", model: "", smallModel: "", contextWindow: 1 }),
-);
+export const CLAUDE_CODE_ENV_NAMES: readonly string[] = [
+  ...Object.keys(claudeCodeEnv({ origin: "", key: "", model: "", smallModel: "", contextWindow: 1 })),
+  ...LEGACY_ENV_NAMES,
+];
 
 /** Inherited variables that would take precedence over Patchbay's settings for one launch. */
 const CONFLICTING_ENV = [
@@ -90,8 +108,10 @@ function editEnv(text: string, changes: Record<string, string | undefined>): str
 /** Merges Patchbay's variables into settings.json text (null: no file yet). Throws ConfigFileError. */
 export function mergeClaudeSettings(current: string | null, s: ClientSettings): string {
   const base = current === null || current.trim() === "" ? "{}\n" : current;
-  parseSettings(base);
-  const merged = editEnv(base, claudeCodeEnv(s));
+  const env = (parseSettings(base).env ?? {}) as Record<string, Json>;
+  // A variable an earlier Patchbay wrote that would now switch off the model picker goes.
+  const legacy = Object.fromEntries(LEGACY_ENV_NAMES.filter((n) => Object.hasOwn(env, n)).map((n) => [n, undefined]));
+  const merged = editEnv(base, { ...legacy, ...claudeCodeEnv(s) });
   return current === null && !merged.endsWith("\n") ? `${merged}\n` : merged;
 }
 
@@ -119,6 +139,23 @@ export function readClaudeSettings(current: string): WrittenSettings | null {
   return { url: `${origin.replace(/\/+$/, "")}/v1/messages`, key, model };
 }
 
+/**
+ * One run of Claude Code on Patchbay: the variables in its environment and, because the `env` block of the user's
+ * settings.json (e.g. written by `connect`) outranks the process environment, the same variables in a `--settings`
+ * file: Claude Code ranks flag settings above user, project and local settings, so the model and key `launch` chose
+ * win. The file lives in `dir` (the run's private folder).
+ */
+export function claudeCodeLaunch(s: ClientSettings, dir: string): LaunchPlan {
+  const env = claudeCodeEnv(s);
+  const file = path.join(dir, "claude-settings.json");
+  return {
+    env,
+    unsetEnv: CONFLICTING_ENV,
+    args: ["--settings", file],
+    files: { [file]: `${JSON.stringify({ env }, null, 2)}\n` },
+  };
+}
+
 /** Claude Code (`claude`, npm `@anthropic-ai/claude-code`). */
 export const claudeCode: ClientSpec = {
   id: "claude-code",
@@ -128,7 +165,7 @@ export const claudeCode: ClientSpec = {
   binEnv: "PATCHBAY_CLAUDE_BIN",
   install: "npm i -g @anthropic-ai/claude-code",
   wire: "anthropic-messages",
-  launch: (s) => ({ env: claudeCodeEnv(s), unsetEnv: CONFLICTING_ENV, args: [] }),
+  launch: claudeCodeLaunch,
   config: {
     path: (env, home) =>
       path.join(env.CLAUDE_CONFIG_DIR?.trim() ? env.CLAUDE_CONFIG_DIR : path.join(home, ".claude"), "settings.json"),

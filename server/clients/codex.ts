@@ -5,7 +5,15 @@
 // (comments and layout survive) and checked by parsing the result. Pure.
 import path from "node:path";
 import { parse, TomlError } from "smol-toml";
-import { ConfigFileError, type ClientSettings, type ClientSpec, type WrittenSettings } from "./types";
+import { codexModelCatalog, type CodexCatalogModel } from "./codex-catalog";
+import {
+  ConfigFileError,
+  type ClientModel,
+  type ClientSettings,
+  type ClientSpec,
+  type LaunchPlan,
+  type WrittenSettings,
+} from "./types";
 
 /** Name of the model provider Patchbay adds. */
 export const CODEX_PROVIDER = "patchbay";
@@ -202,6 +210,37 @@ export function readCodexConfig(current: string): WrittenSettings | null {
   return { url: `${base.replace(/\/+$/, "")}/responses`, key, model: config.model };
 }
 
+/** Name of the model catalog file (in the launch folder; next to config.toml for connect). */
+export const CODEX_CATALOG_FILE = "patchbay-models.json";
+
+/**
+ * One run of Codex on Patchbay: the provider as `-c` overrides, the key in {@link CODEX_KEY_ENV}, and, when the
+ * app's models are known, a model catalog in `dir` named by `model_catalog_json` (see codex-catalog.ts).
+ */
+export function codexLaunch(s: ClientSettings, dir: string): LaunchPlan {
+  const args = codexLaunchArgs(s);
+  if (!s.models?.length) return { env: { [CODEX_KEY_ENV]: s.key }, unsetEnv: [], args };
+  const file = path.join(dir, CODEX_CATALOG_FILE);
+  return {
+    env: { [CODEX_KEY_ENV]: s.key },
+    unsetEnv: [],
+    args: [...args, "-c", `model_catalog_json=${str(file)}`],
+    files: { [file]: codexModelCatalog(s.models.map(catalogModel)) },
+  };
+}
+
+/** A client model as a catalog entry. */
+function catalogModel(m: ClientModel): CodexCatalogModel {
+  return {
+    slug: m.id,
+    displayName: m.name,
+    description: m.description,
+    contextWindow: m.contextWindow,
+    image: m.image,
+    reasoning: m.reasoning,
+  };
+}
+
 /** Codex (`codex`, npm `@openai/codex`). */
 export const codex: ClientSpec = {
   id: "codex",
@@ -211,7 +250,7 @@ export const codex: ClientSpec = {
   binEnv: "PATCHBAY_CODEX_BIN",
   install: "npm i -g @openai/codex",
   wire: "openai-responses",
-  launch: (s) => ({ env: { [CODEX_KEY_ENV]: s.key }, unsetEnv: [], args: codexLaunchArgs(s) }),
+  launch: codexLaunch,
   config: {
     path: (env, home) => path.join(env.CODEX_HOME?.trim() ? env.CODEX_HOME : path.join(home, ".codex"), "config.toml"),
     merge: mergeCodexConfig,

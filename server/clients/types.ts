@@ -14,6 +14,21 @@ export interface ClientSettings {
   smallModel: string;
   /** The main model's context window in tokens, when the catalog knows it. */
   contextWindow?: number | null;
+  /** Every model the app may use (the chosen one first), for clients that keep a model catalog (Codex). */
+  models?: ClientModel[];
+}
+
+/** One model a client may offer (a catalog model or an alias of the app). */
+export interface ClientModel {
+  /** The name the client sends (`provider/model` or an alias). */
+  id: string;
+  name: string;
+  description: string;
+  /** Tokens; null when unknown. */
+  contextWindow: number | null;
+  /** Accepts image input. */
+  image: boolean;
+  reasoning: boolean;
 }
 
 /** How to start a client on Patchbay without touching its files. */
@@ -24,6 +39,12 @@ export interface LaunchPlan {
   unsetEnv: string[];
   /** Arguments placed before the user's own. */
   args: string[];
+  /**
+   * Files the client reads for this run only (absolute path → text), all inside the launch folder passed to
+   * {@link ClientSpec.launch}. Written with mode 0600 before the client starts, removed when it ends: they may hold
+   * the key.
+   */
+  files?: Record<string, string>;
 }
 
 /** The wire a client speaks, i.e. what `verify` sends. */
@@ -75,8 +96,9 @@ export interface ClientSpec {
   /** How to install it. */
   install: string;
   wire: ClientWire;
-  /** Environment and arguments that put the client on Patchbay for one run. */
-  launch(settings: ClientSettings): LaunchPlan;
+  /** Environment, arguments and per-run files (inside `dir`, a folder private to this run) that put the client on
+   *  Patchbay for one run. */
+  launch(settings: ClientSettings, dir: string): LaunchPlan;
   /** Its own config file, when `patchbay connect` supports it. */
   config?: ClientConfigFile;
 }

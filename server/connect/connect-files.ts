@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { ConnectableClient } from "../clients/registry";
 import { ConfigFileError, type ClientSettings } from "../clients/types";
 import { unifiedDiff } from "../clients/unified-diff";
+import { withConnectLock } from "./connect-lock";
 
 /** Where connect keeps what it needs for undo. */
 export function backupsDir(dataDir: string): string {
@@ -162,12 +163,25 @@ export function planDiff(plan: ConnectPlan, key: string | null): string {
   return unifiedDiff(plan.before === null ? null : hide(plan.before), hide(plan.after), path.basename(plan.path));
 }
 
-/** Applies {@link planConnect}: backup of the original on the first connect, then an atomic write. */
+/** The cross-process lock of one config file's connect/undo (see connect-lock.ts). */
+function lockedFile<T>(t: ConnectTarget, file: string, fn: () => Promise<T>): Promise<T> {
+  return withConnectLock(backupsDir(t.dataDir), path.join(backupsDir(t.dataDir), `${t.client.id}-${pathId(file)}`), fn);
+}
+
+/**
+ * Applies {@link planConnect}: backup of the original on the first connect, then an atomic write. One apply or undo
+ * of the file at a time (a second waits), so the backup is always taken once, from the original. Throws
+ * ConfigFileError, or PatchbayError `conflict` when another apply holds the file too long.
+ */
 export async function applyConnect(
   t: ConnectTarget,
   settings: ClientSettings,
   now: () => number = Date.now,
 ): Promise<ConnectPlan> {
+  return lockedFile(t, configPath(t), () => applyLocked(t, settings, now));
+}
+
+async function applyLocked(t: ConnectTarget, settings: ClientSettings, now: () => number): Promise<ConnectPlan> {
   const plan = await planConnect(t, settings);
   const mode = plan.before === null ? null : (await stat(plan.path)).mode & 0o7777;
   // The file holds the key: readable by its owner only (also when connect finds nothing else to change).
@@ -216,10 +230,14 @@ export interface UndoOutcome {
 /**
  * Puts the file back as it was before the first connect (byte for byte; removed if it did not exist). Without a
  * backup (e.g. a new data folder), takes Patchbay's settings out of the file instead. A version edited since connect
- * is kept aside first. Throws ConfigFileError.
+ * is kept aside first. Holds the file's connect lock. Throws ConfigFileError (PatchbayError `conflict`: see apply).
  */
 export async function undoConnect(t: ConnectTarget, now: () => number = Date.now): Promise<UndoOutcome> {
   const file = configPath(t);
+  return lockedFile(t, file, () => undoLocked(t, file, now));
+}
+
+async function undoLocked(t: ConnectTarget, file: string, now: () => number): Promise<UndoOutcome> {
   const found = await readRecord(t, file);
   const record = found?.record;
   const current = await readBytes(file);

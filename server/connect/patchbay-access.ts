@@ -9,16 +9,41 @@ import { PatchbayError } from "../core/errors";
 import { keyPrefixOf } from "../stores/keys-store";
 import type { AppsStore, KeysStore } from "../stores/types";
 import type { ModelInfo } from "../core/contract";
-import type { ClientSettings } from "../clients/types";
+import type { ClientModel, ClientSettings } from "../clients/types";
 import { readLaunchKeys, saveLaunchKey } from "./launch-keys";
 import { patchbayCommand } from "./patchbay-command";
 
 /** One catalog model, as far as choosing a default goes. */
 export interface AccessModel {
   id: string;
+  /** Display name and provider name (`Mock Model`, `Mock upstream`). */
+  name: string;
+  providerName: string;
   toolCall: boolean;
+  /** Accepts attachments (images). */
+  attachment: boolean;
+  reasoning: boolean;
   /** Context window in tokens (0 when unknown). */
   context: number;
+}
+
+/** The catalog entry's fields launch/connect use. */
+function accessModel(m: {
+  id: string;
+  name: string;
+  providerName: string;
+  capabilities: { toolCall: boolean; attachment: boolean; reasoning: boolean };
+  limit: { context: number };
+}): AccessModel {
+  return {
+    id: m.id,
+    name: m.name,
+    providerName: m.providerName,
+    toolCall: m.capabilities.toolCall,
+    attachment: m.capabilities.attachment,
+    reasoning: m.capabilities.reasoning,
+    context: m.limit.context,
+  };
 }
 
 /** Patchbay, seen by launch/connect. Methods throw PatchbayError or AdminApiError. */
@@ -65,9 +90,7 @@ export function adminAccess(client: AdminClient, dataDir: string): PatchbayAcces
       for (;;) {
         try {
           const catalog = await client.getModels();
-          return catalog.providers.flatMap((p) =>
-            p.models.map((m) => ({ id: m.id, toolCall: m.capabilities.toolCall, context: m.limit.context })),
-          );
+          return catalog.providers.flatMap((p) => p.models.map(accessModel));
         } catch (err) {
           const starting = err instanceof AdminApiError && err.code === "backend_starting";
           if (!starting || Date.now() > deadline) throw err;
@@ -100,8 +123,7 @@ export function storeAccess(s: StoreAccessDeps): PatchbayAccess {
     },
     keyPrefixes: async (app) => s.keys.list(app).map((k) => k.prefix),
     createKey: async (app, label) => (await s.keys.create(app, label)).key,
-    models: async () =>
-      (await s.listModels()).map((m) => ({ id: m.id, toolCall: m.capabilities.toolCall, context: m.limit.context })),
+    models: async () => (await s.listModels()).map(accessModel),
   };
 }
 
@@ -145,7 +167,7 @@ export async function chooseModels(
   access: PatchbayAccess,
   app: string,
   asked: string | undefined,
-): Promise<{ model: string; smallModel: string; contextWindow: number | null }> {
+): Promise<{ model: string; smallModel: string; contextWindow: number | null; models: ClientModel[] }> {
   const info = (await access.app(app)) ?? { models: [], aliases: {} };
   const catalog = await access.models();
   const allowed = catalog.filter((m) => isModelAllowed(info.models, m.id));
@@ -153,7 +175,12 @@ export async function chooseModels(
   const pick = (model: string) => {
     const target = (Object.hasOwn(info.aliases, model) ? info.aliases[model] : undefined) ?? model;
     const context = catalog.find((m) => m.id === target.split("#")[0])?.context ?? 0;
-    return { model, smallModel: small ?? model, contextWindow: context > 0 ? context : null };
+    return {
+      model,
+      smallModel: small ?? model,
+      contextWindow: context > 0 ? context : null,
+      models: clientModels(model, info.aliases, allowed, catalog),
+    };
   };
   if (asked !== undefined) {
     const base = asked.split("#")[0] ?? asked;
@@ -180,6 +207,35 @@ export async function chooseModels(
         : "No models are available: log in to a provider with `npx --no-install opencode auth login`, then try again.",
     );
   return pick(first.id);
+}
+
+/**
+ * The models a client may offer, chosen one first: the app's aliases (with their target's capabilities; an alias
+ * whose target no provider offers is left out), then every allowed catalog model.
+ */
+export function clientModels(
+  chosen: string,
+  aliases: Record<string, string>,
+  allowed: readonly AccessModel[],
+  catalog: readonly AccessModel[],
+): ClientModel[] {
+  const of = (id: string, m: AccessModel, name: string): ClientModel => ({
+    id,
+    name,
+    description: `${m.name} (${m.providerName}) through Patchbay`,
+    contextWindow: m.context > 0 ? m.context : null,
+    image: m.attachment,
+    reasoning: m.reasoning,
+  });
+  const out: ClientModel[] = [];
+  for (const [alias, target] of Object.entries(aliases)) {
+    const m = catalog.find((c) => c.id === target.split("#")[0]);
+    if (m) out.push(of(alias, m, `${alias} (${m.name})`));
+  }
+  for (const m of allowed) if (!out.some((o) => o.id === m.id)) out.push(of(m.id, m, m.name));
+  const at = out.findIndex((o) => o.id === chosen);
+  if (at > 0) out.unshift(...out.splice(at, 1));
+  return out;
 }
 
 /** Everything a client needs to talk to Patchbay as `app`. */

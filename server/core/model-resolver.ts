@@ -1,6 +1,7 @@
 // Resolves the `model` a client asked for into an OpenCode target under the app's aliases and allowlist.
 // Pure: takes the model catalog as input; never talks to OpenCode itself.
 import { isModelAllowed, type App } from "../../shared/apps";
+import { fromClaudeCodeModelId } from "./claude-code-models";
 import { quoteClientText as q } from "./client-text";
 import type { ModelInfo, ModelTarget } from "./contract";
 import { PatchbayError } from "./errors";
@@ -32,9 +33,15 @@ export function parseModelRef(ref: string): ModelTarget | null {
  * 1. an alias of the app (aliases are explicit grants: their targets pass the allowlist);
  * 2. `provider/model[#variant]` from the catalog, checked against the allowlist;
  * 3. a bare model id that exactly one provider offers.
+ * Each also as `claude/<name>`, the form Claude Code's model picker shows (claude-code-models.ts).
  * Throws PatchbayError `model_not_found` (404, message quotes the id, shortened) or `model_not_allowed` (403).
  */
-export function resolveModel(app: App, asked: string, catalog: readonly ModelInfo[]): ResolvedModel {
+export function resolveModel(app: App, askedAs: string, catalog: readonly ModelInfo[]): ResolvedModel {
+  // `claude/<id>`: the name Claude Code's model picker was given for `<id>` (claude-code-models.ts).
+  const asked = fromClaudeCodeModelId(
+    askedAs,
+    (n) => Object.hasOwn(app.aliases, n) || catalog.some((m) => m.id === n.split("#")[0]),
+  );
   // Own keys only: `constructor` or `__proto__` are model names a client may send, not aliases.
   const aliasTarget = Object.hasOwn(app.aliases, asked) ? app.aliases[asked] : undefined;
   if (aliasTarget !== undefined) {

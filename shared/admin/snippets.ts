@@ -41,7 +41,8 @@ function lit(s: string): string {
  * "Environment variables"): `ANTHROPIC_BASE_URL` is the server root (no `/v1`), the key goes in
  * `ANTHROPIC_AUTH_TOKEN` (sent as `Authorization: Bearer`), every model tier (main, background haiku, sonnet/opus
  * subagents) maps to `model`, `CLAUDE_CODE_ATTRIBUTION_HEADER=0` drops the billing line Claude Code otherwise puts
- * first in the system prompt, and nonessential traffic (telemetry, update checks) is off. With `contextTokens` (the
+ * first in the system prompt, telemetry, error reports and update checks are off (not all "nonessential traffic":
+ * that also switches off gateway model discovery), and discovery is on so `/model` lists Patchbay's models. With `contextTokens` (the
  * model's context window, as `patchbay launch` passes it) `CLAUDE_CODE_MAX_CONTEXT_TOKENS` tells Claude Code the
  * window it cannot know for a non-Anthropic model. One `export NAME=value` line each; `root` is the server root URL.
  */
@@ -60,7 +61,8 @@ export function claudeCodeEnv(root: string, model: string, contextTokens?: numbe
     `export ANTHROPIC_DEFAULT_HAIKU_MODEL=${q}`,
     `export ANTHROPIC_SMALL_FAST_MODEL=${q}`,
     "export CLAUDE_CODE_ATTRIBUTION_HEADER=0",
-    "export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+    "export DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1",
+    "export CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY=1",
     ...context,
   ];
 }

@@ -286,12 +286,14 @@ if (process.argv[2] === "wait") {
     });
     assert.equal(r.code, 3, r.stderr);
     const report = JSON.parse(r.stdout) as { args: string[]; env: Record<string, string> };
-    assert.deepEqual(report.args, ["-p", "hello there"]);
+    assert.deepEqual(report.args.slice(2), ["-p", "hello there"]);
+    assert.equal(report.args[0], "--settings", "a per-run settings file that outranks ~/.claude/settings.json");
     assert.equal(report.env.ANTHROPIC_BASE_URL, origin());
     assert.equal(report.env.ANTHROPIC_MODEL, MODEL);
     assert.equal(report.env.ANTHROPIC_DEFAULT_HAIKU_MODEL, MODEL);
     assert.equal(report.env.ANTHROPIC_SMALL_FAST_MODEL, MODEL);
-    assert.equal(report.env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, "1");
+    assert.equal(report.env.CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY, "1");
+    assert.equal(report.env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, undefined);
     assert.equal(report.env.CLAUDE_CODE_ATTRIBUTION_HEADER, "0");
     assert.equal(report.env.ANTHROPIC_API_KEY, undefined, "the user's own key would override the token");
     const key = report.env.ANTHROPIC_AUTH_TOKEN ?? "";

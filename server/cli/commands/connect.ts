@@ -3,7 +3,13 @@
 // checks them with one real request. Needs a running Patchbay, except for --undo.
 import type { Command } from "commander";
 import { PatchbayError } from "../../core/errors";
-import { clientNames, findClient, findConnectable, type ConnectableClient } from "../../clients/registry";
+import {
+  clientNames,
+  findClient,
+  findConnectable,
+  unknownClientMessage,
+  type ConnectableClient,
+} from "../../clients/registry";
 import type { ConnectRequest } from "../../connect/connect-service";
 import type { CliContext } from "../context";
 import { UsageError } from "../errors";
@@ -30,7 +36,7 @@ function requireConnectable(name: string, env: Record<string, string | undefined
   throw new UsageError(
     known
       ? `${known.name} has no config file Patchbay writes; use \`${patchbayCommand(`launch ${known.id}`, env)}\` instead.`
-      : `Unknown client "${name}". Supported: ${clientNames(connectable)}.`,
+      : unknownClientMessage(name, connectable),
   );
 }
 
@@ -51,8 +57,9 @@ export function registerConnectCommand(program: Command, ctx: CliContext): void 
       `
 Writes:
   claude  ~/.claude/settings.json ($CLAUDE_CONFIG_DIR): the "env" block (ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN,
-          ANTHROPIC_MODEL and the other model tiers, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, CLAUDE_CODE_ATTRIBUTION_HEADER,
-          CLAUDE_CODE_MAX_CONTEXT_TOKENS)
+          ANTHROPIC_MODEL and the other model tiers, DISABLE_TELEMETRY, DISABLE_ERROR_REPORTING,
+          DISABLE_AUTOUPDATER, CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY (/model lists Patchbay's models),
+          CLAUDE_CODE_GATEWAY_HINT_HEADERS, CLAUDE_CODE_ATTRIBUTION_HEADER, CLAUDE_CODE_MAX_CONTEXT_TOKENS)
   codex   ~/.codex/config.toml ($CODEX_HOME): model, model_provider = "patchbay" and [model_providers.patchbay]
           (base_url, wire_api = "responses", supports_websockets = false, the key as experimental_bearer_token)
 The written file is made readable by you only (mode 0600: it holds the key). The original is copied once per file

@@ -4,7 +4,7 @@
 import type { Command } from "commander";
 import { AppName } from "../../../shared/apps";
 import { PatchbayError } from "../../core/errors";
-import { clientNames, findClient } from "../../clients/registry";
+import { clientNames, findClient, unknownClientMessage } from "../../clients/registry";
 import type { CliContext } from "../context";
 import { UsageError } from "../errors";
 
@@ -41,19 +41,23 @@ Examples:
   $ patchbay launch codex -- exec "Add a test"
 
 Needs a running Patchbay (patchbay serve, or the desktop app). The key is kept in the data folder's launch-keys.json
-and reused; a revoked key is replaced.`,
+and reused; a revoked key is replaced. The agent is the one on PATH, else the copy in Patchbay's own node_modules
+(launch prints which); that copy is not on PATH: install the agent to run it without launch.
+Codex outside a git repository stops at "Not inside a trusted directory": run it in a repository or add Codex's
+--skip-git-repo-check after exec (patchbay launch codex -- exec --skip-git-repo-check "…").`,
     )
     .action(async (name: string, args: string[], opts: LaunchOptions) => {
       const client = findClient(name);
-      if (!client) throw new UsageError(`Unknown client "${name}". Supported: ${clientNames()}.`);
+      if (!client) throw new UsageError(unknownClientMessage(name));
       const app = checkAppOption(opts.app) ?? client.id;
       // Loaded here, not at start: the other commands should not pay for the admin client and process helpers.
-      const [{ resolveClientBinary }, { clientSettings }, { runClientProcess }, { requireRunningPatchbay }] =
+      const [{ resolveClientBinary }, { clientSettings }, { runClientProcess }, { requireRunningPatchbay }, dirs] =
         await Promise.all([
           import("../../connect/find-binary"),
           import("../../connect/patchbay-access"),
           import("../client-process"),
           import("../patchbay-required"),
+          import("../../connect/launch-dir"),
         ]);
       const bin = resolveClientBinary(client.bin, client.binEnv, ctx.io.env);
       if (!bin)
@@ -63,23 +67,30 @@ and reused; a revoked key is replaced.`,
         );
       const access = await requireRunningPatchbay(ctx);
       const settings = await clientSettings(access, app, opts.model);
-      const plan = client.launch(settings);
-      const env: Record<string, string | undefined> = { ...ctx.io.env };
-      for (const k of plan.unsetEnv) delete env[k];
-      Object.assign(env, plan.env);
-      ctx.io.err(
-        `patchbay: starting ${client.name} on ${settings.origin} (app "${app}", model ${settings.model}` +
-          `${settings.keyCreated ? ", new key" : ""})\n`,
-      );
+      await dirs.sweepLaunchDirs(access.dataDir);
+      const dir = await dirs.createLaunchDir(access.dataDir);
       let code: number;
       try {
-        code = await runClientProcess({ command: bin, args: [...plan.args, ...args], env });
-      } catch (err) {
-        throw new PatchbayError(
-          "not_found",
-          `Cannot start ${client.name} (${bin}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}. ` +
-            `Install it with: ${client.install}`,
+        const plan = client.launch(settings, dir);
+        await dirs.writeLaunchFiles(plan.files ?? {});
+        const env: Record<string, string | undefined> = { ...ctx.io.env };
+        for (const k of plan.unsetEnv) delete env[k];
+        Object.assign(env, plan.env);
+        ctx.io.err(
+          `patchbay: starting ${client.name} (${bin}) on ${settings.origin} (app "${app}", model ${settings.model}` +
+            `${settings.keyCreated ? ", new key" : ""})\n`,
         );
+        try {
+          code = await runClientProcess({ command: bin, args: [...plan.args, ...args], env });
+        } catch (err) {
+          throw new PatchbayError(
+            "not_found",
+            `Cannot start ${client.name} (${bin}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}. ` +
+              `Install it with: ${client.install}`,
+          );
+        }
+      } finally {
+        await dirs.removeLaunchDir(dir);
       }
       ctx.io.exit(code);
     });

@@ -2,7 +2,6 @@
 // model, media) → backend → relay through the wire's encoder → one request-log entry. Wire specifics live in the
 // codecs, talking to OpenCode in the backend, the commit rule in relay.ts.
 import type { Request, Response } from "express";
-import { appDataKey } from "../../../shared/apps";
 import type { ModelEvent, NeutralRequest } from "../../core/contract";
 import { toPatchbayError } from "../../core/errors";
 import { markLogged } from "../middleware/access-log";

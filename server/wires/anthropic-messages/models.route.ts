@@ -7,6 +7,7 @@ import { findListedModel, modelIdParam } from "../../core/model-listing";
 import { modelsForApp } from "../../core/model-resolver";
 import { encodeAnthropicModelList, encodeAnthropicModels } from "./models-encode";
 import { authOf } from "../../http/middleware/api-auth";
+import { claudeCodeModelList, isClaudeCodeDiscovery } from "../../core/claude-code-models";
 
 function queryString(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
@@ -25,8 +26,10 @@ export function listAnthropicModelsRoute(catalog: () => Promise<ModelInfo[]>): R
     }
     const afterId = queryString(req.query.after_id);
     const beforeId = queryString(req.query.before_id);
+    const all = encodeAnthropicModels(models, aliases);
+    // Claude Code's picker keeps only ids naming claude/anthropic: it gets every model under a name it keeps.
     res.json(
-      encodeAnthropicModelList(encodeAnthropicModels(models, aliases), {
+      encodeAnthropicModelList(isClaudeCodeDiscovery(req.get("user-agent")) ? claudeCodeModelList(all) : all, {
         ...(limit === undefined ? {} : { limit }),
         ...(afterId === undefined ? {} : { afterId }),
         ...(beforeId === undefined ? {} : { beforeId }),

@@ -60,7 +60,9 @@ describe("connect snippets", () => {
     assert.match(claude, /^export ANTHROPIC_MODEL='fast'$/m);
     assert.match(claude, /^export ANTHROPIC_DEFAULT_HAIKU_MODEL='fast'$/m);
     assert.match(claude, /^export CLAUDE_CODE_ATTRIBUTION_HEADER=0$/m);
-    assert.match(claude, /^export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1$/m);
+    assert.match(claude, /^export DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1$/m);
+    assert.match(claude, /^export CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY=1$/m);
+    assert.doesNotMatch(claude, /NONESSENTIAL/, "it would switch off the /model picker's discovery");
     assert.match(claude, /\nclaude$/);
     assert.doesNotMatch(claude, /CLAUDE_CODE_MAX_CONTEXT_TOKENS/, "no window given: none guessed");
     const withWindow = buildSnippets({ baseUrl: "http://h:1/v1", model: "fast", contextTokens: 200000 }).find(

@@ -32,9 +32,20 @@ describe("Claude Code settings.json", () => {
     assert.equal(env.ANTHROPIC_MODEL, S.model);
     assert.equal(env.ANTHROPIC_DEFAULT_HAIKU_MODEL, "small");
     assert.equal(env.ANTHROPIC_SMALL_FAST_MODEL, "small");
-    assert.equal(env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, "1");
+    assert.equal(env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, undefined, "it switches off gateway model discovery");
+    assert.equal(env.CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY, "1");
+    assert.equal(env.DISABLE_TELEMETRY, "1");
+    assert.equal(env.DISABLE_AUTOUPDATER, "1");
     assert.equal(env.CLAUDE_CODE_ATTRIBUTION_HEADER, "0");
     assert.equal(env.FOO, "bar");
+  });
+
+  test("merge drops CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC an earlier Patchbay wrote; unmerge removes it too", () => {
+    const old = '{\n  "env": {\n    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",\n    "FOO": "bar"\n  }\n}\n';
+    const env = JSON.parse(mergeClaudeSettings(old, S)).env as Record<string, string>;
+    assert.equal(env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, undefined);
+    assert.equal(env.FOO, "bar");
+    assert.deepEqual(JSON.parse(unmergeClaudeSettings(old)), { env: { FOO: "bar" } });
   });
 
   test("merge is idempotent and replaces earlier Patchbay values", () => {
@@ -101,12 +112,20 @@ describe("Claude Code settings.json", () => {
   test("config path honours CLAUDE_CONFIG_DIR; launch sets the env and drops conflicting variables", () => {
     assert.equal(claudeCode.config?.path({}, "/home/u"), "/home/u/.claude/settings.json");
     assert.equal(claudeCode.config?.path({ CLAUDE_CONFIG_DIR: "/cfg" }, "/home/u"), "/cfg/settings.json");
-    const plan = claudeCode.launch(S);
+    const plan = claudeCode.launch(S, "/data/launch/1-ab");
     assert.equal(plan.env.ANTHROPIC_BASE_URL, "http://127.0.0.1:4747");
     assert.equal(plan.env.ANTHROPIC_AUTH_TOKEN, "pb-KEY");
     assert.ok(plan.unsetEnv.includes("ANTHROPIC_API_KEY"));
     assert.equal(plan.env.CLAUDE_CODE_MAX_CONTEXT_TOKENS, undefined, "no window known: not set");
-    assert.equal(claudeCode.launch({ ...S, contextWindow: 200_000 }).env.CLAUDE_CODE_MAX_CONTEXT_TOKENS, "200000");
-    assert.deepEqual(plan.args, []);
+    assert.equal(
+      claudeCode.launch({ ...S, contextWindow: 200_000 }, "/d").env.CLAUDE_CODE_MAX_CONTEXT_TOKENS,
+      "200000",
+    );
+    // The same variables in a --settings file, which outranks the env block of ~/.claude/settings.json.
+    assert.deepEqual(plan.args, ["--settings", "/data/launch/1-ab/claude-settings.json"]);
+    const file = JSON.parse(plan.files?.["/data/launch/1-ab/claude-settings.json"] ?? "null") as {
+      env: Record<string, string>;
+    };
+    assert.deepEqual(file.env, plan.env);
   });
 });

@@ -119,7 +119,7 @@ describe("Codex config.toml", () => {
       "model_providers.patchbay.supports_websockets": false,
       model: "openai/gpt-5",
     });
-    assert.deepEqual(codex.launch(S).env, { PATCHBAY_KEY: "pb-KEY" });
+    assert.deepEqual(codex.launch(S, "/d").env, { PATCHBAY_KEY: "pb-KEY" });
     assert.equal(codex.config?.path({ CODEX_HOME: "/c" }, "/h"), "/c/config.toml");
     assert.equal(codex.config?.path({}, "/h"), "/h/.codex/config.toml");
   });

@@ -225,3 +225,33 @@ describe("connect files", () => {
     assert.equal(fs.existsSync(path.join(home, ".codex")), false, "a plan writes nothing");
   });
 });
+
+// Issue 21 item 4.5: parallel applies (a double click, the CLI beside the dashboard) once let the second apply back up
+// Patchbay's own output as "the original", and undo then lost the user's file.
+describe("connect files: parallel applies", () => {
+  test("many applies at once take one backup, of the original; undo restores it byte for byte", async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pb-connect-race-"));
+    try {
+      for (let round = 0; round < 12; round++) {
+        const home = path.join(tmp, `home-${round}`);
+        const dataDir = path.join(tmp, `data-${round}`);
+        const file = path.join(home, ".codex", "config.toml");
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        const original = `# mine ${round}\napproval_policy = "never"\n`;
+        fs.writeFileSync(file, original);
+        const t = { client: codex, dataDir, env: { HOME: home } };
+        const models = ["a/one", "b/two", "c/three", "d/four", "e/five", "f/six"];
+        await Promise.all(models.map((model) => applyConnect(t, { ...S, model, smallModel: model })));
+        const origs = fs.readdirSync(backupsDir(dataDir)).filter((n) => n.endsWith(".orig"));
+        assert.equal(origs.length, 1, `round ${round}: one backup (${origs.join(", ")})`);
+        assert.equal(fs.readFileSync(path.join(backupsDir(dataDir), origs[0]!), "utf8"), original);
+        // An undo racing another apply: whichever runs last, the original is never lost.
+        await Promise.all([undoConnect(t), applyConnect(t, S)]);
+        await undoConnect(t);
+        assert.equal(fs.readFileSync(file, "utf8"), original, `round ${round}: the original is back`);
+      }
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});

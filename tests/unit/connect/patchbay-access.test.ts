@@ -68,21 +68,28 @@ describe("launch/connect policy", () => {
   });
 
   test("model: --model (checked), else the default alias, else the first tool-capable allowed model", async () => {
+    const base = { providerName: "P", attachment: false, reasoning: false };
     const catalog = [
-      { id: "a/no-tools", toolCall: false, context: 0 },
-      { id: "b/tools", toolCall: true, context: 128_000 },
-      { id: "c/other", toolCall: true, context: 200_000 },
+      { ...base, id: "a/no-tools", name: "A", toolCall: false, context: 0 },
+      { ...base, id: "b/tools", name: "B", toolCall: true, context: 128_000, attachment: true },
+      { ...base, id: "c/other", name: "C", toolCall: true, context: 200_000, reasoning: true },
     ];
+    const pick = async (asked: string | undefined) => {
+      const { models, ...rest } = await chooseModels(access, "x", asked);
+      return { ...rest, ids: models.map((m) => m.id) };
+    };
     const { access, apps } = fakeAccess(dataDir, catalog);
-    assert.deepEqual(await chooseModels(access, "x", undefined), {
+    assert.deepEqual(await pick(undefined), {
       model: "b/tools",
       smallModel: "b/tools",
       contextWindow: 128_000,
+      ids: ["b/tools", "a/no-tools", "c/other"],
     });
-    assert.deepEqual(await chooseModels(access, "x", "c/other#high"), {
+    assert.deepEqual(await pick("c/other#high"), {
       model: "c/other#high",
       smallModel: "c/other#high",
       contextWindow: 200_000,
+      ids: ["a/no-tools", "b/tools", "c/other"],
     });
     assert.equal((await chooseModels(access, "x", "a/no-tools")).contextWindow, null, "unknown window");
     await assert.rejects(
@@ -90,10 +97,21 @@ describe("launch/connect policy", () => {
       /has no model "nope\/model".*Available: a\/no-tools, b\/tools/,
     );
     apps.set("x", { models: ["c/*"], aliases: { default: "c/other", haiku: "c/other" } });
-    assert.deepEqual(await chooseModels(access, "x", undefined), {
+    assert.deepEqual(await pick(undefined), {
       model: "default",
       smallModel: "haiku",
       contextWindow: 200_000,
+      ids: ["default", "haiku", "c/other"],
+    });
+    // Aliases carry their target's capabilities, for clients that keep a catalog (Codex).
+    const models = (await chooseModels(access, "x", undefined)).models;
+    assert.deepEqual(models[0], {
+      id: "default",
+      name: "default (C)",
+      description: "C (P) through Patchbay",
+      contextWindow: 200_000,
+      image: false,
+      reasoning: true,
     });
     apps.set("y", { models: ["z/*"], aliases: {} });
     await assert.rejects(chooseModels(access, "y", undefined), /allows z\/\*, but no connected provider/);

@@ -1,0 +1,99 @@
+// Codex's model catalog through `patchbay launch codex` (issue 25 item 2) with the real `codex` CLI (pinned
+// @openai/codex), a real Patchbay (mock upstream, real OpenCode) and a temp HOME, loopback only. With the catalog
+// Patchbay writes, Codex knows the model: its request's tools gain the freeform `apply_patch` tool (a `custom` tool,
+// which reaches the upstream as the function tool client_apply_patch); the per-run catalog is removed afterwards.
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const BIN = path.join(ROOT, "bin", "patchbay.mjs");
+const NODE_BIN = path.join(ROOT, "node_modules", ".bin");
+const MODEL = "mock/mock-model";
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Names of the tools an upstream (chat completions) request offered. */
+function toolNames(body: Record<string, unknown>): string[] {
+  const tools = (body.tools as { function?: { name?: string } }[] | undefined) ?? [];
+  return tools.map((t) => t.function?.name ?? "").filter(Boolean);
+}
+
+describe("Codex: the model catalog launch writes", { timeout: 600_000 }, () => {
+  let fx: PatchbayFixture;
+  let tmp: string;
+  let home: string;
+
+  function cli(args: string[], timeoutMs = 240_000): Promise<Run> {
+    const e: NodeJS.ProcessEnv = { ...process.env };
+    for (const k of Object.keys(e))
+      if (/^(PATCHBAY_|OPENCODE_|ANTHROPIC_|CLAUDE_|CODEX_)/.test(k) || k === "OPENAI_API_KEY") delete e[k];
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, "--data-dir", fx.dataDir, ...args], {
+        cwd: tmp,
+        env: { ...e, HOME: home, PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ""}`, NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+      const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+      child.on("error", reject);
+      child.on("close", (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr });
+      });
+    });
+  }
+
+  const codexArgs = (prompt: string) => [
+    "exec",
+    "--skip-git-repo-check",
+    "-c",
+    "analytics.enabled=false",
+    "-c",
+    'otel.exporter="none"',
+    "-c",
+    "check_for_update_on_startup=false",
+    prompt,
+  ];
+
+  before(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pb-codex-catalog-"));
+    home = path.join(tmp, "home");
+    fs.mkdirSync(home);
+    fx = await startPatchbayFixture({ clientEnv: { HOME: home } });
+  });
+  after(async () => {
+    await fx?.stop();
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  test("launch codex: Codex reads the catalog (its tools gain apply_patch) and the run's files are removed", async () => {
+    fx.mock.reset();
+    const r = await cli(["launch", "codex", "--model", MODEL, "--", ...codexArgs("Say hello")]);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    assert.match(r.stdout + r.stderr, /MOCK_DEFAULT_REPLY/);
+    const main = fx.mock.chatRequests().filter((q) => toolNames(q.body).length > 0);
+    assert.ok(main.length > 0, "Codex's turn offered tools");
+    const names = toolNames(main[0]!.body);
+    // Patchbay names client tools `client_<name>` upstream (seen: client_apply_patch, exec_command, view_image, …).
+    assert.ok(
+      names.some((n) => /(^|_)apply_patch$/.test(n)),
+      `no apply_patch among ${names.join(", ")}`,
+    );
+    // The catalog's instructions are the system prompt.
+    assert.match(JSON.stringify(main[0]!.body.messages), /You are a coding agent running in the Codex CLI/);
+    const runs = path.join(fx.dataDir, "launch");
+    assert.deepEqual(fs.existsSync(runs) ? fs.readdirSync(runs) : [], []);
+  });
+});
