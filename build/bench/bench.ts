@@ -103,6 +103,7 @@ async function bareNodeRss(): Promise<number> {
 /** Runs the benchmark and prints its table (and writes --json). */
 async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pb-bench-"));
+  let failed = false;
   const mock = await new MockUpstream().start();
   const user = createOpenCodeUser({ mockBaseURL: mock.baseURL, parentDir: tmp });
   const text = Array.from({ length: CFG.chunks }, (_, i) => `tok${i} `).join("");
@@ -271,10 +272,15 @@ async function main(): Promise<void> {
     };
     // By now (35 + 60 s) Patchbay has had no request for over a minute: a tray app's usual state.
     results.idleSettled = MODE !== "full" ? null : await measureIdle();
+  } catch (err) {
+    failed = true;
+    throw err;
   } finally {
     await child?.stop();
     await mock.stop();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    // A failed run keeps the children's logs for the post-mortem.
+    if (failed) progress(`logs kept in ${tmp}`);
+    else fs.rmSync(tmp, { recursive: true, force: true });
   }
   results.machine!.loadAfter = os.loadavg();
   const full = results as Results;
@@ -291,6 +297,7 @@ const soakIdx = process.argv.indexOf("--soak-minutes");
 const SOAK_MINUTES = soakIdx > 0 ? Number(process.argv[soakIdx + 1]) : 10;
 
 await (SOAK ? runSoak(SOAK_MINUTES) : main()).catch((err: unknown) => {
-  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  const cause = err instanceof Error && err.cause ? `\ncaused by: ${String(err.cause)}` : "";
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}${cause}\n`);
   process.exitCode = 1;
 });

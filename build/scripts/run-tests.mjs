@@ -56,11 +56,6 @@ if (files.some((f) => f.includes(`${path.sep}e2e${path.sep}`))) {
   console.log(`Dashboard tests use Chromium at ${env.PATCHBAY_CHROMIUM}`);
 }
 
-// The serial tier: files whose checks must be timed run after everything else, one at a time, so no neighbour's
-// OpenCode bursts land in their measurements. tests/README.md says why each one is here; keep the list short (a
-// performance claim belongs to build/bench, and a behaviour is better checked by the order of events).
-const SERIAL = new Set(["limits-timed.test.ts"]);
-
 // Longest first, so the slowest files do not start last and stretch the run. Durations (seconds) come from this
 // machine's last run (.tsbuild/test-durations.json) or, on a fresh clone, from tests/durations.json.
 const durationsFile = path.join(root, ".tsbuild", "test-durations.json");
@@ -78,8 +73,7 @@ const estimate = (f) => known[rel(f)] ?? (isHeavy(f) ? 60 : 3);
 
 const heavySlots = Math.max(1, Number(process.env.PATCHBAY_TEST_CONCURRENCY ?? "3"));
 const processSlots = Math.max(heavySlots, Number(process.env.PATCHBAY_TEST_PROCESSES ?? heavySlots + 1));
-const serial = files.filter((f) => SERIAL.has(path.basename(f)));
-const queue = files.filter((f) => !SERIAL.has(path.basename(f))).sort((a, b) => estimate(b) - estimate(a));
+const queue = [...files].sort((a, b) => estimate(b) - estimate(a));
 
 /** @type {Set<import("node:child_process").ChildProcess>} */
 const running = new Set();
@@ -136,9 +130,6 @@ await new Promise((resolve) => {
   };
   pump();
 });
-const parallelSeconds = (Date.now() - t0) / 1000;
-if (serial.length) console.log(`\nSerial tier (timed checks), one at a time: ${serial.map((f) => rel(f)).join(", ")}`);
-for (const file of serial) results.push(await runFile(file));
 const totalSeconds = (Date.now() - t0) / 1000;
 
 // The duration table (slowest first) and this run's durations for the next run's ordering.
@@ -149,7 +140,7 @@ for (const r of results.slice(0, 40))
 if (results.length > 40) console.log(`  … and ${results.length - 40} more under ${results[40].seconds.toFixed(1)} s`);
 const failed = results.filter((r) => !r.ok);
 console.log(
-  `\n${results.length} files in ${totalSeconds.toFixed(0)} s (parallel part ${parallelSeconds.toFixed(0)} s); ` +
+  `\n${results.length} files in ${totalSeconds.toFixed(0)} s; ` +
     (failed.length ? `${failed.length} FAILED: ${failed.map((r) => r.file).join(", ")}` : "all passed"),
 );
 try {
