@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs the test suites with Node's built-in runner: one process per test file (so each integration file owns its
 // OpenCode), several files at a time, longest first, then prints how long each took.
-// Usage: node build/scripts/run-tests.mjs [unit|integration|e2e ...] [--only <substring>]
+// Usage: node build/scripts/run-tests.mjs [unit|integration|e2e ...] [--only <substring>[,<substring>...]]
 // Env: PATCHBAY_TEST_CONCURRENCY = files that boot an OpenCode or a browser at once (default 3);
 //      PATCHBAY_TEST_PROCESSES = test processes at once in all (default heavy + 1, so unit files fill the gaps).
 import { spawn, spawnSync } from "node:child_process";
@@ -31,7 +31,11 @@ function collect(dir) {
   return out;
 }
 
-const files = suites.flatMap((s) => collect(path.join(root, "tests", s))).filter((f) => !only || f.includes(only));
+// `--only a,b`: files whose path contains any of the substrings.
+const wanted = only?.split(",").filter(Boolean);
+const files = suites
+  .flatMap((s) => collect(path.join(root, "tests", s)))
+  .filter((f) => !wanted || wanted.some((w) => f.includes(w)));
 if (files.length === 0) {
   console.error(`No test files found for: ${suites.join(", ")}${only ? ` (--only ${only})` : ""}`);
   process.exit(1);
