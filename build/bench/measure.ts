@@ -70,6 +70,20 @@ export async function timedStream(
   return { ttftMs: ttft < 0 ? total : ttft, totalMs: total, tokens };
 }
 
+/** POSTs `body` and reads the whole JSON answer (first token = completion). Throws on a non-200 status. */
+export async function timedJson(url: string, body: unknown, headers: Record<string, string>): Promise<Sample> {
+  const t0 = performance.now();
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${text.slice(0, 300)}`);
+  const total = performance.now() - t0;
+  return { ttftMs: total, totalMs: total, tokens: 0 };
+}
+
 /** Runs `count` calls of `fn` with at most `concurrency` in flight; returns the samples in completion order. */
 export async function runConcurrent(
   count: number,

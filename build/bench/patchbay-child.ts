@@ -2,9 +2,11 @@
 // benchmark reads Patchbay's own CPU and memory cleanly (process.cpuUsage / memoryUsage of this process only;
 // OpenCode is a separate process). Talks to the parent over IPC only. Started by bench.ts with --expose-gc.
 //
-// env: BENCH_DATA_DIR, BENCH_USER_CONFIG (the isolated user opencode.json), BENCH_SESSION_POOL (pool size, default 2). IPC in: {type:"usage"} | {type:"stop"}.
+// env: BENCH_DATA_DIR, BENCH_USER_CONFIG (the isolated user opencode.json), BENCH_SESSION_POOL (pool size, default 2).
+// IPC in: {type:"usage"} | {type:"cpu"} | {type:"loop-delay"} | {type:"stop"}.
 // IPC out: {type:"ready", apiBase, adminUrl, adminToken, opencodePid} | {type:"usage", cpuUserUs, cpuSystemUs, rss,
-// heapUsed} | {type:"failed", reason}.
+// heapUsed} | {type:"cpu", ...} | {type:"loop-delay", p50, p99, max} (ms, since the previous reading) | {type:"failed", reason}.
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createPatchbay } from "../../server/index";
 
 const dataDir = process.env.BENCH_DATA_DIR;
@@ -42,6 +44,12 @@ send({
   opencodePid: pb.status().opencode.pid,
 });
 
+// Event-loop delay at 10 ms resolution (the histogram records how late each timer tick ran): a request that does long
+// synchronous work (a tokenizer set-up, a big JSON parse) shows up here as delay every other request pays.
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+const ms = (ns: number) => ns / 1e6;
+
 const gc = (globalThis as { gc?: () => void }).gc;
 process.on("message", (msg: { type?: string }) => {
   if (msg?.type === "usage") {
@@ -61,6 +69,14 @@ process.on("message", (msg: { type?: string }) => {
   } else if (msg?.type === "cpu") {
     const cpu = process.cpuUsage();
     send({ type: "cpu", cpuUserUs: cpu.user, cpuSystemUs: cpu.system });
+  } else if (msg?.type === "loop-delay") {
+    send({
+      type: "loop-delay",
+      p50: ms(loopDelay.percentile(50)),
+      p99: ms(loopDelay.percentile(99)),
+      max: ms(loopDelay.max),
+    });
+    loopDelay.reset();
   } else if (msg?.type === "stop") {
     void pb.stop().then(() => process.exit(0));
   }

@@ -5,11 +5,12 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { cmdline, isLiveProcess, processesUnder } from "../harness/procfs";
 import { openCodePidFile, PIDFILE_ENV } from "../../server/opencode/leftover";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -29,39 +30,6 @@ function kill(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(pid, signal);
   } catch {}
-}
-
-function cmdline(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
-  } catch {
-    return "";
-  }
-}
-
-/** Live (non-zombie) processes whose working directory or command line lies in `dir`. */
-function processesUnder(dir: string): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    try {
-      if (/\) Z /.test(readFileSync(`/proc/${name}/stat`, "utf8"))) continue;
-      let cwd = "";
-      try {
-        cwd = readlinkSync(`/proc/${name}/cwd`);
-      } catch {}
-      if (cwd.startsWith(dir) || cmdline(Number(name)).includes(dir)) pids.push(Number(name));
-    } catch {}
-  }
-  return pids;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
 }
 
 /** `opencode serve` itself (argv[0] is the binary; the guard's command line merely mentions it). */
@@ -122,15 +90,15 @@ test(
     const log = () => `output:\n${out}\nprocesses:\n${processesUnder(tmp).map(cmdline).join("\n")}`;
 
     await until("the OpenAI API line", () => /^OpenAI API: http:\/\/127\.0\.0\.1:\d+\/v1$/m.test(out), 60_000, log);
-    await until("the leftover stopped", () => !isAlive(leftover.pid!), 10_000, log);
-    assert.ok(isAlive(bystander.pid!), "a process that is not a recorded OpenCode is left alone");
+    await until("the leftover stopped", () => !isLiveProcess(leftover.pid!), 10_000, log);
+    assert.ok(isLiveProcess(bystander.pid!), "a process that is not a recorded OpenCode is left alone");
     await until("one opencode serve", () => opencodes().length === 1 && guards().length === 1, 60_000, log);
     const [first] = opencodes();
     await until("the pid file names it", () => readFileSync(pidFile, "utf8").includes(`"pid":${first}`), 10_000, log);
 
     // SIGKILL the guard: its OpenCode must not run on alone, and Patchbay starts exactly one replacement.
     kill(guards()[0]!, "SIGKILL");
-    await until("the first OpenCode gone", () => !isAlive(first!), 5_000, log);
+    await until("the first OpenCode gone", () => !isLiveProcess(first!), 5_000, log);
     await until("one new opencode serve", () => opencodes().length === 1 && opencodes()[0] !== first, 60_000, log);
     await new Promise((r) => setTimeout(r, 1000));
     assert.equal(opencodes().length, 1, `never two OpenCodes on one data folder\n${log()}`);

@@ -377,7 +377,9 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
       r.error?.retryAfter !== undefined && r.error.retryAfter >= 5 && r.error.retryAfter <= 8,
       `retryAfter ${r.error?.retryAfter}`,
     );
-    assert.ok(r.durationMs < 3000, `took ${r.durationMs} ms`);
+    // "Promptly" by the order of events: OpenCode would retry after Retry-After; the error came before any retry,
+    // and the session was aborted so none follows.
+    assert.equal(stack.mock.chatRequests().length, 1, "the error came after a hidden retry");
     await new Promise((res) => setTimeout(res, 300));
     assert.equal(stack.mock.chatRequests().length, 1, "the session was aborted instead of retried");
   });
@@ -393,7 +395,7 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
     assert.equal(r.error?.status, 502);
     assert.equal(r.error?.code, "upstream_auth_error");
     assert.doesNotMatch(r.error?.message ?? "", /sk-mock-key/);
-    assert.ok(r.durationMs < 3000);
+    assert.equal(stack.mock.chatRequests().length, 1, "one upstream call, no retry");
   });
 
   test("upstream 400 becomes 400 upstream_bad_request with the upstream's message", async () => {
@@ -410,12 +412,13 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
     assert.equal(r.error?.status, 502);
     assert.equal(r.error?.code, "upstream_error");
     assert.match(r.error?.message ?? "", /boom/);
-    assert.ok(r.durationMs < 3000, `took ${r.durationMs} ms`);
+    // Before OpenCode's 2–30 s backoff would have sent a second call (order of events, not a stopwatch).
+    assert.equal(stack.mock.chatRequests().length, 1, "the error came after a hidden retry");
     await new Promise((res) => setTimeout(res, 300));
     assert.equal(stack.mock.chatRequests().length, 1);
   });
 
-  test("abort interrupts the upstream within 1 s", async () => {
+  test("abort interrupts the upstream", async () => {
     stack.mock.script({ text: "partial answer", chunks: 2, hold: true });
     const controller = new AbortController();
     let abortedAt = 0;
@@ -431,10 +434,9 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
     assert.ok(abortedAt > 0, "saw output before aborting");
     assert.equal(r.finish, null);
     const up = stack.mock.chatRequests()[0]!;
-    const deadline = Date.now() + 2000;
-    while (up.closedEarlyAt === null && Date.now() < deadline) await new Promise((res) => setTimeout(res, 20));
-    assert.ok(up.closedEarlyAt !== null, "the upstream connection was closed");
-    assert.ok(up.closedEarlyAt - abortedAt < 1000, `upstream closed ${up.closedEarlyAt - abortedAt} ms after abort`);
+    // The mock holds its stream for good: only the abort can close it (a bounded wait, no stopwatch).
+    await waitFor("the upstream connection to close", () => up.closedEarlyAt !== null, 15_000);
+    assert.ok(up.closedEarlyAt! >= abortedAt, "the upstream closed before the abort");
     stack.mock.release();
   });
 
@@ -623,7 +625,8 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
     await client.session.abort({ sessionID: session.id }).catch(() => {});
   });
 
-  test("latency: first request on a new tool set vs a warm one (measured)", async (t) => {
+  // Their latencies are printed for the log; judging them is the benchmark's job (npm run bench), not a shared pass's.
+  test("a new tool set's first request and the warm ones after it are answered alike (times printed)", async (t) => {
     const fresh = tool(`probe_${process.pid}_${Date.now()}`, { q: { type: "string" } });
     const run = () =>
       runStream(stack.backend, backendRequest(neutralRequest({ tools: [fresh] }), "mock-model", "latency-app"));
@@ -632,10 +635,14 @@ describe("OpenCode backend (real opencode serve + mock upstream)", () => {
     const cold = await run();
     const warm1 = await run();
     const warm2 = await run();
-    for (const r of [cold, warm1, warm2]) assert.equal(r.error, null);
+    for (const r of [cold, warm1, warm2]) {
+      assert.equal(r.error, null);
+      assert.equal(r.finish?.reason, "stop");
+      assert.equal(r.text, cold.text);
+    }
+    assert.ok(cold.text.length > 0);
     t.diagnostic(
       `new tool set: ${cold.durationMs} ms total (first delta ${firstDelta(cold)} ms); warm: ${warm1.durationMs} / ${warm2.durationMs} ms (first delta ${firstDelta(warm1)} / ${firstDelta(warm2)} ms)`,
     );
-    assert.ok(Math.min(warm1.durationMs, warm2.durationMs) < 2000, "a warm request completes well within 2 s");
   });
 });

@@ -69,7 +69,9 @@ describe("OpenCode bridge: upstream faults and hostile names", () => {
     const retryAfter = Number(r.headers.get("retry-after"));
     assert.ok(retryAfter >= 5 && retryAfter <= 8, `Retry-After ${r.headers.get("retry-after")}`);
     assert.match(String(errorOf(r.json)?.message), /slow down/);
-    assert.ok(r.ms < 3000, `took ${r.ms} ms`);
+    // At once, by the order of events: answered while the upstream has seen one call (OpenCode's retry would be a
+    // second), and none follows.
+    assert.equal(fx.mock.chatRequests().length, 1, "answered only after a hidden retry");
     await new Promise((res) => setTimeout(res, 300));
     assert.equal(fx.mock.chatRequests().length, 1, "OpenCode did not retry behind the client's back");
   });

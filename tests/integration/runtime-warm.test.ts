@@ -1,9 +1,8 @@
 // Warm first requests for real (issue 15): pre-created sessions never show up in the user's history and are deleted
-// on stop; after a restart the recently used tool sets are booted in the background, so their first request is
-// faster than a never-seen tool set's; a new app's default instance boots when the app is created.
+// on stop; after a restart the recently used tool sets are booted in the background, so their first request boots no
+// instance (a never-seen tool set's does); a new app's default instance boots when the app is created.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -95,7 +94,7 @@ describe("session pool and pre-warming", () => {
     await ask(fx, key, "tool_warm");
   });
 
-  test("stop deletes the pooled sessions; after a restart a recent tool set is pre-warmed and beats a cold one", async (t) => {
+  test("stop deletes the pooled sessions; after a restart a recent tool set is pre-warmed, a cold one boots on demand", async (t) => {
     const warmDir = toolsetFolder(fx.dataDir, "tool_warm");
     await fx.pb.stop();
     if (hasSqlite) assert.equal(pooledInDb(fx.dataDir), 0, "pooled sessions left behind after stop");
@@ -108,21 +107,19 @@ describe("session pool and pre-warming", () => {
     );
     t.diagnostic(f.logLines.filter((l) => l.includes("pre-warmed")).join(" | "));
     const key = await f.createKey(APP);
-    // A primer on a third tool set first: the first request after a start also pays for the model list, the event
+    const live = () => f.pb.status().runtime!.liveInstances;
+    // A primer on a third tool set first: the first request after a start also sets up the model list, the event
     // stream and the default instance, which would otherwise land on whichever of the two goes first.
     await ask(f, key, "tool_primer");
+    // What pre-warming buys, checked by what happens rather than by timing (the speed-up itself is the benchmark's
+    // to show): the pre-warmed tool set's instance is already up, so its first request boots none; a tool set never
+    // seen boots its instance on the request path.
+    const beforeWarm = live();
     const warm = await ask(f, key, "tool_warm");
+    assert.equal(live(), beforeWarm, "the pre-warmed tool set's first request booted an instance");
     const cold = await ask(f, key, "tool_never_seen");
-    const again = await ask(f, key, "tool_warm"); // the warm range: a later request of a used tool set
-    const load = os.loadavg()[0]!;
-    t.diagnostic(
-      `first request after restart: pre-warmed tool set ${warm.ms} ms, cold tool set ${cold.ms} ms; ` +
-        `a later request ${again.ms} ms (load ${load.toFixed(1)})`,
-    );
-    // The instance boot a cold tool set pays is 1.4–1.8 s on a quiet machine; under several times more runnable
-    // processes than cores (seen: load 20 on 2 cores) every step takes seconds and the order is noise.
-    if (load < os.cpus().length * 2)
-      assert.ok(warm.ms < cold.ms, `pre-warmed ${warm.ms} ms is not faster than cold ${cold.ms} ms`);
+    assert.equal(live(), beforeWarm + 1, "a tool set never seen boots its instance when asked");
+    t.diagnostic(`first request after restart: pre-warmed tool set ${warm.ms} ms, cold tool set ${cold.ms} ms`);
 
     // A new app's default instance boots when the app is created.
     const before = f.pb.status().runtime!.liveInstances;

@@ -4,10 +4,11 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { processesUnder } from "../harness/procfs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -25,24 +26,6 @@ after(() => {
   }
   rmSync(tmp, { recursive: true, force: true });
 });
-
-/** Live processes whose working directory or command line lies in `dir` (Linux /proc), with their command lines. */
-function processesUnder(dir: string): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    try {
-      if (/\) Z /.test(readFileSync(`/proc/${name}/stat`, "utf8"))) continue;
-      let cwd = "";
-      try {
-        cwd = readlinkSync(`/proc/${name}/cwd`);
-      } catch {}
-      const cmdline = readFileSync(`/proc/${name}/cmdline`, "utf8");
-      if (cwd.startsWith(dir) || cmdline.includes(dir)) pids.push(Number(name));
-    } catch {}
-  }
-  return pids;
-}
 
 const isOpencode = (pid: number) => {
   try {

@@ -515,7 +515,8 @@ describe("fetchRemoteImage", () => {
           },
         );
         const elapsed = Date.now() - started;
-        assert.ok(elapsed >= 150 && elapsed < 2_000, `elapsed ${elapsed} ms`);
+        // The server never answers in time, so the 504 is the 200 ms timeout; "not early" is a lower bound on a timer.
+        assert.ok(elapsed >= 150, `elapsed ${elapsed} ms`);
       } finally {
         await server.close();
       }
