@@ -133,6 +133,10 @@ export const App = z.object({
   /** Keep Responses API responses for `previous_response_id`, `item_reference` and GET /v1/responses/{id} (default
    *  on). Off: every request is treated as `store: false`, and the response says so. */
   storeResponses: z.boolean().default(true),
+  /** Run the web search / web fetch server tools clients offer (Claude Code's WebSearch/WebFetch, Codex's
+   *  web_search) with Patchbay's search backend (default on: the backend is the user's own SearXNG). Off: the client
+   *  gets its wire's native "unavailable" result. */
+  webSearch: z.boolean().default(true),
 });
 export type App = z.infer<typeof App>;
 
@@ -144,6 +148,7 @@ export const AppPatch = z
     limits: AppLimitsFields.partial(),
     history: HistoryLimitsFields.partial(),
     storeResponses: z.boolean(),
+    webSearch: z.boolean(),
   })
   .partial();
 export type AppPatch = z.infer<typeof AppPatch>;

@@ -96,6 +96,7 @@ function applyPatch(app: App, raw: unknown, parsed: AppPatch): App {
   if (top.limits) next.limits = { ...app.limits, ...presentFields(rawObj.limits, top.limits) };
   if (top.history) next.history = { ...app.history, ...presentFields(rawObj.history, top.history) };
   if (top.storeResponses !== undefined) next.storeResponses = top.storeResponses;
+  if (top.webSearch !== undefined) next.webSearch = top.webSearch;
   return parseInput(App, next);
 }
 

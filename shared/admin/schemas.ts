@@ -47,6 +47,8 @@ export const AppUpdate = z
     history: HistoryLimitsPatch,
     /** Keep Responses API responses (default on; see App.storeResponses). */
     storeResponses: z.boolean(),
+    /** Run clients' web search / fetch server tools (default on; see App.webSearch). */
+    webSearch: z.boolean(),
   })
   .partial();
 export type AppUpdate = z.infer<typeof AppUpdate>;
