@@ -31,7 +31,10 @@ export const OpenCodeMemoryLimitMB = z
 export const SearchUrl = z
   .string()
   .max(2000)
-  .refine((v) => /^https?:\/\/[^/@\s?#]+(\/[^\s]*)?$/i.test(v), "The search URL must be an http(s) URL without credentials, e.g. http://127.0.0.1:8888");
+  .refine(
+    (v) => /^https?:\/\/[^/@\s?#]+(\/[^\s]*)?$/i.test(v),
+    "The search URL must be an http(s) URL without credentials, e.g. http://127.0.0.1:8888",
+  );
 
 /** Global settings as stored in settings.json and edited in the dashboard. */
 export const Settings = z.object({

@@ -21,7 +21,13 @@ export type AnthropicServerToolResultBlock =
       tool_use_id: string;
       caller: { type: "direct" };
       content:
-        | Array<{ type: "web_search_result"; url: string; title: string; encrypted_content: string; page_age: string | null }>
+        | Array<{
+            type: "web_search_result";
+            url: string;
+            title: string;
+            encrypted_content: string;
+            page_age: string | null;
+          }>
         | { type: "web_search_tool_result_error"; error_code: string };
     }
   | {
@@ -44,7 +50,11 @@ export type AnthropicServerToolResultBlock =
     };
 
 /** The `server_tool_use` block of a call. */
-export function serverToolUseBlock(id: string, name: string, input: Record<string, unknown>): AnthropicServerToolUseBlock {
+export function serverToolUseBlock(
+  id: string,
+  name: string,
+  input: Record<string, unknown>,
+): AnthropicServerToolUseBlock {
   return { type: "server_tool_use", id, name, input, caller: { type: "direct" } };
 }
 
@@ -94,12 +104,16 @@ export function anthropicServerToolUsage(
   usage: Usage,
 ): { server_tool_use: { web_search_requests: number; web_fetch_requests: number } } | Record<string, never> {
   const s = usage.serverToolUse;
-  return s ? { server_tool_use: { web_search_requests: s.webSearchRequests, web_fetch_requests: s.webFetchRequests } } : {};
+  return s
+    ? { server_tool_use: { web_search_requests: s.webSearchRequests, web_fetch_requests: s.webFetchRequests } }
+    : {};
 }
 
 /** WebSearchToolResultErrorCode has no URL codes; those cannot occur for a search, `unavailable` covers the rest. */
 function webSearchErrorCode(code: string): string {
-  return ["invalid_tool_input", "unavailable", "max_uses_exceeded", "too_many_requests", "query_too_long"].includes(code)
+  return ["invalid_tool_input", "unavailable", "max_uses_exceeded", "too_many_requests", "query_too_long"].includes(
+    code,
+  )
     ? code
     : "unavailable";
 }

@@ -47,7 +47,11 @@ export async function runServerToolCall(
     const query = typeof input.query === "string" ? input.query.trim() : "";
     if (!query) return { kind: "web_search", error: "invalid_tool_input", message: "The search needs a 'query'." };
     if (query.length > MAX_QUERY_CHARS)
-      return { kind: "web_search", error: "query_too_long", message: `Queries are limited to ${MAX_QUERY_CHARS} characters.` };
+      return {
+        kind: "web_search",
+        error: "query_too_long",
+        message: `Queries are limited to ${MAX_QUERY_CHARS} characters.`,
+      };
     if (!services.search)
       return { kind: "web_search", error: "unavailable", message: services.searchUnavailable ?? "Web search is off." };
     try {
@@ -64,7 +68,8 @@ export async function runServerToolCall(
   }
   const url = typeof input.url === "string" ? input.url.trim() : "";
   if (!url) return { kind: "web_fetch", error: "invalid_tool_input", message: "The fetch needs a 'url'." };
-  if (url.length > 2048) return { kind: "web_fetch", error: "url_too_long", message: "URLs are limited to 2048 characters." };
+  if (url.length > 2048)
+    return { kind: "web_fetch", error: "url_too_long", message: "URLs are limited to 2048 characters." };
   let host: string;
   try {
     host = new URL(url).hostname;
