@@ -237,6 +237,9 @@ export function decodeResponsesToolChoice(
       "tool_choice",
     );
   }
+  // 'required' with only the web search Patchbay runs: the model must search (its function is added by the loop).
+  if (choice === "required" && decoded.tools.length === 0 && decoded.serverTools.length > 0)
+    return { choice: "required", echo: "required" };
   const keyword = decodeToolChoiceKeyword(choice, decoded.tools);
   if (keyword) return { choice: keyword, echo: keyword as ResponseToolChoiceOut };
   if (choice == null || typeof choice === "string") return { choice: "auto", echo: "auto" }; // unreachable
