@@ -109,6 +109,7 @@ export const SettingsUpdate = z
     logBodies: Settings.shape.logBodies.unwrap(),
     startOnLaunch: Settings.shape.startOnLaunch.unwrap(),
     opencodeMemoryLimitMB: Settings.shape.opencodeMemoryLimitMB.unwrap(),
+    searchUrl: Settings.shape.searchUrl.unwrap(),
   })
   .partial();
 export type SettingsUpdate = z.infer<typeof SettingsUpdate>;
