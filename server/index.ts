@@ -31,6 +31,9 @@ import { OpenCodeSupervisor } from "./opencode/supervisor";
 import { defaultUserOpenCodePaths } from "./opencode-user-paths";
 import type { Patchbay, PatchbayDeps, PatchbayUrls } from "./patchbay-types";
 import { inlineRemoteImages } from "./security/inline-images";
+import { withServerTools } from "./server-tools/loop";
+import { serverToolServices } from "./server-tools/services";
+import { createWebFetcher } from "./server-tools/web-fetch";
 import { createAppsStore } from "./stores/apps-store";
 import { createKeysStore } from "./stores/keys-store";
 import { createRequestLog } from "./stores/request-log";
@@ -137,12 +140,24 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     now,
   });
 
+  const serverToolBackend = withServerTools(backend, {
+    services: serverToolServices({
+      searchUrl: () => deps.searchUrl ?? settings.get().searchUrl,
+      // The backend sees the app's data key (shared/apps.ts appDataKey), not its name.
+      webSearchOn: (key) => apps.list().find((a) => appDataKey(a) === key)?.webSearch ?? false,
+      fetchPage: createWebFetcher(deps.webFetchAllowAddress ? { allowAddress: deps.webFetchAllowAddress } : {}),
+    }),
+    onCall: (app, c) =>
+      log(
+        `${app}: ${c.kind} ${JSON.stringify(c.target.slice(0, 200))} via ${c.backend}: ${c.error ?? `${c.results} result(s)`} in ${c.ms} ms`,
+      ),
+  });
   const apiApp = createApiApp(
     {
       apps,
       keys,
       responses,
-      backend,
+      backend: serverToolBackend,
       catalog: () => catalog.list(),
       gate: concurrency,
       requestLog,

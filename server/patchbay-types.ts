@@ -27,6 +27,11 @@ export interface PatchbayDeps {
   /** Overrides the stored settings for this run (CLI flags). `port: 0` picks a free port. */
   host?: string;
   port?: number;
+  /** SearXNG-compatible search endpoint for web search server tools (CLI `--search-url`, PATCHBAY_SEARCH_URL); wins
+   *  over the setting. */
+  searchUrl?: string;
+  /** Tests only: lets web fetch reach these addresses (e.g. 127.0.0.1 mock pages). Default: public addresses only. */
+  webFetchAllowAddress?: (ip: string) => boolean;
   /** Start the built-in demo upstream and register it as the `demo` provider. */
   demo?: boolean;
   /** Desktop shell hooks (Electron); omitted in headless mode. */

@@ -147,6 +147,10 @@ export const App = z.object({
    *  the same name never sees a deleted one's data. Absent on apps made before it existed: their data is under the
    *  bare name, which no newer app uses (names cannot contain `_`). See {@link appDataKey}. */
   dataKey: AppDataKey.optional(),
+  /** Run the web search / web fetch server tools clients offer (Claude Code's WebSearch/WebFetch, Codex's
+   *  web_search) with Patchbay's search backend (default on: the backend is the user's own SearXNG). Off: the client
+   *  gets its wire's native "unavailable" result. */
+  webSearch: z.boolean().default(true),
 });
 export type App = z.infer<typeof App>;
 
@@ -172,6 +176,7 @@ export const AppPatch = z
     routes: RouteMap,
     fallbacks: FallbackMap,
     budgets: BudgetList,
+    webSearch: z.boolean(),
   })
   .partial();
 export type AppPatch = z.infer<typeof AppPatch>;

@@ -27,6 +27,15 @@ export const OpenCodeMemoryLimitMB = z
   .min(0)
   .max(1024 * 1024);
 
+/** A search endpoint's base URL: http(s), no credentials. */
+export const SearchUrl = z
+  .string()
+  .max(2000)
+  .refine(
+    (v) => /^https?:\/\/[^/@\s?#]+(\/[^\s]*)?$/i.test(v),
+    "The search URL must be an http(s) URL without credentials, e.g. http://127.0.0.1:8888",
+  );
+
 /** Global settings as stored in settings.json and edited in the dashboard. */
 export const Settings = z.object({
   /** Host the OpenAI listener binds when LAN exposure is off: loopback only (LAN exposure is the way to listen wider). */
@@ -43,6 +52,9 @@ export const Settings = z.object({
   /** OpenCode's memory limit in MiB: over it, OpenCode is restarted between requests. null = automatic
    *  (total RAM / 16, between 1 and 2 GiB), 0 = never recycle for memory. */
   opencodeMemoryLimitMB: OpenCodeMemoryLimitMB.nullable().default(null),
+  /** The SearXNG-compatible search endpoint (`GET <url>/search?q=…&format=json`) that serves the web search server
+   *  tools; null = none (searches get the wire's "unavailable" result). `--search-url`/PATCHBAY_SEARCH_URL win. */
+  searchUrl: SearchUrl.nullable().default(null),
 });
 export type Settings = z.infer<typeof Settings>;
 /** A settings change: only the named fields (no defaults, so unnamed fields are never reset). */
@@ -55,6 +67,7 @@ export const SettingsPatch = z
     startOnLaunch: z.boolean(),
     launchAtLogin: z.boolean(),
     opencodeMemoryLimitMB: OpenCodeMemoryLimitMB.nullable(),
+    searchUrl: SearchUrl.nullable(),
   })
   .partial();
 export type SettingsPatch = z.infer<typeof SettingsPatch>;

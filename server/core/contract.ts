@@ -109,7 +109,57 @@ export interface NeutralRequest {
   promptCacheKey?: string;
   /** The decoder's warnings (later layers return their own; they never copy these). */
   warnings: PatchbayWarning[];
+  /** Provider server tools the client offered (Anthropic `web_search_*`/`web_fetch_*`, Responses `web_search`):
+   *  Patchbay runs their calls itself (server/server-tools/). Absent or empty: none offered. */
+  serverTools?: ServerToolSpec[];
 }
+
+/** Which server tool: a web search or a web page fetch. */
+export type ServerToolKind = "web_search" | "web_fetch";
+
+/** A server tool as the client offered it, options normalised (the wire's names in comments). */
+export interface ServerToolSpec {
+  kind: ServerToolKind;
+  /** The name the model calls it by (Anthropic `name`; `web_search` on Responses). */
+  name: string;
+  /** Calls allowed in this request (`max_uses`); absent = no client limit (Patchbay's own bound applies). */
+  maxUses?: number;
+  /** Only results/URLs on these domains (`allowed_domains`, Responses `filters.allowed_domains`). */
+  allowedDomains?: string[];
+  /** Never results/URLs on these domains (`blocked_domains`). */
+  blockedDomains?: string[];
+  /** Approximate user location (`user_location`): passed to the search backend where it takes one. */
+  userLocation?: { city?: string; region?: string; country?: string; timezone?: string };
+  /** Web fetch: the most characters of page text returned (derived from `max_content_tokens`). */
+  maxContentChars?: number;
+}
+
+/** One web search hit. `snippet` is the backend's text about the page (shown to the model, not to Anthropic clients). */
+export interface WebSearchHit {
+  url: string;
+  title: string;
+  snippet: string;
+  /** The page's age or date as the backend gave it, else absent. */
+  pageAge?: string;
+}
+
+/** Why a server tool call produced no result, in Anthropic's error codes (the richest set; other wires map them). */
+export type ServerToolErrorCode =
+  | "invalid_tool_input"
+  | "unavailable"
+  | "max_uses_exceeded"
+  | "too_many_requests"
+  | "query_too_long"
+  | "url_not_allowed"
+  | "url_not_accessible"
+  | "unsupported_content_type"
+  | "url_too_long";
+
+/** The outcome of one server tool call. */
+export type ServerToolOutcome =
+  | { kind: "web_search"; query: string; hits: WebSearchHit[] }
+  | { kind: "web_fetch"; url: string; title: string | null; mediaType: string; text: string; retrievedAt: string }
+  | { kind: ServerToolKind; error: ServerToolErrorCode; message: string };
 
 /** Token usage in OpenAI semantics: input includes cached tokens, output includes reasoning tokens. */
 export interface Usage {
@@ -119,6 +169,8 @@ export interface Usage {
   reasoningTokens: number;
   /** Input tokens written to the provider's prompt cache (part of `inputTokens`); absent when none were reported. */
   cacheWriteTokens?: number;
+  /** Server tool calls Patchbay ran (Anthropic `usage.server_tool_use`); absent when the request offered none. */
+  serverToolUse?: { webSearchRequests: number; webFetchRequests: number };
 }
 
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
@@ -147,6 +199,11 @@ export type ModelEvent =
    *  (Anthropic thinking); encoders of wires without signatures ignore it. */
   | { type: "reasoning-delta"; delta: string; signature?: string }
   | { type: "tool-call"; id: string; name: string; arguments: string }
+  /** A server tool call the model made, run by Patchbay (never returned to the client to run). `input` is the
+   *  model's arguments as an object. Its `server-tool-result` follows before any other output. */
+  | { type: "server-tool-call"; id: string; name: string; kind: ServerToolKind; input: Record<string, unknown> }
+  /** The outcome of the server tool call `id`. */
+  | { type: "server-tool-result"; id: string; outcome: ServerToolOutcome }
   /** `warnings`: notes learnt only at the end (e.g. the model ignored tool_choice), for `x-patchbay-warnings`. */
   | { type: "finish"; reason: FinishReason; usage: Usage; warnings?: PatchbayWarning[] }
   | { type: "error"; error: ModelError };
@@ -207,6 +264,11 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
   if (a.cacheWriteTokens !== undefined || b.cacheWriteTokens !== undefined)
     sum.cacheWriteTokens = (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0);
+  if (a.serverToolUse || b.serverToolUse)
+    sum.serverToolUse = {
+      webSearchRequests: (a.serverToolUse?.webSearchRequests ?? 0) + (b.serverToolUse?.webSearchRequests ?? 0),
+      webFetchRequests: (a.serverToolUse?.webFetchRequests ?? 0) + (b.serverToolUse?.webFetchRequests ?? 0),
+    };
   return sum;
 }
 

@@ -35,6 +35,9 @@ export interface FetchRemoteImageOptions {
   param?: string | null;
   /** Aborts the fetch (client gone, a sibling fetch failed); the promise rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Which `content-type` media types are accepted (lower-case, no parameters). Default: `image/*`. Web fetch
+   *  (server/server-tools/web-fetch.ts) reuses this guard for text pages. */
+  acceptMediaType?: (mediaType: string) => boolean;
 }
 
 export const REMOTE_IMAGE_DEFAULTS = Object.freeze({ maxBytes: 20 * 1024 * 1024, timeoutMs: 10_000, maxRedirects: 3 });
@@ -106,7 +109,8 @@ export async function fetchRemoteImage(url: string, opts: FetchRemoteImageOption
         const status = res.statusCode ?? 0;
         if (status < 200 || status > 299) throw bad(`The image server at host ${where()} answered HTTP ${status}.`);
         const mediaType = parseMediaType(res.headers["content-type"]);
-        if (!mediaType || !IMAGE_MEDIA_TYPE.test(mediaType)) {
+        const accepted = opts.acceptMediaType ?? ((t: string) => IMAGE_MEDIA_TYPE.test(t));
+        if (!mediaType || !accepted(mediaType)) {
           throw new PatchbayError(
             "unsupported_media_type",
             `The URL at host ${where()} is not an image: content-type '${printable(mediaType ?? "(none)")}' (only image/* is accepted).`,

@@ -98,6 +98,7 @@ function applyPatch(app: App, raw: unknown, parsed: AppPatch): App {
   if (top.limits) next.limits = { ...app.limits, ...presentFields(rawObj.limits, top.limits) };
   if (top.history) next.history = { ...app.history, ...presentFields(rawObj.history, top.history) };
   if (top.storeResponses !== undefined) next.storeResponses = top.storeResponses;
+  if (top.webSearch !== undefined) next.webSearch = top.webSearch;
   if (top.routes) next.routes = { ...top.routes };
   if (top.fallbacks) next.fallbacks = { ...top.fallbacks };
   if (top.budgets) next.budgets = [...top.budgets];

@@ -47,6 +47,8 @@ export const AppUpdate = z
     history: HistoryLimitsPatch,
     /** Keep Responses API responses (default on; see App.storeResponses). */
     storeResponses: z.boolean(),
+    /** Run clients' web search / fetch server tools (default on; see App.webSearch). */
+    webSearch: z.boolean(),
   })
   .partial();
 export type AppUpdate = z.infer<typeof AppUpdate>;
@@ -107,6 +109,7 @@ export const SettingsUpdate = z
     logBodies: Settings.shape.logBodies.unwrap(),
     startOnLaunch: Settings.shape.startOnLaunch.unwrap(),
     opencodeMemoryLimitMB: Settings.shape.opencodeMemoryLimitMB.unwrap(),
+    searchUrl: Settings.shape.searchUrl.unwrap(),
   })
   .partial();
 export type SettingsUpdate = z.infer<typeof SettingsUpdate>;

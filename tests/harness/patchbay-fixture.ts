@@ -27,6 +27,8 @@ export interface FixtureOptions {
   runtime?: PatchbayDeps["runtime"];
   /** Reuse this data dir (a restart of the same Patchbay); it is still removed by `stop()`. */
   dataDir?: string;
+  /** Web search/fetch server tools: the search endpoint and which addresses web fetch may reach (tests: loopback). */
+  serverTools?: Pick<PatchbayDeps, "searchUrl" | "webFetchAllowAddress">;
   /** A user with no provider logged in: OpenCode offers no model at all (issue 16 item 12's first-hour case). */
   noModels?: boolean;
 }
@@ -78,6 +80,7 @@ export async function startPatchbayFixture(opts: FixtureOptions = {}): Promise<P
     demo: opts.demo ?? false,
     ...(opts.clientEnv ? { clientEnv: opts.clientEnv } : {}),
     ...(opts.runtime ? { runtime: opts.runtime } : {}),
+    ...opts.serverTools,
     userOpenCode: { authFile: fs.existsSync(user.authFile) ? user.authFile : null, configFile: user.configFile },
     log: (line) => {
       logLines.push(line);

@@ -15,6 +15,7 @@ import { Switch } from "../components/Switch";
 import { Callout, ErrorState, Loading } from "../components/States";
 import { useSchemaForm } from "../hooks/useSchemaForm";
 import { EMPTY } from "../lib/format";
+import { WebSearchSection } from "./settings/WebSearchSection";
 
 interface Form {
   host: string;
@@ -257,6 +258,7 @@ export function SettingsPage() {
       ) : (
         <SettingsForm key={JSON.stringify(settings.data)} settings={settings.data} />
       )}
+      {settings.data ? <WebSearchSection key={settings.data.searchUrl ?? ""} settings={settings.data} /> : null}
       {status?.desktop ? <DesktopSection /> : null}
       {status ? (
         <section className="card stack" aria-label="About">

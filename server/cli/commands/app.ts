@@ -1,9 +1,10 @@
-// `patchbay app create|list|models|alias|history|delete`: manage apps (one per client program) in the data folder.
+// `patchbay app create|list|models|alias|history|web-search|delete`: manage apps (one per client program) in the data folder.
 // Must not talk to a running server: the stores' files are shared, and a running server picks changes up.
 import type { Command } from "commander";
 import { AliasName, AppName, HistoryLimitsFields, ModelPatternInput, type HistoryLimits } from "../../../shared/apps";
 import { PatchbayError } from "../../core/errors";
 import { deleteApp } from "../../stores/app-lifecycle";
+import { createSettingsStore } from "../../stores/settings-store";
 import { withStores, type CliContext } from "../context";
 import { UsageError } from "../errors";
 import { describeHistoryLimits, localTime, table } from "../format";
@@ -219,6 +220,27 @@ Examples:
     });
 
   app
+    .command("web-search")
+    .description("Show or switch an app's web search (clients' web search / web fetch tools, run by Patchbay)")
+    .argument("<name>", "app name")
+    .argument("[state]", "on or off")
+    .action(async (name: string, state: string | undefined) => {
+      const value = state === undefined ? undefined : state.trim().toLowerCase();
+      if (value !== undefined && value !== "on" && value !== "off") throw new UsageError('Use "on" or "off".');
+      const on = await withStores(ctx, async ({ apps }) =>
+        value === undefined
+          ? requireApp(apps.get(name), name).webSearch
+          : (await apps.update(name, { webSearch: value === "on" })).webSearch,
+      );
+      const backend = await describeSearchBackend(ctx);
+      ctx.io.out(
+        on
+          ? `Web search is on for app "${name}": ${backend}\n`
+          : `Web search is off for app "${name}": its clients get a "search unavailable" result.\n`,
+      );
+    });
+
+  app
     .command("delete")
     .description("Delete an app and revoke all of its keys")
     .argument("<name>", "app name")
@@ -232,6 +254,21 @@ Examples:
     });
 
   registerAppRoutingCommands(app, ctx);
+}
+
+/** Which backend serves searches (the one `patchbay serve` would use without `--search-url`), and what leaves the
+ *  machine. */
+async function describeSearchBackend(ctx: CliContext): Promise<string> {
+  const fromEnv = ctx.io.env.PATCHBAY_SEARCH_URL?.trim();
+  let url = fromEnv || null;
+  if (!url) {
+    const settings = await createSettingsStore({ dataDir: ctx.dataDir() });
+    url = settings.get().searchUrl;
+    await settings.close();
+  }
+  return url
+    ? `queries go to the SearXNG-compatible endpoint ${url}${fromEnv ? " (PATCHBAY_SEARCH_URL)" : ""}; pages are fetched by Patchbay.`
+    : 'no search backend is configured yet (set one in Settings, with `patchbay serve --search-url URL` or PATCHBAY_SEARCH_URL); until then searches get a "search unavailable" result.';
 }
 
 /**

@@ -70,6 +70,10 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option("--port <port>", "port of the OpenAI API; 0 picks a free port (default: from settings, 4747)", parsePort)
     .option("--demo", "also start a built-in demo model (provider `demo`), for trying Patchbay without any login")
     .option("--quiet", "do not print a line per API request")
+    .option(
+      "--search-url <url>",
+      "SearXNG-compatible endpoint for clients' web search (GET <url>/search?q=…&format=json; default: $PATCHBAY_SEARCH_URL, else Settings)",
+    )
     .addHelpText(
       "after",
       `
@@ -87,6 +91,7 @@ interface ServeOptions {
   port?: number;
   demo?: boolean;
   quiet?: boolean;
+  searchUrl?: string;
 }
 
 /**
@@ -96,11 +101,13 @@ interface ServeOptions {
 async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
   const { io } = ctx;
   const createPatchbay = await ctx.loadCreatePatchbay();
+  const searchUrl = opts.searchUrl ?? (io.env.PATCHBAY_SEARCH_URL?.trim() || undefined);
   const pb = await createPatchbay({
     dataDir: ctx.dataDir(),
     ...(opts.host !== undefined ? { host: opts.host } : {}),
     ...(opts.port !== undefined ? { port: opts.port } : {}),
     demo: opts.demo === true,
+    ...(searchUrl ? { searchUrl } : {}),
     log: (line) => io.err(`[patchbay] ${line}\n`),
   });
 

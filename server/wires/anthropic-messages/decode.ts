@@ -10,6 +10,7 @@ import type {
   NeutralRequest,
   ResponseFormat,
   SignedReasoning,
+  ServerToolSpec,
   ToolCall,
   ToolChoice,
   ToolDefinition,
@@ -21,6 +22,7 @@ import { decodeImageUrl, parseDataUrl } from "../../core/media";
 import { refuseEmptyUserContent, uniqueToolNames } from "../../core/tool-helpers";
 import { WarningList, warn } from "../../core/warnings";
 import { isJsonObject, parseWire } from "../../core/wire-parse";
+import { anthropicServerTool } from "../../server-tools/anthropic-tools";
 import {
   DocumentBlock,
   ImageBlock,
@@ -348,16 +350,21 @@ interface DecodedTools {
   tools: ToolDefinition[];
   /** Names of server tools (dated `type`) that were dropped. */
   serverTools: string[];
+  /** Web search/fetch server tools, which Patchbay runs (server/server-tools/). */
+  runs: ServerToolSpec[];
 }
 
 function decodeTools(req: MessagesRequest, notes: WarningList): DecodedTools {
   const tools: ToolDefinition[] = [];
   const serverTools: string[] = [];
+  const runs: ServerToolSpec[] = [];
   const params: string[] = [];
   const deferred: string[] = [];
   (req.tools ?? []).forEach((tool, i) => {
     const at = `tools[${i}]`;
     if (tool.type != null && tool.type !== "custom") {
+      const run = anthropicServerTool(tool, at);
+      if (run) return void runs.push(run);
       serverTools.push(tool.name);
       notes.add(
         warn.dropped(
@@ -387,7 +394,7 @@ function decodeTools(req: MessagesRequest, notes: WarningList): DecodedTools {
         `defer_loading ignored: offered directly: ${deferred.map((n) => q(n, 60)).join(", ")}`,
       ),
     );
-  return { tools, serverTools };
+  return { tools, serverTools, runs };
 }
 
 function decodeToolChoice(req: MessagesRequest, decoded: DecodedTools): ToolChoice {
@@ -395,7 +402,7 @@ function decodeToolChoice(req: MessagesRequest, decoded: DecodedTools): ToolChoi
   if (!choice || choice.type === "auto") return "auto";
   if (choice.type === "none") return "none";
   if (choice.type === "any") {
-    if (decoded.tools.length === 0) {
+    if (decoded.tools.length === 0 && decoded.runs.length === 0) {
       const why = decoded.serverTools.length
         ? ` (server tools are not available through Patchbay: ${decoded.serverTools.map((n) => q(n, 60)).join(", ")})`
         : "";
@@ -406,6 +413,8 @@ function decodeToolChoice(req: MessagesRequest, decoded: DecodedTools): ToolChoi
     }
     return "required";
   }
+  // A server tool Patchbay runs: the model must call a tool (the named one is not singled out among them).
+  if (decoded.runs.some((t) => t.name === choice.name)) return "required";
   if (decoded.serverTools.includes(choice.name)) {
     throw new PatchbayError(
       "unsupported_value",
@@ -501,6 +510,7 @@ export function buildNeutral(req: MessagesRequest, body: Record<string, unknown>
     stream: req.stream === true,
     includeUsage: true,
     warnings: notes.list,
+    ...(tools.runs.length ? { serverTools: tools.runs } : {}),
   };
 }
 

@@ -6,6 +6,13 @@ import type { PatchbayError } from "../../core/errors";
 import { modelErrorToPatchbayError, STREAM_ENDED_EARLY } from "../../core/model-error";
 import type { SseFrame } from "../../core/sse-frame";
 import { toAnthropicErrorBody } from "./error-envelope";
+import {
+  anthropicServerToolUsage,
+  serverToolResultBlock,
+  serverToolUseBlock,
+  type AnthropicServerToolResultBlock,
+  type AnthropicServerToolUseBlock,
+} from "../../server-tools/anthropic-blocks";
 
 /** Anthropic usage. `input_tokens` EXCLUDES cache reads (neutral usage includes them). */
 export interface AnthropicUsage {
@@ -13,13 +20,17 @@ export interface AnthropicUsage {
   output_tokens: number;
   cache_creation_input_tokens: number;
   cache_read_input_tokens: number;
+  /** Server tool calls Patchbay ran; only when the request offered server tools. */
+  server_tool_use?: { web_search_requests: number; web_fetch_requests: number };
 }
 
 /** A content block of the answer. `signature` is "" when the upstream gave none. */
 export type AnthropicContentBlock =
   | { type: "text"; text: string }
   | { type: "thinking"; thinking: string; signature: string }
-  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+  | AnthropicServerToolUseBlock
+  | AnthropicServerToolResultBlock;
 
 /** Why the model stopped. */
 export type AnthropicStopReason = "end_turn" | "max_tokens" | "stop_sequence" | "tool_use" | "refusal";
@@ -55,6 +66,7 @@ export function toAnthropicUsage(usage: Usage): AnthropicUsage {
     output_tokens: usage.outputTokens,
     cache_creation_input_tokens: 0,
     cache_read_input_tokens: usage.cachedInputTokens,
+    ...anthropicServerToolUsage(usage),
   };
 }
 
@@ -153,6 +165,33 @@ export class MessagesEncoder {
             index,
             delta: { type: "input_json_delta", partial_json: JSON.stringify(input) },
           }),
+          this.frame("content_block_stop", { index }),
+        );
+        return frames;
+      }
+      case "server-tool-call": {
+        const frames = [...this.messageStart(), ...this.closeOpen()];
+        const index = s.blocks.length;
+        const block = serverToolUseBlock(event.id, event.name, event.input);
+        s.blocks.push(block);
+        frames.push(
+          this.frame("content_block_start", { index, content_block: { ...block, input: {} } }),
+          this.frame("content_block_delta", {
+            index,
+            delta: { type: "input_json_delta", partial_json: JSON.stringify(event.input) },
+          }),
+          this.frame("content_block_stop", { index }),
+        );
+        return frames;
+      }
+      case "server-tool-result": {
+        // Anthropic sends a result block whole in its content_block_start (no deltas).
+        const frames = [...this.messageStart(), ...this.closeOpen()];
+        const index = s.blocks.length;
+        const block = serverToolResultBlock(event.id, event.outcome);
+        s.blocks.push(block);
+        frames.push(
+          this.frame("content_block_start", { index, content_block: block }),
           this.frame("content_block_stop", { index }),
         );
         return frames;

@@ -99,6 +99,9 @@ export class ChatEncoder {
         if (event.delta === "") return [];
         s.reasoning += event.delta;
         return [this.chunk({ reasoning_content: event.delta })];
+      case "server-tool-call":
+      case "server-tool-result":
+        return []; // chat completions offers no server tools (the loop never runs for it)
       case "tool-call": {
         const index = s.toolCalls.length;
         const call: ToolCall = {

@@ -260,6 +260,10 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
           content: joinTexts(toolOutputTexts(item.output, `${at}.output`, omitted)),
         });
         return;
+      case "web_search_call":
+        // An earlier search Patchbay (or OpenAI) ran: its results reached the model then; the answer that follows
+        // carries what was used. Not replayed.
+        return;
       case "reasoning":
         // Reasoning items carry the model's earlier reasoning (often encrypted); they are not replayed.
         return;
@@ -377,6 +381,7 @@ export function decodeResponsesRequest(body: unknown): DecodedResponsesRequest {
     includeUsage: stream,
     ...(promptCacheKey ? { promptCacheKey } : {}),
     warnings: [...warnings, ...decodedTools.warnings, ...notesOf(req)],
+    ...(decodedTools.serverTools.length ? { serverTools: decodedTools.serverTools } : {}),
   };
   const echo: ResponseEcho = {
     instructions: req.instructions ?? null,

@@ -1,6 +1,7 @@
 // The Responses encoder: ONE state machine fed with neutral ModelEvents that yields the named SSE events and, from the
 // same state, the final response object, so the stream and the JSON never disagree. Pure: ids and times are injected.
-import type { ModelError, ModelEvent, Usage } from "../../core/contract";
+import type { ModelError, ModelEvent, Usage, WebSearchHit } from "../../core/contract";
+import { urlCitations, webSearchCallItem, webSearchItemId, type UrlCitation } from "../../server-tools/responses-items";
 import type { PatchbayError } from "../../core/errors";
 import { STREAM_ENDED_EARLY, modelErrorToPatchbayError } from "../../core/model-error";
 import type { SseFrame } from "../../core/sse-frame";
@@ -130,6 +131,10 @@ export class ResponsesEncoder {
     final: null,
   };
   private readonly emitReasoning: boolean;
+  /** The web search call in progress (between its call and result events). */
+  private searching: { query: string; output_index: number } | null = null;
+  /** Every hit of this response's searches: URLs the text names become `url_citation` annotations. */
+  private readonly hits: WebSearchHit[] = [];
 
   constructor(private readonly options: ResponsesEncoderOptions) {
     this.emitReasoning = options.emitReasoning ?? options.echo.reasoning.summary !== null;
@@ -150,6 +155,10 @@ export class ResponsesEncoder {
         break;
       case "tool-call":
         this.toolCall(event.id, event.name, event.arguments, frames);
+        break;
+      case "server-tool-call":
+      case "server-tool-result":
+        this.webSearchCall(event, frames);
         break;
       case "finish": {
         const reason =
@@ -313,11 +322,23 @@ export class ResponsesEncoder {
     const where = { item_id: open.id, output_index: open.outputIndex };
     let item: OutputItem;
     if (open.kind === "message") {
+      const annotations = urlCitations(open.text, this.hits);
+      annotations.forEach((annotation, annotation_index) =>
+        frames.push(
+          this.event("response.output_text.annotation.added", {
+            ...where,
+            content_index: 0,
+            annotation_index,
+            annotation,
+          }),
+        ),
+      );
       frames.push(
         this.event("response.output_text.done", { ...where, content_index: 0, text: open.text, logprobs: [] }),
       );
-      frames.push(this.event("response.content_part.done", { ...where, content_index: 0, part: textPart(open.text) }));
-      item = { id: open.id, type: "message", status, role: "assistant", content: [textPart(open.text)] };
+      const part = textPart(open.text, annotations);
+      frames.push(this.event("response.content_part.done", { ...where, content_index: 0, part }));
+      item = { id: open.id, type: "message", status, role: "assistant", content: [part] };
     } else {
       const part = { type: "summary_text" as const, text: open.text };
       frames.push(this.event("response.reasoning_summary_text.done", { ...where, summary_index: 0, text: open.text }));
@@ -326,6 +347,37 @@ export class ResponsesEncoder {
     }
     this.state.output.push(item);
     frames.push(this.event("response.output_item.done", { output_index: open.outputIndex, item }));
+  }
+
+  /** A `web_search_call` item: added (in_progress) with `web_search_call.in_progress` and `.searching` at the call;
+   *  `.completed` (not for a failed search) and `output_item.done` (status completed or failed) at its result. */
+  private webSearchCall(
+    event: Extract<ModelEvent, { type: "server-tool-call" | "server-tool-result" }>,
+    frames: SseFrame[],
+  ): void {
+    this.announce(frames);
+    this.closeOpen("completed", frames);
+    const item_id = webSearchItemId(event.id);
+    if (event.type === "server-tool-call") {
+      const query = typeof event.input.query === "string" ? event.input.query : "";
+      const output_index = this.state.output.length;
+      this.state.itemCount++;
+      this.searching = { query, output_index };
+      frames.push(
+        this.event("response.output_item.added", { output_index, item: webSearchCallItem(event.id, query, null) }),
+      );
+      frames.push(this.event("response.web_search_call.in_progress", { output_index, item_id }));
+      frames.push(this.event("response.web_search_call.searching", { output_index, item_id }));
+      return;
+    }
+    const { query, output_index } = this.searching ?? { query: "", output_index: this.state.output.length };
+    this.searching = null;
+    const item = webSearchCallItem(event.id, query, event.outcome);
+    if (!("error" in event.outcome) && event.outcome.kind === "web_search") this.hits.push(...event.outcome.hits);
+    if (item.status === "completed")
+      frames.push(this.event("response.web_search_call.completed", { output_index, item_id }));
+    this.state.output.push(item);
+    frames.push(this.event("response.output_item.done", { output_index, item }));
   }
 
   private toolCall(callId: string, flatName: string, rawArguments: string, frames: SseFrame[]): void {
@@ -436,6 +488,6 @@ function failureError(error: ModelError): PatchbayError {
   return modelErrorToPatchbayError({ ...error, message: responseErrorMessage(error) });
 }
 
-function textPart(text: string): OutputTextPart {
-  return { type: "output_text", text, annotations: [], logprobs: [] };
+function textPart(text: string, annotations: UrlCitation[] = []): OutputTextPart {
+  return { type: "output_text", text, annotations, logprobs: [] };
 }

@@ -81,6 +81,8 @@ export const CustomToolCallOutputItem = z.object({
 });
 /** A `reasoning` item: accepted and dropped. */
 export const ReasoningItem = z.object({ type: z.literal("reasoning") });
+/** A `web_search_call` item from an earlier response (Codex sends them back): the search is not replayed. */
+export const WebSearchCallItem = z.object({ type: z.literal("web_search_call") });
 /** An `item_reference`: recognised so it can be refused with advice. */
 export const ItemReference = z.object({ type: z.literal("item_reference"), id: z.string().nullish() });
 
@@ -92,6 +94,7 @@ export const KNOWN_ITEM_TYPES = [
   "custom_tool_call",
   "custom_tool_call_output",
   "reasoning",
+  "web_search_call",
   "item_reference",
 ] as const;
 
@@ -108,6 +111,7 @@ export const ResponsesInputItem = z.preprocess(
     CustomToolCallItem,
     CustomToolCallOutputItem,
     ReasoningItem,
+    WebSearchCallItem,
     ItemReference,
   ]),
 );

@@ -3,13 +3,14 @@
 // members become functions named `<namespace>__<name>`; custom tools become functions with one string argument
 // `input`; hosted tools are dropped with a warning (400 only when `tool_choice` forces one). Pure: no I/O.
 import { createHash } from "node:crypto";
-import type { PatchbayWarning, ToolChoice, ToolDefinition } from "../../core/contract";
+import type { PatchbayWarning, ServerToolSpec, ToolChoice, ToolDefinition } from "../../core/contract";
 import { quoteClientText as q } from "../../core/client-text";
 import { PatchbayError, invalidRequest, unsupportedParameter } from "../../core/errors";
 import { assertJsonDepth } from "../../core/json-depth";
 import { decodeToolChoiceKeyword, uniqueToolNames } from "../../core/tool-helpers";
 import { WarningList, warn } from "../../core/warnings";
 import { formatParam, parseWire, type WirePath } from "../../core/wire-parse";
+import { RESPONSES_WEB_SEARCH_TYPES, responsesServerTool } from "../../server-tools/responses-tools";
 import {
   ResponsesCustomTool,
   ResponsesFunctionTool,
@@ -65,6 +66,8 @@ export interface DecodedResponsesTools {
   names: ToolNameMap;
   /** Dropped hosted tools (`tools[i]` and its type), for warnings and forced-tool errors. */
   hosted: Array<{ param: string; type: string }>;
+  /** Hosted web search, which Patchbay runs (server/server-tools/); at most one. */
+  serverTools: ServerToolSpec[];
   warnings: PatchbayWarning[];
 }
 
@@ -168,9 +171,14 @@ function unknownToolType(type: string, param: string): PatchbayError {
 export function decodeResponsesTools(req: ResponsesRequest): DecodedResponsesTools {
   const out: Collected = { tools: [], echo: [], names: new Map(), params: [], warnings: new WarningList() };
   const hosted: DecodedResponsesTools["hosted"] = [];
+  const serverTools: ServerToolSpec[] = [];
   (req.tools ?? []).forEach((tool, i) => {
     const type = tool.type;
-    if (type === "function") out.echo.push(addFunction(tool, ["tools", i], undefined, out));
+    const run = serverTools.length ? null : responsesServerTool(tool);
+    if (run) serverTools.push(run);
+    else if (RESPONSES_WEB_SEARCH_TYPES.has(type))
+      return; // a second web search tool adds nothing
+    else if (type === "function") out.echo.push(addFunction(tool, ["tools", i], undefined, out));
     else if (type === "custom") out.echo.push(addCustom(tool, ["tools", i], undefined, out));
     else if (type === "namespace") {
       const ns = parseWire(ResponsesNamespaceTool, tool, ["tools", i]);
@@ -194,7 +202,7 @@ export function decodeResponsesTools(req: ResponsesRequest): DecodedResponsesToo
       ),
     );
   }
-  return { tools: out.tools, echo: out.echo, names: out.names, hosted, warnings: out.warnings.list };
+  return { tools: out.tools, echo: out.echo, names: out.names, hosted, serverTools, warnings: out.warnings.list };
 }
 
 function hostedRefusal(forced: string[], hosted: DecodedResponsesTools["hosted"]): PatchbayError {
@@ -217,13 +225,21 @@ export function decodeResponsesToolChoice(
   decoded: DecodedResponsesTools,
 ): { choice: ToolChoice; echo: ResponseToolChoiceOut } {
   const choice = req.tool_choice;
-  if (choice === "required" && decoded.tools.length === 0 && decoded.hosted.length > 0) {
+  if (
+    choice === "required" &&
+    decoded.tools.length === 0 &&
+    decoded.serverTools.length === 0 &&
+    decoded.hosted.length > 0
+  ) {
     const list = decoded.hosted.map((h) => `${h.type} (${h.param})`).join(", ");
     throw invalidRequest(
       `Invalid 'tool_choice': 'required' needs a function, custom or namespace tool in 'tools'; hosted tools are not available through Patchbay: ${list}.`,
       "tool_choice",
     );
   }
+  // 'required' with only the web search Patchbay runs: the model must search (its function is added by the loop).
+  if (choice === "required" && decoded.tools.length === 0 && decoded.serverTools.length > 0)
+    return { choice: "required", echo: "required" };
   const keyword = decodeToolChoiceKeyword(choice, decoded.tools);
   if (keyword) return { choice: keyword, echo: keyword as ResponseToolChoiceOut };
   if (choice == null || typeof choice === "string") return { choice: "auto", echo: "auto" }; // unreachable
@@ -236,6 +252,9 @@ export function decodeResponsesToolChoice(
       "'tool_choice' of type 'allowed_tools' is not supported: offer only the tools you allow, with 'auto' or 'required'.",
     );
   }
+  // Forcing the web search Patchbay runs: the model must call a tool (approximated as 'required').
+  if (RESPONSES_WEB_SEARCH_TYPES.has(type) && decoded.serverTools.length)
+    return { choice: "required", echo: { type } as never };
   if (HOSTED_TOOL_TYPES.has(type) || type === "mcp") throw hostedRefusal([type], decoded.hosted);
   if ((type !== "function" && type !== "custom") || !choice.name) {
     throw unsupportedParameter(

@@ -1,5 +1,6 @@
 // Types of what Patchbay sends on the Responses wire (OpenAI API reference, "The response object" and "Streaming
 // events"), plus the request fields a response echoes. Types only.
+import type { OutputWebSearchCallItem, UrlCitation } from "../../server-tools/responses-items";
 
 /** `text.format` as echoed. */
 export type ResponseTextFormatOut =
@@ -71,7 +72,7 @@ export interface ResponseEcho {
 export interface OutputTextPart {
   type: "output_text";
   text: string;
-  annotations: [];
+  annotations: UrlCitation[];
   logprobs: [];
 }
 
@@ -124,7 +125,8 @@ export interface OutputReasoningItem {
   summary: SummaryTextPart[];
 }
 
-export type OutputItem = OutputMessageItem | OutputFunctionCallItem | OutputCustomToolCallItem | OutputReasoningItem;
+export type OutputItem =
+  OutputMessageItem | OutputFunctionCallItem | OutputCustomToolCallItem | OutputReasoningItem | OutputWebSearchCallItem;
 
 /** Responses usage; `input_tokens` includes cached tokens, `output_tokens` includes reasoning tokens.
  *  `cache_write_tokens` (required by the OpenAPI `ResponseUsage` schema) is 0 when the provider reported none. */

@@ -14,7 +14,7 @@ import { newResponseId } from "../../responses-store/record";
 import type { ResponseStore } from "../../responses-store/response-store";
 import { authOf } from "../../http/middleware/api-auth";
 import { runModelRequest } from "../../http/model-run/run";
-import type { DecodedWireRequest, ModelRequestDeps, WireEncoder } from "../../http/model-run/types";
+import type { DecodedWireRequest, ModelRequestDeps } from "../../http/model-run/types";
 
 export type { ResponsePersistence } from "../../responses-store/persisting-encoder";
 

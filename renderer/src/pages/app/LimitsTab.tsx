@@ -8,6 +8,7 @@ import { useSchemaForm, type FieldMapping } from "../../hooks/useSchemaForm";
 import { Switch } from "../../components/Switch";
 import { Callout } from "../../components/States";
 import { useCurrentApp } from "./context";
+import { WebSearchPanel } from "./WebSearchPanel";
 import { SaveBar } from "../../components/SaveBar";
 import { useSaveApp } from "./useSaveApp";
 
@@ -183,6 +184,7 @@ export function LimitsTab() {
           onReset={() => reset()}
         />
       </div>
+      <WebSearchPanel />
     </section>
   );
 }

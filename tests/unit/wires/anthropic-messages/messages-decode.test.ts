@@ -221,30 +221,59 @@ describe("decode rules", () => {
     );
   });
 
-  test("tools: custom and deferred kept; server tools dropped with a warning; forcing a server tool → 400", () => {
+  test("tools: custom and deferred kept; web search/fetch run by Patchbay; other server tools dropped; forcing one → 400", () => {
     const tools = [
       { name: "mine", input_schema: { type: "object" } },
       { type: "custom", name: "mine2", input_schema: { type: "object" }, cache_control: { type: "ephemeral" } },
-      { type: "web_search_20250305", name: "web_search" },
+      {
+        type: "web_search_20250305",
+        name: "web_search",
+        max_uses: 2,
+        allowed_domains: ["example.com"],
+        user_location: { type: "approximate", city: "Oslo" },
+      },
       { type: "bash_20250124", name: "bash" },
       { name: "later", input_schema: { type: "object" }, defer_loading: true },
+      { type: "web_fetch_20250910", name: "web_fetch", max_content_tokens: 1000, blocked_domains: ["bad.test"] },
     ];
     const n = decode({ tools, messages: [user("x")] });
     assert.deepEqual(
       n.tools.map((t) => t.name),
       ["mine", "mine2", "later"],
     );
-    assert.match(n.warnings.map(formatWarning).join(";"), /web_search/);
+    assert.deepEqual(n.serverTools, [
+      {
+        kind: "web_search",
+        name: "web_search",
+        maxUses: 2,
+        allowedDomains: ["example.com"],
+        userLocation: { city: "Oslo" },
+      },
+      { kind: "web_fetch", name: "web_fetch", blockedDomains: ["bad.test"], maxContentChars: 4000 },
+    ]);
+    assert.doesNotMatch(n.warnings.map(formatWarning).join(";"), /web_search/);
     assert.match(n.warnings.map(formatWarning).join(";"), /bash/);
-    assert.throws(
-      () => decode({ tools, tool_choice: { type: "tool", name: "web_search" }, messages: [user("x")] }),
-      (e: { status: number; message: string }) =>
-        e.status === 400 && /web_search/.test(e.message) && /bash/.test(e.message),
+    assert.equal(
+      decode({ tools, tool_choice: { type: "tool", name: "web_search" }, messages: [user("x")] }).toolChoice,
+      "required",
     );
     assert.throws(
-      () => decode({ tools: tools.slice(2, 4), tool_choice: { type: "any" }, messages: [user("x")] }),
-      (e: { status: number; message: string }) => e.status === 400 && /web_search/.test(e.message),
+      () => decode({ tools, tool_choice: { type: "tool", name: "bash" }, messages: [user("x")] }),
+      (e: { status: number; message: string }) => e.status === 400 && /bash/.test(e.message),
     );
+    assert.throws(
+      () => decode({ tools: tools.slice(3, 4), tool_choice: { type: "any" }, messages: [user("x")] }),
+      (e: { status: number; message: string }) => e.status === 400 && /bash/.test(e.message),
+    );
+    assert.equal(
+      decode({ tools: tools.slice(2, 4), tool_choice: { type: "any" }, messages: [user("x")] }).toolChoice,
+      "required",
+    );
+    assert400(
+      { ...base, tools: [{ ...tools[2], blocked_domains: ["x.test"] }], messages: [user("x")] },
+      "tools[0].blocked_domains",
+    );
+    assert400({ ...base, tools: [{ ...tools[2], max_uses: 0 }], messages: [user("x")] }, "tools[0].max_uses");
   });
 
   test("tool_choice and disable_parallel_tool_use", () => {

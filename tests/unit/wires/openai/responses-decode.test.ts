@@ -352,11 +352,13 @@ describe("decodeResponsesRequest: refusals name the field", () => {
 
   test("hosted tools: forcing one is refused (listing every hosted tool); an unknown tool type is refused", () => {
     const tools = [EXEC_TOOL, { type: "web_search" }, { type: "file_search", vector_store_ids: ["vs_1"] }];
-    assert400(() => decode({ tools, tool_choice: { type: "web_search_preview" } }), {
+    assert400(() => decode({ tools, tool_choice: { type: "file_search" } }), {
       param: "tool_choice",
       code: "unsupported_parameter",
-      message: /'web_search_preview'.*web_search \(tools\[1\]\), file_search \(tools\[2\]\)/,
+      message: /'file_search'.*file_search \(tools\[2\]\)/,
     });
+    // Web search is run by Patchbay: forcing it means the model must call a tool.
+    assert.equal(decode({ tools, tool_choice: { type: "web_search_preview" } }).request.toolChoice, "required");
     assert400(() => decode({ tools, tool_choice: { type: "mcp", server_label: "x" } }), {
       param: "tool_choice",
       message: /'mcp'/,
@@ -388,7 +390,13 @@ describe("decodeResponsesRequest: refusals name the field", () => {
   });
 
   test("input items", () => {
-    assert400(() => decode({ input: [userItem("a"), { type: "web_search_call", id: "ws_1" }] }), {
+    // web_search_call items (Codex sends them back) are accepted and not replayed.
+    assert.equal(
+      decode({ input: [userItem("a"), { type: "web_search_call", id: "ws_1", status: "completed" }] }).request.messages
+        .length,
+      1,
+    );
+    assert400(() => decode({ input: [userItem("a"), { type: "computer_call", id: "cu_1" }] }), {
       param: "input[1].type",
       code: "unsupported_value",
     });

@@ -105,18 +105,21 @@ describe("Responses tools: namespace, custom, hosted", () => {
       echo.tools.map((t) => t.type),
       ["function", "namespace"],
     );
+    // web_search is run by Patchbay (server/server-tools/), not dropped.
+    assert.deepEqual(request.serverTools, [{ kind: "web_search", name: "web_search" }]);
     const warning = request.warnings.map(formatWarning).find((w) => w.startsWith("hosted tools"));
     assert.equal(
       warning,
-      "hosted tools are not available through Patchbay and were not offered to the model: web_search (tools[1]), file_search (tools[2]), code_interpreter (tools[3]), image_generation (tools[4]), tool_search (tools[5]), local_shell (tools[6])",
+      "hosted tools are not available through Patchbay and were not offered to the model: file_search (tools[2]), code_interpreter (tools[3]), image_generation (tools[4]), tool_search (tools[5]), local_shell (tools[6])",
     );
   });
 
   test("tool_choice 'required' with only hosted tools → 400 saying the hosted tools are not available", () => {
-    assert400(() => decode({ tools: [{ type: "web_search" }], tool_choice: "required" }), {
+    assert400(() => decode({ tools: [{ type: "file_search" }], tool_choice: "required" }), {
       param: "tool_choice",
-      message: /hosted tools are not available through Patchbay: web_search \(tools\[0\]\)/,
+      message: /hosted tools are not available through Patchbay: file_search \(tools\[0\]\)/,
     });
+    assert.equal(decode({ tools: [{ type: "web_search" }], tool_choice: "required" }).request.toolChoice, "required");
   });
 
   test("tool_choice names a custom tool or a top-level function; namespace members cannot be forced by name", () => {
@@ -250,7 +253,11 @@ describe("the recorded Codex request (codex exec, @openai/codex 0.171.0)", () =>
     const { request, echo, toolNames } = decodeResponsesRequest(body);
     assert.ok(request.tools.some((t) => t.name === "exec_command"));
     assert.ok(request.tools.some((t) => t.name === "multi_agent_v1__close_agent"));
-    assert.ok(request.warnings.some((w) => /web_search \(tools\[\d+\]\)/.test(formatWarning(w))));
+    // Codex offers web_search on every request: Patchbay runs it (server/server-tools/), it is not dropped.
+    assert.deepEqual(
+      request.serverTools?.map((t) => t.kind),
+      ["web_search"],
+    );
     matchGolden("codex-exec-first-request.decoded", {
       request,
       echo,

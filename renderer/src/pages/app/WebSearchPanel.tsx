@@ -1,0 +1,45 @@
+// The app's web search switch (Limits tab): whether Patchbay runs the web search / fetch tools this app's clients
+// offer, and which backend serves them (Settings → Web search). Off: clients get a native "unavailable" result.
+import { Switch } from "../../components/Switch";
+import { Callout } from "../../components/States";
+import { useSettings } from "../../api";
+import { useCurrentApp } from "./context";
+import { useSaveApp } from "./useSaveApp";
+
+export function WebSearchPanel() {
+  const app = useCurrentApp();
+  const save = useSaveApp(app.name);
+  const searchUrl = useSettings().data?.searchUrl ?? null;
+  return (
+    <div className="card stack">
+      <div>
+        <h2>Web search</h2>
+        <p className="section-note">
+          Clients such as Claude Code (WebSearch, WebFetch) and Codex (web search) ask their provider to search the web.
+          Patchbay runs those searches and page fetches itself and hands the client real results.
+        </p>
+      </div>
+      <Switch
+        label="Run web search and web fetch for this app"
+        checked={app.webSearch}
+        disabled={save.isPending}
+        onChange={(v) => save.mutate({ webSearch: v })}
+      />
+      {app.webSearch ? (
+        searchUrl ? (
+          <Callout>
+            Searches go to <code>{searchUrl}</code> (Settings → Web search); the queries leave this computer only if
+            that address is elsewhere. Pages are fetched by Patchbay from public addresses only.
+          </Callout>
+        ) : (
+          <Callout tone="warn">
+            No search backend is set (Settings → Web search, or <code>patchbay serve --search-url</code>). Until then
+            this app&apos;s clients get a “search unavailable” result.
+          </Callout>
+        )
+      ) : (
+        <Callout>Off: clients get a “search unavailable” result, so the agent knows it could not search.</Callout>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+// Web fetch for the server tool loop: one page over http(s) through the SSRF-guarded fetcher Patchbay uses for remote
+// images (server/security/remote-image.ts: every DNS answer checked, connection pinned, redirects re-checked), with a
+// size cap and a timeout, returned as plain text (HTML converted by html-to-text).
+import { convert } from "html-to-text";
+import type { ServerToolOutcome } from "../core/contract";
+import { PatchbayError } from "../core/errors";
+import { fetchRemoteImage } from "../security/remote-image";
+import type { PageFetcher } from "./execute";
+
+/** Largest page body downloaded, bytes. */
+export const MAX_PAGE_BYTES = 5 * 1024 * 1024;
+
+const TEXT_TYPES = /^(text\/[a-z0-9.+-]+|application\/(json|xml|xhtml\+xml|[a-z0-9.-]+\+(json|xml)))$/;
+
+/** Seams for tests: loopback is allowed only through `allowAddress` (the default refuses it). */
+export interface WebFetchOptions {
+  allowAddress?: (ip: string) => boolean;
+  resolve?: (host: string) => Promise<string[]>;
+  maxBytes?: number;
+  /** Clock for `retrieved_at`. */
+  now?: () => number;
+}
+
+/**
+ * A PageFetcher. Outcomes: the page text (at most `maxChars`, cut with a marker) with its `<title>`; errors as codes:
+ * `unsupported_content_type` (not text/HTML/JSON/XML), `url_not_accessible` (refused address, HTTP error, too large,
+ * too many redirects, timeout, network failure; the message says which), `unavailable` when the client left.
+ */
+export function createWebFetcher(options: WebFetchOptions = {}): PageFetcher {
+  return async (url, { maxChars, signal }) => {
+    try {
+      const page = await fetchRemoteImage(url, {
+        maxBytes: options.maxBytes ?? MAX_PAGE_BYTES,
+        // The caller's signal carries the per-call timeout; this one is only the guard's own backstop.
+        timeoutMs: 60_000,
+        acceptMediaType: (t) => TEXT_TYPES.test(t),
+        signal,
+        ...(options.allowAddress ? { allowAddress: options.allowAddress } : {}),
+        ...(options.resolve ? { resolve: options.resolve } : {}),
+      });
+      const raw = Buffer.from(page.dataUrl.slice(page.dataUrl.indexOf(",") + 1), "base64").toString("utf8");
+      const html = /html/.test(page.mediaType);
+      const title = html ? (/<title[^>]*>([^<]*)<\/title>/i.exec(raw)?.[1]?.trim() ?? null) : null;
+      let text = html ? convert(raw, { wordwrap: false, selectors: [{ selector: "img", format: "skip" }] }) : raw;
+      if (text.length > maxChars) text = `${text.slice(0, maxChars)}\n[… page text cut at ${maxChars} characters]`;
+      return {
+        kind: "web_fetch",
+        url,
+        title: title ? decodeEntities(title) : null,
+        mediaType: page.mediaType,
+        text,
+        retrievedAt: new Date((options.now ?? Date.now)()).toISOString(),
+      };
+    } catch (err) {
+      return fetchError(err, signal);
+    }
+  };
+}
+
+function fetchError(err: unknown, signal: AbortSignal): ServerToolOutcome & { kind: "web_fetch" } {
+  if (signal.aborted) {
+    const reason: unknown = signal.reason;
+    const timedOut = reason instanceof DOMException && reason.name === "TimeoutError";
+    return {
+      kind: "web_fetch",
+      error: timedOut ? "url_not_accessible" : "unavailable",
+      message: timedOut ? "The page did not answer in time." : "The fetch was cancelled.",
+    };
+  }
+  // The guard words its errors for images; the model reads them about a page.
+  const message = (err instanceof Error ? err.message : String(err)).replace(/\bimage\b/g, "page");
+  if (err instanceof PatchbayError && err.code === "unsupported_media_type")
+    return { kind: "web_fetch", error: "unsupported_content_type", message };
+  return { kind: "web_fetch", error: "url_not_accessible", message };
+}
+
+function decodeEntities(s: string): string {
+  return convert(s, { wordwrap: false });
+}
