@@ -95,8 +95,8 @@ describe("Sweeper", () => {
     assert.match(lines[0] ?? "", /history: sweep app=a trigger=request scanned=10 removed=1/);
     const finished = Date.now();
     sweeper.notifyRequest("a");
-    await sleep(80);
-    assert.equal(calls.length, 1, "within the minimum gap");
+    // The request inside the gap is not dropped: it sweeps once the gap has passed, never before (timestamps of the
+    // calls, not a sleep, so a busy machine cannot fail it).
     await until(() => calls.length === 2, "the sweep after the gap");
     assert.ok(calls[1]!.at - finished >= 190, "not before the minimum gap");
     await sweeper.stop();
