@@ -10,7 +10,7 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { openCodePidFile, PIDFILE_ENV } from "../../server/opencode/leftover";
+import { openCodePidFile, PIDFILE_ENV } from "../../server/opencode/process/leftover";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 

@@ -15,7 +15,7 @@ import type {
   SweepResult,
 } from "../../../shared/admin/history";
 import { PatchbayError } from "../../core/errors";
-import type { HistoryService, HistoryServiceOptions } from "../../opencode/history/history-service";
+import type { HistoryService, HistoryServiceOptions } from "../../history/history-service";
 import { withStores, type CliContext } from "../context";
 import { describeHistoryLimits, localTime, table } from "../format";
 
@@ -105,10 +105,10 @@ async function withHistory<R>(
 ): Promise<R> {
   const [{ HistoryService }, { appDirectory }, { SideChannel }, { OpenCodeSupervisor }, { defaultUserOpenCodePaths }] =
     await Promise.all([
-      import("../../opencode/history/history-service"),
-      import("../../opencode/instance-pool"),
-      import("../../opencode/side-channel"),
-      import("../../opencode/supervisor"),
+      import("../../history/history-service"),
+      import("../../opencode/process/instance-pool"),
+      import("../../opencode/protocol/side-channel"),
+      import("../../opencode/process/supervisor"),
       import("../../opencode-user-paths"),
     ]);
   const dataDir = ctx.dataDir();

@@ -1,7 +1,7 @@
 // What the admin listener needs from the rest of Patchbay, as interfaces only (the lead builds it in createPatchbay).
 // Must not construct anything: stores, backend and listeners are injected.
 import type { ModelInfo } from "../../core/contract";
-import type { AdminHistory } from "../../opencode/history";
+import type { AdminHistory } from "../../history";
 import type { ResponseStore } from "../../responses-store/response-store";
 import type { DesktopHost } from "../../patchbay-types";
 import type { AppsStore, KeysStore, RequestLog, SettingsStore } from "../../stores/types";

@@ -3,7 +3,7 @@
 import type { HistoryLimits } from "../../../../shared/apps";
 import type { PrunePreviewQuery } from "../../../../shared/admin-api";
 import { PatchbayError } from "../../../core/errors";
-import type { AdminHistory } from "../../../opencode/history";
+import type { AdminHistory } from "../../../history";
 import type { AdminServices } from "../services";
 import type { Handler } from "./handlers";
 
