@@ -10,7 +10,8 @@ import { InstancePool } from "../../server/opencode/process/instance-pool";
 import { mapProviders } from "../../server/opencode/session/models";
 import { BRIDGE_AGENT } from "../../server/opencode/process/home/opencode-config";
 import { SideChannel } from "../../server/opencode/protocol/side-channel";
-import { planBridgeRequest, promptToolsMap } from "../../server/opencode/session/plan/bridge-plan";
+import { planBridgeRequest } from "../../server/opencode/session/plan/bridge-plan";
+import { promptToolsMap } from "../../server/opencode/session/plan/tools";
 import { OpenCodeSupervisor } from "../../server/opencode/process/supervisor";
 import type { Sample } from "./measure";
 

@@ -4,6 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { pidAlive } from "../../pid-alive";
 
 /** Environment variable through which the child guard learns where to record OpenCode's pid. */
 export const PIDFILE_ENV = "PATCHBAY_OPENCODE_PIDFILE";
@@ -26,15 +27,6 @@ export function killOpenCodeGroup(pid: number, signal: NodeJS.Signals = "SIGKILL
   try {
     process.kill(pid, signal);
   } catch {}
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /**
@@ -76,12 +68,12 @@ export async function stopLeftoverOpenCode(dataDir: string, log: (line: string) 
     return null;
   }
   try {
-    if (!alive(pid) || !isOurOpenCode(pid, pidFile)) return null;
+    if (!pidAlive(pid) || !isOurOpenCode(pid, pidFile)) return null;
     log(`stopping OpenCode (pid ${pid}) left running by an earlier Patchbay on this data folder`);
     killOpenCodeGroup(pid, "SIGTERM");
     const deadline = Date.now() + TERM_GRACE_MS;
-    while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    if (alive(pid)) killOpenCodeGroup(pid, "SIGKILL");
+    while (pidAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    if (pidAlive(pid)) killOpenCodeGroup(pid, "SIGKILL");
     return pid;
   } finally {
     rmSync(pidFile, { force: true });

@@ -1,86 +1,20 @@
-// Supervises Patchbay's own `opencode serve` child: home preparation, spawn through the child guard, readiness
-// (listening line, then health with short timeouts), restart with backoff, clean stop, status. Owns the process only:
-// it never creates sessions or interprets OpenCode events.
-import { spawn } from "node:child_process";
-import crypto from "node:crypto";
-import readline from "node:readline";
-import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk/v2";
+// Supervises Patchbay's own `opencode serve` child: its lifecycle (start, readiness, health, restart with backoff,
+// recycle, clean stop) and status. Spawning is spawn.ts, the recycle's replacement successor.ts, the credential and
+// SDK clients connection.ts. Owns the process only: it never creates sessions or interprets OpenCode events.
+import type { OpencodeClient } from "@opencode-ai/sdk/v2";
 import type { OpenCodeStatus } from "../../../shared/status";
 import { PatchbayError } from "../../core/errors";
-import { checkOpenCodeBinary, resolveOpenCodeBinary } from "./binary";
-import {
-  checkHealth,
-  DEFER_PIDFILE_ENV,
-  describeExit,
-  freePort,
-  GUARD,
-  GuardMessage,
-  LISTENING,
-  signalGuard,
-  sleep,
-  STOP_GRACE_MS,
-  type Running,
-} from "./child-process";
-import { killOpenCodeGroup } from "./leftover";
-import { buildChildEnv } from "./child-env";
-import { prepareOpenCodeHome, type OpenCodeHome } from "./home/home";
+import { checkHealth, signalGuard, sleep, STOP_GRACE_MS, type Running } from "./child-process";
+import { OpenCodeCredential, openCodeClient, type OpenCodeConnection } from "./connection";
+import type { OpenCodeHome } from "./home/home";
 import { startHealthProbe } from "./health-probe";
-import type { SideChannelEndpoint } from "../protocol/side-channel";
+import { spawnOpenCode, type SpawnHost } from "./spawn";
+import { SuccessorSlot, type WarmSuccessor } from "./successor";
+import type { OpenCodeSupervisorOptions } from "./supervisor-options";
 
-/** Options of {@link OpenCodeSupervisor}. Only `dataDir`, `user` and `sideChannel` are required. */
-export interface OpenCodeSupervisorOptions {
-  /** Patchbay's data folder; OpenCode's home goes to `<dataDir>/opencode/`. */
-  dataDir: string;
-  /** The user's OpenCode files (auth.json linked, provider sections of opencode.json taken). */
-  user: { authFile: string | null; configFile: string | null };
-  /** Provider blocks Patchbay adds (e.g. `demoProviderConfig(url)`). */
-  extraProviders?: Record<string, unknown>;
-  /** Where the plugin reads specs: a started endpoint (`{url, token}`), or a SideChannel (started idempotently
-   *  before each spawn). */
-  sideChannel: SideChannelEndpoint | { start(): Promise<SideChannelEndpoint> };
-  /** Path of the `opencode` binary (default: PATCHBAY_OPENCODE_BIN, then the pinned opencode-ai package). */
-  binaryPath?: string;
-  /** Diagnostic sink, one line per call (OpenCode's own output is forwarded prefixed `[opencode]`). */
-  log?: (line: string) => void;
-  /** Environment the child's passthrough variables come from (default process.env). */
-  env?: NodeJS.ProcessEnv;
-  /** Let OpenCode fetch models.dev at startup (default false: bundled snapshot, no network). */
-  modelsFetch?: boolean;
-  /** Max wait for the listening line + health, ms (default 60 000). */
-  startupTimeoutMs?: number;
-  /** Restart backoff, ms (default 500 → 30 000, doubling). */
-  backoff?: { initialMs: number; maxMs: number };
-  /** Consecutive failed startups before giving up with `failed` (default 3). */
-  maxStartupFailures?: number;
-  /** Health probe period while ready, ms (default 5 000). */
-  healthIntervalMs?: number;
-  /** True when no request needs OpenCode now (e.g. none for a minute): probes then run only every
-   *  `idleHealthIntervalMs`, since a wedge matters once a request comes, and the probe is most of an idle tray app's
-   *  CPU. Default: never idle. */
-  isIdle?: () => boolean;
-  /** Health probe period while `isIdle()`, ms (default 60 000). */
-  idleHealthIntervalMs?: number;
-  /** Health probe timeout, ms (default 3 000). */
-  healthTimeoutMs?: number;
-  /** Missed probes in a row that mean "wedged" (port open, not answering) when the process is also not working
-   *  (stopped, or no CPU progress; see runtime/wedge-policy.ts): killed and restarted (default 2; a process that keeps
-   *  burning CPU gets 10 more). Worst case from freeze to kill: interval × misses + timeout = 13 s with the defaults
-   *  (≈ 63 s for a process that spins without answering). */
-  healthMisses?: number;
-  /** Companion plugin source to copy into the home (default: the shipped one). */
-  pluginSource?: string;
-}
+export type { OpenCodeSupervisorOptions } from "./supervisor-options";
 
 type Listener = (status: OpenCodeStatus) => void;
-
-/** A successor being prepared (`run` is set once spawned) or ready to take over. */
-interface Successor {
-  run: Running;
-  ready: boolean;
-  done: Promise<boolean>;
-  warm: ((client: (directory?: string) => OpencodeClient) => Promise<void>) | null;
-  settle(ok: boolean): void;
-}
 
 const STABLE_AFTER_MS = 60_000;
 
@@ -97,10 +31,9 @@ const STABLE_AFTER_MS = 60_000;
  *   const client = oc.client(dir);  // SDK v2 client with the Basic auth header
  */
 export class OpenCodeSupervisor {
-  private readonly opts: OpenCodeSupervisorOptions;
   private readonly log: (line: string) => void;
   private readonly listeners = new Set<Listener>();
-  private readonly password = crypto.randomBytes(24).toString("base64url");
+  private readonly credential = new OpenCodeCredential();
   private state: OpenCodeStatus = { state: "stopped", reason: null, version: null, url: null, pid: null, restarts: 0 };
   private running: Running | null = null;
   private stopping = false;
@@ -111,13 +44,33 @@ export class OpenCodeSupervisor {
   private settle: Promise<void> | null = null;
   private home: OpenCodeHome | null = null;
   /** The next process while {@link prepareSuccessor} runs or after it succeeded (until recycle() or stop()). */
-  private successor: Successor | null = null;
+  private readonly successor = new SuccessorSlot({
+    log: (line) => this.log(line),
+    spawnDeferred: (onProblem) => spawnOpenCode(this.spawnHost, onProblem, { deferPidFile: true }),
+    retire: (run) => this.retire(run),
+    recordPid: () => this.recordPid(),
+    stopping: () => this.stopping,
+  });
+  /** How spawn.ts reports back (handlers check whether the run is still the current one or the successor). */
+  private readonly spawnHost: SpawnHost;
   /** Former processes still exiting (after a swap). */
   private readonly retiring = new Set<Running>();
 
-  constructor(opts: OpenCodeSupervisorOptions) {
-    this.opts = opts;
+  constructor(private readonly opts: OpenCodeSupervisorOptions) {
     this.log = opts.log ?? ((line) => process.stderr.write(line + "\n"));
+    this.spawnHost = {
+      opts: this.opts,
+      credential: this.credential,
+      log: (line) => this.log(line),
+      stopping: () => this.stopping,
+      owns: (run) => this.owns(run),
+      homePrepared: (home) => (this.home = home),
+      spawned: (run, pid) => {
+        if (this.running === run) this.setState({ pid });
+      },
+      listening: (run, url) => void this.onListening(run, url),
+      exited: (run, reason) => this.onExit(run, reason),
+    };
   }
 
   /** Current status (a copy). */
@@ -184,18 +137,14 @@ export class OpenCodeSupervisor {
       this.throwIfDown();
       throw startingError();
     }
-    return createOpencodeClient({
-      baseUrl: conn.url,
-      headers: { authorization: conn.authorization },
-      ...(directory ? { directory } : {}),
-    });
+    return openCodeClient(conn, directory);
   }
 
   /** URL and Authorization header of the running server, or null (for raw HTTP such as the event stream). */
-  connection(): { url: string; authorization: string } | null {
+  connection(): OpenCodeConnection | null {
     const url = this.running?.url;
     if (!url || this.state.state !== "ready") return null;
-    return { url, authorization: "Basic " + Buffer.from(`opencode:${this.password}`).toString("base64") };
+    return this.credential.at(url);
   }
 
   /** True from the moment stop() is called (the state says `ready` until the child has exited). */
@@ -217,16 +166,15 @@ export class OpenCodeSupervisor {
    */
   async recycle(reason: string): Promise<void> {
     const r = this.running;
-    if (!r || this.stopping || this.state.state !== "ready") return this.discardSuccessor();
+    if (!r || this.stopping || this.state.state !== "ready") return this.successor.discard();
     this.log(`[opencode] recycling (${reason})`);
     r.recycled = true;
     this.clearTimers();
-    const next = this.successor?.ready ? this.successor.run : null;
-    this.successor = null;
-    if (next && !next.hasExited && next.url) {
+    const next = this.successor.take();
+    if (next?.url) {
       this.running = next;
       this.setState({ state: "ready", reason: null, url: next.url, pid: next.pid, version: next.version ?? null });
-      this.scheduleHealth(next, "Basic " + Buffer.from(`opencode:${this.password}`).toString("base64"));
+      this.scheduleHealth(next, this.credential.authorization);
       this.retire(r);
       this.recordPid(); // the replacement's guard deferred its pid file until now
       return;
@@ -249,52 +197,14 @@ export class OpenCodeSupervisor {
    * to boot the instances in use, so the first requests after the swap find them booted); its failure is logged,
    * not fatal. Idempotent while one is being prepared.
    */
-  prepareSuccessor(warm?: (client: (directory?: string) => OpencodeClient) => Promise<void>): Promise<boolean> {
-    if (this.successor) return this.successor.done;
-    if (this.stopping || this.state.state !== "ready") return Promise.resolve(false);
-    let settle!: (ok: boolean) => void;
-    const done = new Promise<boolean>((r) => (settle = r));
-    const successor: Successor = {
-      run: null as unknown as Running,
-      ready: false,
-      done,
-      warm: warm ?? null,
-      settle: (ok) => {
-        if (this.successor === successor) {
-          successor.ready = ok;
-          if (!ok) this.successor = null;
-        }
-        settle(ok);
-      },
-    };
-    this.successor = successor;
-    void this.spawnRun(
-      (problem) => {
-        this.log(`[opencode] could not start a replacement OpenCode: ${problem}`);
-        successor.settle(false);
-      },
-      { deferPidFile: true },
-    ).then((run) => {
-      if (!run) return;
-      successor.run = run;
-      if (this.successor !== successor || this.stopping) this.retire(run);
-    });
-    return done;
+  prepareSuccessor(warm?: WarmSuccessor): Promise<boolean> {
+    return this.successor.prepare(warm, !this.stopping && this.state.state === "ready");
   }
 
   /** Stops a replacement being prepared or kept ready (a postponed or abandoned recycle, a crash, stop()); its
    *  {@link prepareSuccessor} promise resolves false. No-op without one. */
   discardSuccessor(): void {
-    const successor = this.successor;
-    if (!successor) return;
-    successor.settle(false);
-    this.successor = null;
-    // `run` is unset until spawned; the spawn callback retires it then.
-    if (successor.run) {
-      this.retire(successor.run);
-      // Its guard removes the shared pid file on exit: record the current process again.
-      void successor.run.exited.then(() => this.recordPid());
-    }
+    this.successor.discard();
   }
 
   /** Asks the current process's guard to (re)write the pid file (leftover cleanup reads it after a crash). */
@@ -304,17 +214,6 @@ export class OpenCodeSupervisor {
     try {
       r.guard.send({ type: "record-pid" });
     } catch {}
-  }
-
-  private async warmSuccessor(successor: Successor, url: string, authorization: string): Promise<void> {
-    if (successor.warm) {
-      const client = (directory?: string) =>
-        createOpencodeClient({ baseUrl: url, headers: { authorization }, ...(directory ? { directory } : {}) });
-      await successor
-        .warm(client)
-        .catch((err: unknown) => this.log(`[opencode] warming the replacement failed: ${String(err)}`));
-    }
-    successor.settle(!successor.run.hasExited);
   }
 
   /** Stops a process that is no longer current (SIGTERM, SIGKILL after 3 s); stop() waits for it. */
@@ -332,7 +231,7 @@ export class OpenCodeSupervisor {
   async stop(): Promise<void> {
     this.stopping = true;
     this.clearTimers();
-    this.discardSuccessor();
+    this.successor.discard();
     // Every process at once (current, replacement, former ones still exiting), then wait for all.
     if (this.running) this.retire(this.running);
     await Promise.all([...this.retiring].map((r) => r.exited));
@@ -381,122 +280,18 @@ export class OpenCodeSupervisor {
   private async launch(): Promise<void> {
     if (this.stopping) return;
     if (this.state.state !== "restarting") this.setState({ state: "starting", reason: null });
-    const run = await this.spawnRun((problem) => this.fail(problem));
+    const run = await spawnOpenCode(this.spawnHost, (problem) => this.fail(problem));
     if (run) this.running = run;
-  }
-
-  /**
-   * Prepares the home and spawns one `opencode serve` through the guard, wired to this supervisor (output, exit,
-   * start-up timeout). Returns null after calling `onProblem` when it could not be spawned. The caller makes it the
-   * current process or the successor at once (handlers check which it is).
-   */
-  private async spawnRun(
-    onProblem: (reason: string) => void,
-    opts: { deferPidFile?: boolean } = {},
-  ): Promise<Running | null> {
-    const binary = resolveOpenCodeBinary(this.opts.binaryPath, this.opts.env ?? process.env);
-    const problem = checkOpenCodeBinary(binary);
-    if (problem) return (void onProblem(problem), null);
-
-    let env: Record<string, string>;
-    let port: number;
-    try {
-      this.home = prepareOpenCodeHome({
-        dataDir: this.opts.dataDir,
-        user: this.opts.user,
-        extraProviders: this.opts.extraProviders,
-        pluginSource: this.opts.pluginSource,
-      });
-      for (const n of this.home.notices) this.log(`[opencode] notice: ${n}`);
-      const sc = this.opts.sideChannel;
-      const sideChannel = "start" in sc ? await sc.start() : sc;
-      if (!sideChannel.url) throw new Error("the side channel is not started");
-      port = await freePort();
-      env = buildChildEnv({
-        parent: this.opts.env ?? process.env,
-        home: this.home.env,
-        password: this.password,
-        sideChannel,
-        passthrough: this.home.envRefs,
-        modelsFetch: this.opts.modelsFetch,
-      });
-    } catch (err) {
-      onProblem(`could not prepare OpenCode's home in ${this.opts.dataDir}: ${(err as Error).message}`);
-      return null;
-    }
-    if (this.stopping) return null;
-
-    const guard = spawn(process.execPath, [GUARD, binary, "serve", "--hostname", "127.0.0.1", "--port", String(port)], {
-      cwd: this.home.workDir,
-      // A replacement's guard records its pid only when told (at the swap): the pid file names the current process.
-      env: { ...env, ELECTRON_RUN_AS_NODE: "1", ...(opts.deferPidFile ? { [DEFER_PIDFILE_ENV]: "1" } : {}) },
-      stdio: ["ignore", "pipe", "pipe", "ipc"],
-      // Own process group: a terminal's Ctrl-C reaches Patchbay, which stops the child in order.
-      detached: process.platform !== "win32",
-      windowsHide: true,
-    });
-    let resolveExit!: () => void;
-    const run: Running = {
-      guard,
-      pid: null,
-      url: null,
-      exited: new Promise<void>((r) => (resolveExit = r)),
-      stderrTail: [],
-      readyAt: null,
-      hasExited: false,
-      recycled: false,
-    };
-    let spawnError: string | null = null;
-
-    guard.on("message", (raw) => {
-      const msg = GuardMessage.safeParse(raw);
-      if (!msg.success) return;
-      if (msg.data.type === "spawned") {
-        run.pid = msg.data.pid;
-        if (this.running === run) this.setState({ pid: msg.data.pid });
-      } else if (msg.data.type === "error") {
-        spawnError = `could not run ${binary}: ${msg.data.message}`;
-      }
-    });
-    readline.createInterface({ input: guard.stdout! }).on("line", (line) => {
-      this.log(`[opencode] ${line}`);
-      const m = LISTENING.exec(line);
-      if (m && !run.url) void this.onListening(run, m[1] as string);
-    });
-    readline.createInterface({ input: guard.stderr! }).on("line", (line) => {
-      this.log(`[opencode] ${line}`);
-      run.stderrTail.push(line);
-      if (run.stderrTail.length > 20) run.stderrTail.shift();
-    });
-    guard.on("error", (err) => {
-      spawnError = `could not start the OpenCode guard process: ${err.message}`;
-    });
-    guard.on("exit", (code, signal) => {
-      // A guard that died (SIGKILL) cannot stop OpenCode; do it here, before any restart starts a second one.
-      if (run.pid) killOpenCodeGroup(run.pid);
-      resolveExit();
-      this.onExit(run, spawnError ?? describeExit(code, signal, run.stderrTail));
-    });
-
-    const startupTimeout = this.opts.startupTimeoutMs ?? 60_000;
-    setTimeout(() => {
-      if (this.owns(run) && run.readyAt === null && !run.hasExited) {
-        this.log(`[opencode] not ready after ${startupTimeout} ms; killing it`);
-        spawnError = `OpenCode did not become ready within ${Math.round(startupTimeout / 1000)} s`;
-        signalGuard(run, "SIGKILL");
-      }
-    }, startupTimeout).unref();
-    return run;
   }
 
   /** True for the current process and for a successor being prepared. */
   private owns(run: Running): boolean {
-    return this.running === run || this.successor?.run === run;
+    return this.running === run || this.successor.holds(run);
   }
 
   private async onListening(run: Running, url: string): Promise<void> {
     run.url = url;
-    const auth = "Basic " + Buffer.from(`opencode:${this.password}`).toString("base64");
+    const auth = this.credential.authorization;
     // Requests sent before the listening line can hang forever; after it, poll health with short timeouts.
     for (let attempt = 0; attempt < 20 && this.owns(run) && !this.stopping; attempt++) {
       const health = await checkHealth(url, auth, 1000);
@@ -504,7 +299,7 @@ export class OpenCodeSupervisor {
         if (!this.owns(run) || this.stopping) return;
         run.readyAt = Date.now();
         run.version = health.version ?? null;
-        if (this.successor?.run === run) return this.warmSuccessor(this.successor, url, auth);
+        if (this.successor.holds(run)) return this.successor.answered(run, this.credential.at(url));
         this.startupFailures = 0;
         this.setState({ state: "ready", reason: null, url, pid: run.pid, version: run.version });
         this.scheduleHealth(run, auth);
@@ -543,15 +338,12 @@ export class OpenCodeSupervisor {
 
   private onExit(run: Running, reason: string): void {
     run.hasExited = true;
-    if (this.successor?.run === run) {
-      this.log(`[opencode] the replacement OpenCode exited before taking over: ${reason}`);
-      return this.successor.settle(false);
-    }
+    if (this.successor.holds(run)) return this.successor.exited(run, reason);
     if (this.running !== run) return;
     this.running = null;
     this.clearTimers();
     if (this.stopping) return; // stop() sets `stopped`
-    if (!run.recycled) this.discardSuccessor(); // a crash: start afresh, do not keep a replacement nobody watches
+    if (!run.recycled) this.successor.discard(); // a crash: start afresh, do not keep a replacement nobody watches
     const wasReady = run.readyAt !== null;
     if (run.recycled) {
       // A planned restart: no backoff, no crash counted; the state already says `restarting`.

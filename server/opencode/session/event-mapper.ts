@@ -4,7 +4,7 @@
 import type { FinishReason, ModelError, ModelEvent, PatchbayWarning, Usage } from "../../core/contract";
 import { warn } from "../../core/warnings";
 import type { OpenCodeEvent } from "./event-hub";
-import type { StructuredMode } from "./plan/bridge-plan";
+import type { StructuredMode } from "./plan/types";
 import { mapOpenCodeError, mapRetryStatus, type OpenCodeErrorShape } from "./upstream-errors";
 import { openAiTokenTotals } from "../../../shared/admin/history";
 
