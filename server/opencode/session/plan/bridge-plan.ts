@@ -2,10 +2,10 @@
 // params), the instance's tool set, permission rules, tool_choice/structured-output/variant mapping and warnings.
 // No I/O, no clocks (time and id prefix are inputs). Rules: DESIGN §3 and the spike report §1–§6 (opencode 1.18.33).
 // The parts: tools.ts (tool set, tool_choice, permissions), params.ts (structured output, generation parameters,
-// variant), history.ts (messages as OpenCode-internal history).
+// variant), conversation.ts (messages as OpenCode-internal history).
 import type { BackendRequest } from "../../../core/contract";
 import { WarningList } from "../../../core/warnings";
-import { toInternalMessages, triggerText } from "./history";
+import { toInternalMessages, triggerText } from "./conversation";
 import { planGenerationParams, planStructuredOutput, planVariant } from "./params";
 import { planPermissions, planTools, toolsetHash } from "./tools";
 import type { BridgePlan, PlanContext } from "./types";

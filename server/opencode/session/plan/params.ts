@@ -2,7 +2,7 @@
 // the generation parameters the plugin sets in `chat.params` (per provider package), and the model variant.
 import type { BackendRequest } from "../../../core/contract";
 import type { CompanionParams } from "../../protocol/companion-plugin";
-import type { WarningList} from "../../../core/warnings";
+import type { WarningList } from "../../../core/warnings";
 import { warn } from "../../../core/warnings";
 import { assertJsonDepth } from "../../../core/json-depth";
 import { BRIDGE_JSON_DEPTH, EMPTY_OBJECT_SCHEMA, OPENAI_COMPATIBLE, sha256 } from "./shared";

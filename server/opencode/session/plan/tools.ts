@@ -2,7 +2,7 @@
 // tool_choice offers or forces, the session's permission rules and the prompt's `tools` map.
 import type { NeutralRequest } from "../../../core/contract";
 import { PatchbayError } from "../../../core/errors";
-import type { WarningList} from "../../../core/warnings";
+import type { WarningList } from "../../../core/warnings";
 import { warn } from "../../../core/warnings";
 import type { CompanionTool } from "../../protocol/companion-plugin";
 import { toOpenCodeToolName } from "../../protocol/tool-names";

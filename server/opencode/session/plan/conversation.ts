@@ -1,7 +1,7 @@
 // A request's conversation as OpenCode-internal history (what the plugin puts in place of the session's own
 // messages): user parts, assistant text, signed reasoning, tool calls folded with their results; the trigger text.
 import type { ContentPart, ModelInfo, NeutralMessage, SignedReasoning, ToolCall } from "../../../core/contract";
-import type { WarningList} from "../../../core/warnings";
+import type { WarningList } from "../../../core/warnings";
 import { warn } from "../../../core/warnings";
 import { assertJsonDepth } from "../../../core/json-depth";
 import type { CompanionMessage } from "../../protocol/companion-plugin";
