@@ -34,7 +34,7 @@ export interface AdminServices {
   staticDir: string;
   /** Diagnostic log sink, one line per call (unexpected errors); default: stderr. */
   log?: (line: string) => void;
-  /** Per-app session history (list, read, delete, prune; server/opencode/history). Absent → the history endpoints
+  /** Per-app session history (list, read, delete, prune; server/history). Absent → the history endpoints
    *  answer 503 `backend_unavailable`. */
   history?: AdminHistory;
   /** Environment that locates coding agents' config files for the connect rows (HOME, CLAUDE_CONFIG_DIR,

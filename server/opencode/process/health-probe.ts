@@ -1,5 +1,5 @@
 // The wedge probe of a running OpenCode: `GET /global/health` on a timer, and when answers stop, whether the process
-// is stuck or just busy (runtime/wedge-policy.ts decides from /proc). Owns the timer and the miss streak; killing
+// is stuck or just busy (wedge-policy.ts decides from /proc). Owns the timer and the miss streak; killing
 // the process is the caller's (`onWedged`).
 import { checkHealth } from "./child-process";
 import { readProcStat } from "./process-memory";

@@ -38,7 +38,7 @@ export interface OpenCodeSupervisorOptions {
   /** Health probe timeout, ms (default 3 000). */
   healthTimeoutMs?: number;
   /** Missed probes in a row that mean "wedged" (port open, not answering) when the process is also not working
-   *  (stopped, or no CPU progress; see runtime/wedge-policy.ts): killed and restarted (default 2; a process that keeps
+   *  (stopped, or no CPU progress; see wedge-policy.ts): killed and restarted (default 2; a process that keeps
    *  burning CPU gets 10 more). Worst case from freeze to kill: interval × misses + timeout = 13 s with the defaults
    *  (≈ 63 s for a process that spins without answering). */
   healthMisses?: number;

@@ -56,7 +56,7 @@ const BRIDGE_AGENT = "bridge";
 const TOOLSET_FILE = path.join(".patchbay", "toolset.json");
 const SPEC_TIMEOUT_MS = 5000;
 const SPEC_CACHE_MAX = 256;
-// Patchbay's backend recognises these texts in session.error (server/opencode/upstream-errors.ts).
+// Patchbay's backend recognises these texts in session.error (server/opencode/session/upstream-errors.ts).
 const SINGLE_STEP_REFUSAL = "patchbay: refusing a second model call for a single-step request";
 const FAIL_CLOSED_PREFIX = "patchbay: no request data";
 const SIDE_CHANNEL_TOKEN_HEADER = "x-patchbay-token";

@@ -52,7 +52,7 @@ export interface OpenCodeBackend extends ModelBackend {
   liveInstances(): string[];
   /** Sees every raw OpenCode event (fixture recording, diagnostics). Returns the unsubscribe function. */
   tapEvents(listener: (event: OpenCodeEvent, directory: string | undefined) => void): () => void;
-  /** Boots and primes the instance of an existing tool-set directory (pre-warming; runtime/prime-instance.ts).
+  /** Boots and primes the instance of an existing tool-set directory (pre-warming; process/prime-instance.ts).
    *  Throws PatchbayError when OpenCode fails. */
   bootDirectory(directory: string): Promise<void>;
   /** Boots `app`'s default instance (no client tools), e.g. right after the app is created. */

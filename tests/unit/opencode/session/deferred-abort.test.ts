@@ -1,4 +1,4 @@
-// The abort that waits for an instance's set-up (server/opencode/deferred-abort.ts), with a fake event hub.
+// The abort that waits for an instance's set-up (server/opencode/session/deferred-abort.ts), with a fake event hub.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { HubMessage, OpenCodeEvent } from "../../../../server/opencode/session/event-hub";
