@@ -137,4 +137,63 @@ export default tseslint.config(
       "no-restricted-imports": ["error", { patterns: ["**/renderer/*", "**/server/*/**", "express"] }],
     },
   },
+  ...opencodeLayers(),
 );
+
+/**
+ * Layers of the OpenCode adapter and the history feature (server/opencode/README.md), lowest first: protocol/ (what
+ * server and companion plugin share) imports none of the others; process/ (one `opencode serve`) may import
+ * protocol/; session/ (one request → one session) may import protocol/ and process/; runtime/ wires them all and only
+ * the composition root imports it. server/history/ is a feature on top of OpenCode: it may use protocol/ and process/,
+ * never a request's session/ or the runtime, and the adapter never imports it. Each block repeats the server-wide
+ * and adapter-wide patterns (flat config replaces a rule per file). Placed last: these blocks are the most specific.
+ */
+function opencodeLayers() {
+  const outside = ["express", "**/openai/*", "**/anthropic/*", "**/http/*", "**/stores/*"];
+  const adapter = {
+    group: [...serverBase, ...outside],
+    message: "The OpenCode adapter knows no Electron, wire, HTTP or store (DESIGN §6).",
+  };
+  // server/history (not shared/admin/history, the admin API's shapes).
+  const history = {
+    group: ["**/history", "**/history/*", "!**/shared/admin/history"],
+    message: "The OpenCode adapter does not know the history feature (server/history uses it).",
+  };
+  const runtime = {
+    group: ["**/runtime/*"],
+    message: "Only the composition root imports the runtime (it wires everything).",
+  };
+  const session = {
+    group: ["**/session/*"],
+    message: "A lower layer does not know one request's session (session/ sits above it).",
+  };
+  const process = {
+    group: ["**/process/*"],
+    message: "protocol/ is shared with the companion plugin: it knows no OpenCode process.",
+  };
+  const block = (files, ...forbidden) => ({
+    files,
+    rules: { "no-restricted-imports": ["error", { patterns: [adapter, ...forbidden] }] },
+  });
+  return [
+    block(["server/opencode/protocol/**/*.ts"], process, session, runtime, history),
+    block(["server/opencode/process/**/*.ts", "server/opencode/process/**/*.mjs"], session, runtime, history),
+    block(["server/opencode/session/**/*.ts"], runtime, history),
+    block(["server/opencode/runtime/**/*.ts"], history),
+    {
+      files: ["server/history/**/*.ts"],
+      rules: {
+        "no-restricted-imports": [
+          "error",
+          {
+            patterns: [
+              { ...adapter, message: "History knows no Electron, wire, HTTP or store." },
+              { ...session, message: "History reads stored sessions; it does not run requests (session/)." },
+              runtime,
+            ],
+          },
+        ],
+      },
+    },
+  ];
+}

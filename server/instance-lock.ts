@@ -6,6 +6,7 @@ import path from "node:path";
 import lockfile from "proper-lockfile";
 import { PatchbayError } from "./core/errors";
 import { runtimeFilePath } from "./runtime-file";
+import { pidAlive } from "./pid-alive";
 
 /** A lock not refreshed for this long belongs to a crashed Patchbay and is taken over (ms). */
 const STALE_MS = 10_000;
@@ -39,15 +40,6 @@ function readHolder(dataDir: string): Holder | null {
     };
   } catch {
     return null;
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

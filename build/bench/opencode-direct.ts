@@ -6,12 +6,13 @@ import crypto from "node:crypto";
 import http from "node:http";
 import { createParser } from "eventsource-parser";
 import type { BackendRequest, NeutralRequest } from "../../server/core/contract";
-import { InstancePool } from "../../server/opencode/instance-pool";
-import { mapProviders } from "../../server/opencode/models";
-import { BRIDGE_AGENT } from "../../server/opencode/opencode-config";
-import { SideChannel } from "../../server/opencode/side-channel";
-import { planBridgeRequest, promptToolsMap } from "../../server/opencode/spec";
-import { OpenCodeSupervisor } from "../../server/opencode/supervisor";
+import { InstancePool } from "../../server/opencode/process/instance-pool";
+import { mapProviders } from "../../server/opencode/session/models";
+import { BRIDGE_AGENT } from "../../server/opencode/process/home/opencode-config";
+import { SideChannel } from "../../server/opencode/protocol/side-channel";
+import { planBridgeRequest } from "../../server/opencode/session/plan/bridge-plan";
+import { promptToolsMap } from "../../server/opencode/session/plan/tools";
+import { OpenCodeSupervisor } from "../../server/opencode/process/supervisor";
 import type { Sample } from "./measure";
 
 interface Waiter {

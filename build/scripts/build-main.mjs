@@ -14,7 +14,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 const SOURCE_PATH_FN = "__patchbaySourcePath";
 
 /**
- * Server modules find files relative to themselves (`new URL("./plugin/companion.ts", import.meta.url)`,
+ * Server modules find files relative to themselves (`new URL("../../protocol/companion-plugin.ts", import.meta.url)`,
  * `new URL("./child-guard.mjs", import.meta.url)`, `import.meta.dirname + "/../dist/renderer"`). In a CJS bundle
  * import.meta is empty, so each of our own modules gets its import.meta.{url,dirname,filename} replaced by its
  * ORIGINAL location, computed at run time from the bundle's folder (dist/main → the app root). The packaged app ships

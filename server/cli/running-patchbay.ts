@@ -3,6 +3,7 @@
 // or by a Patchbay that no longer answers) is ignored: the command then works on its own.
 import { createAdminClient, type AdminClient, type FetchLike } from "../../shared/admin/client";
 import { readRuntimeFile } from "../runtime-file";
+import { pidAlive } from "../pid-alive";
 
 /** How long the probe of a running Patchbay may take before the command works on its own (ms). */
 export const PROBE_TIMEOUT_MS = 2_000;
@@ -26,16 +27,6 @@ export interface FindRunningOptions {
   probeTimeoutMs?: number;
   /** Cap on each later call (ms, default CALL_TIMEOUT_MS). */
   callTimeoutMs?: number;
-}
-
-/** True when a process with `pid` exists (EPERM counts: it exists but belongs to someone else). */
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /**

@@ -8,7 +8,7 @@ import type {
   SessionMessage,
   SessionSummary,
 } from "../../shared/admin/history";
-import type { AdminHistory } from "../opencode/history";
+import type { AdminHistory } from "../history";
 import type { RequestIndex, RequestRecord } from "./request-index";
 import { displayTitle } from "./session-title";
 

@@ -7,7 +7,7 @@ import path from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { AppDataKey, type HistoryLimits } from "../../shared/apps";
 import { PatchbayError } from "../core/errors";
-import { DAY_MS } from "../opencode/history/prune-plan";
+import { DAY_MS } from "../history/prune-plan";
 import { describeFsError, errnoCode, storageError } from "../stores/storage-error";
 import {
   RECORD_VERSION,

@@ -14,9 +14,9 @@ import type {
   Usage,
 } from "../../server/core/contract";
 import { formatWarning } from "../../server/core/warnings";
-import { createOpenCodeBackend, type OpenCodeBackend } from "../../server/opencode/backend";
-import { SideChannel } from "../../server/opencode/side-channel";
-import { OpenCodeSupervisor, type OpenCodeSupervisorOptions } from "../../server/opencode/supervisor";
+import { createOpenCodeBackend, type OpenCodeBackend } from "../../server/opencode/session/backend";
+import { SideChannel } from "../../server/opencode/protocol/side-channel";
+import { OpenCodeSupervisor, type OpenCodeSupervisorOptions } from "../../server/opencode/process/supervisor";
 import { MockUpstream } from "./mock-upstream";
 import { createOpenCodeUser, type OpenCodeUser } from "./opencode-user";
 

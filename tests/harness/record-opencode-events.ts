@@ -1,15 +1,16 @@
 // Records real OpenCode event streams (one per scenario) into tests/fixtures/opencode-events/<name>.jsonl for the
 // event-mapper golden tests. Run once after an OpenCode upgrade or a deliberate change:
 //   node --import tsx tests/harness/record-opencode-events.ts [scenario…]
-// then `UPDATE_GOLDEN=1 node --import tsx --test tests/unit/opencode/event-mapper.test.ts` and review the diff.
+// then `UPDATE_GOLDEN=1 node --import tsx --test tests/unit/opencode/session/event-mapper.test.ts` and review the diff.
 // Line 1 of a fixture is `{"meta":{…}}` (what the mapper is initialised with); each further line is
 // `{"receivedAt":<epoch ms>,"event":{type,properties}}`. Temp paths are replaced by `<dataDir>`.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { NeutralRequest } from "../../server/core/contract";
-import { sessionIdOf, type OpenCodeEvent } from "../../server/opencode/event-hub";
-import { planBridgeRequest, promptToolsMap } from "../../server/opencode/spec";
+import { sessionIdOf, type OpenCodeEvent } from "../../server/opencode/session/event-hub";
+import { planBridgeRequest } from "../../server/opencode/session/plan/bridge-plan";
+import { promptToolsMap } from "../../server/opencode/session/plan/tools";
 import { modelInfo } from "./builders";
 import type { MockReply } from "./mock-upstream";
 import { neutralRequest, startBridgeStack, tool, type BridgeStack } from "./opencode-stack";

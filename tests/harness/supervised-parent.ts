@@ -3,8 +3,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { SideChannel } from "../../server/opencode/side-channel";
-import { OpenCodeSupervisor } from "../../server/opencode/supervisor";
+import { SideChannel } from "../../server/opencode/protocol/side-channel";
+import { OpenCodeSupervisor } from "../../server/opencode/process/supervisor";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-orphan-"));
 const sideChannel = new SideChannel();

@@ -96,7 +96,7 @@ test("CC-TOOLCHOICE-NONE-PARALLEL-FALSE-NO-TOOLS: no parallel_tool_calls upstrea
 });
 
 // CC-STREAM-PRESTREAM-UPSTREAM-ERROR-STATUS asks for `$.error.param == 'temperature'` when known: the upstream's 400
-// names it, and Patchbay relays it (server/opencode/upstream-errors.ts).
+// names it, and Patchbay relays it (server/opencode/session/upstream-errors.ts).
 test("CC-STREAM-PRESTREAM-UPSTREAM-ERROR-STATUS: the upstream's error.param is relayed", async () => {
   const origin = fx.apiBase.replace(/\/v1$/, "");
   fx.mock.reset();

@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { cmdline, isLiveProcess, processesUnder } from "../harness/procfs";
-import { openCodePidFile, PIDFILE_ENV } from "../../server/opencode/leftover";
+import { openCodePidFile, PIDFILE_ENV } from "../../server/opencode/process/leftover";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 

@@ -8,7 +8,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createAdminClient } from "../../shared/admin/client";
 import { createPatchbay, type Patchbay } from "../../server/index";
-import { resolveOpenCodeBinary } from "../../server/opencode/binary";
+import { resolveOpenCodeBinary } from "../../server/opencode/process/binary";
 import { MockUpstream } from "../harness/mock-upstream";
 import { createOpenCodeUser, type OpenCodeUser } from "../harness/opencode-user";
 import { chatBody, expectEnvelope, waitFor } from "../harness/http-helpers";

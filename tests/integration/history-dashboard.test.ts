@@ -14,7 +14,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { SESSION_STORAGE_KEY } from "../../shared/admin-api";
 import { createAdminApp, type AdminApp } from "../../server/http/admin/admin-app";
 import { ResponseStore } from "../../server/responses-store/response-store";
-import { createHistory } from "../../server/opencode/history";
+import { createHistory } from "../../server/history";
 import { FakeApps, FakeKeys, FakeRequestLog, FakeSettings, fakeStatus, MODELS } from "../unit/admin/fakes";
 import { createSessions, startHistoryEnv, type HistoryEnv } from "./history-support";
 

@@ -6,9 +6,9 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { MockUpstream } from "../harness/mock-upstream";
 import { createOpenCodeUser, type OpenCodeUser } from "../harness/opencode-user";
-import { appDirectory } from "../../server/opencode/instance-pool";
-import { SideChannel } from "../../server/opencode/side-channel";
-import { OpenCodeSupervisor } from "../../server/opencode/supervisor";
+import { appDirectory } from "../../server/opencode/process/instance-pool";
+import { SideChannel } from "../../server/opencode/protocol/side-channel";
+import { OpenCodeSupervisor } from "../../server/opencode/process/supervisor";
 
 /** A running OpenCode for one test file. */
 export interface HistoryEnv {

@@ -10,8 +10,8 @@ import {
   DEFAULT_SWEEP_CONCURRENCY,
   DEFAULT_SWEEP_PAUSE_MS,
   HistoryService,
-} from "../../server/opencode/history/history-service";
-import { compareNewestFirst } from "../../server/opencode/history/session-pager";
+} from "../../server/history/history-service";
+import { compareNewestFirst } from "../../server/history/session-pager";
 import type { SweepResult } from "../../shared/admin/history";
 import { createSessions, startHistoryEnv, timed, type Created, type HistoryEnv } from "./history-support";
 

@@ -9,10 +9,10 @@ import fs from "node:fs";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { PatchbayError } from "../../server/core/errors";
-import { HistoryService } from "../../server/opencode/history/history-service";
+import { HistoryService } from "../../server/history/history-service";
 import { createAppsStore } from "../../server/stores/apps-store";
-import { DAY_MS } from "../../server/opencode/history/prune-plan";
-import { compareNewestFirst } from "../../server/opencode/history/session-pager";
+import { DAY_MS } from "../../server/history/prune-plan";
+import { compareNewestFirst } from "../../server/history/session-pager";
 import { waitFor } from "../harness/wait-for";
 import { createSessions, startHistoryEnv, timed, type Created, type HistoryEnv } from "./history-support";
 

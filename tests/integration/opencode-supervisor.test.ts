@@ -10,8 +10,8 @@ import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { OpenCodeState } from "../../shared/status";
 import { PatchbayError } from "../../server/core/errors";
-import { SideChannel } from "../../server/opencode/side-channel";
-import { OpenCodeSupervisor } from "../../server/opencode/supervisor";
+import { SideChannel } from "../../server/opencode/protocol/side-channel";
+import { OpenCodeSupervisor } from "../../server/opencode/process/supervisor";
 import {
   backendRequest,
   neutralRequest,

@@ -15,7 +15,7 @@ import type {
   SweepResult,
 } from "../../../shared/admin/history";
 import { PatchbayError } from "../../core/errors";
-import type { HistoryService, HistoryServiceOptions } from "../../opencode/history/history-service";
+import type { HistoryService, HistoryServiceOptions } from "../../history/history-service";
 import { withStores, type CliContext } from "../context";
 import { describeHistoryLimits, localTime, table } from "../format";
 
@@ -111,10 +111,10 @@ async function withHistory<R>(
     { defaultUserOpenCodePaths },
     { createAppsStore },
   ] = await Promise.all([
-    import("../../opencode/history/history-service"),
-    import("../../opencode/instance-pool"),
-    import("../../opencode/side-channel"),
-    import("../../opencode/supervisor"),
+    import("../../history/history-service"),
+    import("../../opencode/process/instance-pool"),
+    import("../../opencode/protocol/side-channel"),
+    import("../../opencode/process/supervisor"),
     import("../../opencode-user-paths"),
     import("../../stores/apps-store"),
   ]);

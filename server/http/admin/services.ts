@@ -1,7 +1,7 @@
 // What the admin listener needs from the rest of Patchbay, as interfaces only (the lead builds it in createPatchbay).
 // Must not construct anything: stores, backend and listeners are injected.
 import type { ModelInfo } from "../../core/contract";
-import type { AdminHistory } from "../../opencode/history";
+import type { AdminHistory } from "../../history";
 import type { ConversationAdmin } from "../../conversations/admin-view";
 import type { ResponseStore } from "../../responses-store/response-store";
 import type { DesktopHost } from "../../patchbay-types";
@@ -35,7 +35,7 @@ export interface AdminServices {
   staticDir: string;
   /** Diagnostic log sink, one line per call (unexpected errors); default: stderr. */
   log?: (line: string) => void;
-  /** Per-app session history (list, read, delete, prune; server/opencode/history). Absent → the history endpoints
+  /** Per-app session history (list, read, delete, prune; server/history). Absent → the history endpoints
    *  answer 503 `backend_unavailable`. */
   history?: AdminHistory & Partial<ConversationAdmin>;
   /** Environment that locates coding agents' config files for the connect rows (HOME, CLAUDE_CONFIG_DIR,

@@ -3,7 +3,7 @@
 // client tool churn. Never touches a live instance's folder or one with any session left.
 import fs from "node:fs/promises";
 import path from "node:path";
-import { planFolderReap, type ToolsetFolderView } from "./reap-policy";
+import { planFolderReap, type ToolsetFolderView } from "../process/reap-policy";
 
 /** Options of {@link reapToolsetFolders}. */
 export interface FolderReapOptions {

@@ -5,14 +5,14 @@ import os from "node:os";
 import path from "node:path";
 import type { OpencodeClient } from "@opencode-ai/sdk/v2";
 import type { OpenCodeStatus, RecycleInfo, RuntimeStatus } from "../../../shared/status";
-import type { OpenCodeBackend } from "../backend";
+import type { OpenCodeBackend } from "../session/backend";
 import { reapToolsetFolders } from "./folder-reaper";
 import { effectiveMemoryLimitBytes, lowWatermarkBytes } from "./memory-limit";
 import { listToolsetFolders, planPrewarm } from "./prewarm";
-import { primeInstance } from "./prime-instance";
-import { readRssBytes } from "./process-memory";
+import { primeInstance } from "../process/prime-instance";
+import { readRssBytes } from "../process/process-memory";
 import { Recycler, type RecyclableProcess } from "./recycler";
-import type { RequestGate } from "./request-gate";
+import type { RequestGate } from "../session/request-gate";
 
 /** Timings of the runtime (ms). Every field has a default; tests and the soak bench shorten them. */
 export interface RuntimeTimings {

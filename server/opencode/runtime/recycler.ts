@@ -3,7 +3,7 @@
 // decision is planRecycle's and the process is the supervisor's.
 import type { RecycleInfo } from "../../../shared/status";
 import { planRecycle } from "./recycle-policy";
-import type { RequestGate } from "./request-gate";
+import type { RequestGate } from "../session/request-gate";
 
 /** The part of the supervisor the recycler needs. */
 export interface RecyclableProcess {

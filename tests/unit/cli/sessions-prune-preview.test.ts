@@ -3,7 +3,7 @@
 // responses it removed. The real admin app with a scripted history behind it (tests/unit/admin/fakes.ts).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { AdminHistory } from "../../../server/opencode/history";
+import type { AdminHistory } from "../../../server/history";
 import { emptySweepResult, type SessionSummary } from "../../../shared/admin/history";
 import { runCli, startRunningAdmin, type RunningAdmin } from "./running-admin";
 

@@ -10,7 +10,7 @@ import { conversationKey } from "../../../server/conversations/conversation-key"
 import { RequestIndex } from "../../../server/conversations/request-index";
 import { createRequestRecorder } from "../../../server/conversations/record-request";
 import { markReturnedCalls, withConversations } from "../../../server/conversations/admin-view";
-import type { AdminHistory } from "../../../server/opencode/history";
+import type { AdminHistory } from "../../../server/history";
 import type { SessionMessage, SessionSummary } from "../../../shared/admin/history";
 
 const user = (text: string): NeutralMessage => ({ role: "user", content: [{ type: "text", text }] });

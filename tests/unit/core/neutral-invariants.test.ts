@@ -39,6 +39,48 @@ test("duplicate tool names, an unanswered tool result and a named tool_choice ou
   );
 });
 
+test("a named tool_choice called like an Object.prototype key is outside tools, not found by inheritance", () => {
+  const tools = [{ name: "get_weather", parameters: {} }];
+  for (const name of ["constructor", "__proto__", "toString"])
+    assert.throws(
+      () => assertNeutralInvariants(neutralRequest({ tools, toolChoice: { type: "function", name } })),
+      isBad("tool_choice"),
+    );
+});
+
+// The OpenCode planner relies on this (session/plan/tools.ts has no check of its own): no request whose named
+// tool_choice is outside its tools reaches a backend, from any wire.
+test("every wire's decoder refuses a named tool_choice outside tools itself", () => {
+  const refusesToolChoice = (e: unknown) =>
+    e instanceof PatchbayError && e.status === 400 && (e.param ?? "").startsWith("tool_choice");
+  const fn = { type: "function", function: { name: "a", parameters: { type: "object" } } };
+  const chat = () =>
+    decodeChatRequest({
+      model: "m",
+      messages: [{ role: "user", content: "hi" }],
+      tools: [fn],
+      tool_choice: { type: "function", function: { name: "b" } },
+    });
+  assert.throws(chat, refusesToolChoice);
+  const responses = () =>
+    decodeResponsesRequest({
+      model: "m",
+      input: "hi",
+      tools: [{ type: "function", name: "a", parameters: { type: "object" } }],
+      tool_choice: { type: "function", name: "b" },
+    });
+  assert.throws(responses, refusesToolChoice);
+  const messages = () =>
+    decodeMessagesRequest({
+      model: "m",
+      max_tokens: 10,
+      messages: [{ role: "user", content: "hi" }],
+      tools: [{ name: "a", input_schema: { type: "object" } }],
+      tool_choice: { type: "tool", name: "b" },
+    });
+  assert.throws(messages, refusesToolChoice);
+});
+
 test("every wire's decoder refuses an orphan tool result itself, naming its own field", () => {
   const chat = () => decodeChatRequest({ model: "m", messages: [{ role: "tool", tool_call_id: "x", content: "r" }] });
   assert.throws(chat, (e: unknown) => e instanceof PatchbayError && e.status === 400);

@@ -12,8 +12,8 @@ import { createAdminClient, AdminApiError, type AdminClient } from "../../../sha
 import { createAdminApp } from "../../../server/http/admin/admin-app";
 import type { AdminServices } from "../../../server/http/admin/services";
 import { previewLimits } from "../../../server/http/admin/routes/history-handlers";
-import { HistoryService, Sweeper } from "../../../server/opencode/history";
-import type { AdminHistory } from "../../../server/opencode/history";
+import { HistoryService, Sweeper } from "../../../server/history";
+import type { AdminHistory } from "../../../server/history";
 import { FakeApps, FakeKeys, FakeRequestLog, FakeSettings, fakeStatus, MODELS } from "../admin/fakes";
 import { FakeOpenCode, assistantMessage, fakeDirectories, userMessage } from "./fake-opencode";
 

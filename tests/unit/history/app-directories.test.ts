@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createAppDirectories } from "../../../server/opencode/history/app-directories";
+import { createAppDirectories } from "../../../server/history/app-directories";
 
 let tmp: string;
 before(() => {

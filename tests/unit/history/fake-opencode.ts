@@ -8,7 +8,7 @@ import {
   type OpenCodeHistoryPort,
   type RawMessage,
   type RawSession,
-} from "../../../server/opencode/history/opencode-port";
+} from "../../../server/history/opencode-port";
 
 export interface FakeSession extends RawSession {
   messages: RawMessage[];

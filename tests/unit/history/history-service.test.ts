@@ -3,8 +3,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { PatchbayError } from "../../../server/core/errors";
-import { HistoryService } from "../../../server/opencode/history/history-service";
-import { DAY_MS, planPrune } from "../../../server/opencode/history/prune-plan";
+import { HistoryService } from "../../../server/history/history-service";
+import { DAY_MS, planPrune } from "../../../server/history/prune-plan";
 import { FakeOpenCode, assistantMessage, fakeDirectories, userMessage } from "./fake-opencode";
 
 const ROOT = "/data/apps";

@@ -2,8 +2,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { dataUrlBytes, mapMessages } from "../../../server/opencode/history/message-view";
-import type { RawMessage } from "../../../server/opencode/history/opencode-port";
+import { dataUrlBytes, mapMessages } from "../../../server/history/message-view";
+import type { RawMessage } from "../../../server/history/opencode-port";
 
 const RED16 = `data:image/png;base64,${readFileSync(new URL("../../fixtures/red16.b64", import.meta.url), "utf8").trim()}`;
 

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { OpencodeClient } from "@opencode-ai/sdk/v2";
 import { PatchbayError } from "../../../server/core/errors";
-import { createOpenCodeHistoryPort, type OpenCodeClientFactory } from "../../../server/opencode/history/opencode-port";
+import { createOpenCodeHistoryPort, type OpenCodeClientFactory } from "../../../server/history/opencode-port";
 
 /** A factory whose OpenCode becomes ready after `readyAfterMs`; `client()` throws like the supervisor's until then. */
 function startingOpenCode(readyAfterMs: number, outcome: "ready" | "starting" | "failed" = "ready") {

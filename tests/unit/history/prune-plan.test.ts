@@ -1,7 +1,7 @@
 // Pure prune planning: keep-newest-N, age by session time, the stricter of both, running sessions never planned.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { DAY_MS, hasLimits, planPrune, spreadSample } from "../../../server/opencode/history/prune-plan";
+import { DAY_MS, hasLimits, planPrune, spreadSample } from "../../../server/history/prune-plan";
 
 const NOW = Date.UTC(2030, 0, 31);
 

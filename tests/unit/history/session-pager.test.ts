@@ -2,7 +2,7 @@
 // while sessions are created or deleted between pages, whatever order OpenCode uses among creation-time ties.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { HistoryService } from "../../../server/opencode/history/history-service";
+import { HistoryService } from "../../../server/history/history-service";
 import {
   compareNewestFirst,
   decodeListCursor,
@@ -11,7 +11,7 @@ import {
   needsMore,
   type DirFetch,
   type SessionKey,
-} from "../../../server/opencode/history/session-pager";
+} from "../../../server/history/session-pager";
 import type { PatchbayError } from "../../../server/core/errors";
 import { FakeOpenCode, fakeDirectories } from "./fake-opencode";
 

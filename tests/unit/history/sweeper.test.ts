@@ -4,8 +4,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { HistoryLimits } from "../../../shared/apps";
 import type { SweepResult } from "../../../shared/admin/history";
-import type { PruneOptions } from "../../../server/opencode/history/history-service";
-import { Sweeper, describeSweep } from "../../../server/opencode/history/sweeper";
+import type { PruneOptions } from "../../../server/history/history-service";
+import { Sweeper, describeSweep } from "../../../server/history/sweeper";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

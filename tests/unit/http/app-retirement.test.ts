@@ -12,7 +12,7 @@ import { Listener } from "../../../server/http/listener";
 import { RunRegistry } from "../../../server/http/model-run/run-registry";
 import { createApiApp } from "../../../server/http/api-app";
 import { WIRES } from "../../../server/wires/table";
-import { appDirectory } from "../../../server/opencode/instance-pool";
+import { appDirectory } from "../../../server/opencode/process/instance-pool";
 import { newResponseId } from "../../../server/responses-store/record";
 import { ResponseStore } from "../../../server/responses-store/response-store";
 import { deleteApp } from "../../../server/stores/app-lifecycle";

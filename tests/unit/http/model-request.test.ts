@@ -7,13 +7,13 @@ import { PatchbayError } from "../../../server/core/errors";
 import { expectEnvelope, inBandError, readSse, waitFor } from "../../harness/http-helpers";
 import type { BackendRequest } from "../../../server/core/contract";
 import { formatWarning, warn } from "../../../server/core/warnings";
-import type { OpenCodeEvent } from "../../../server/opencode/event-hub";
+import type { OpenCodeEvent } from "../../../server/opencode/session/event-hub";
 import {
   IGNORED_TOOL_CHOICE_WARNING,
   createMapperState,
   mapOpenCodeEvent,
-} from "../../../server/opencode/event-mapper";
-import { planBridgeRequest } from "../../../server/opencode/spec";
+} from "../../../server/opencode/session/event-mapper";
+import { planBridgeRequest } from "../../../server/opencode/session/plan/bridge-plan";
 import { MODEL, chat, startUnitServer, textAnswer, type Step, type UnitServer } from "./fakes";
 
 let s: UnitServer;

@@ -105,7 +105,11 @@ describe("electron-builder.yml content", () => {
 
   test("files the bundle reads or spawns at run time exist and are unpacked from the asar", () => {
     // Found by the server relative to its modules (build-main.mjs maps import.meta to these source locations).
-    for (const file of ["server/opencode/plugin/companion.ts", "server/opencode/child-guard.mjs", "package.json"]) {
+    for (const file of [
+      "server/opencode/protocol/companion-plugin.ts",
+      "server/opencode/process/child-guard.mjs",
+      "package.json",
+    ]) {
       assert.ok(existsSync(path.join(ROOT, file)), `${file} missing`);
     }
     // Unpacked together with their sibling modules (supervisor.ts, home.ts), which the bundle locates them from.

@@ -1,9 +1,9 @@
 // Handlers of the session-history rows of the admin endpoint table (issue 6): thin calls into the history service
-// and sweeper (server/opencode/history). No HTTP details, no OpenCode calls of their own.
+// and sweeper (server/history). No HTTP details, no OpenCode calls of their own.
 import type { HistoryLimits } from "../../../../shared/apps";
 import type { PrunePreviewQuery } from "../../../../shared/admin-api";
 import { PatchbayError } from "../../../core/errors";
-import type { AdminHistory } from "../../../opencode/history";
+import type { AdminHistory } from "../../../history";
 import type { AdminServices } from "../services";
 import type { Handler } from "./handler";
 

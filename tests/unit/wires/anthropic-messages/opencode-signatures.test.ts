@@ -5,8 +5,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { BackendRequest, ModelInfo } from "../../../../server/core/contract";
 import { formatWarning } from "../../../../server/core/warnings";
-import { createMapperState, mapOpenCodeEvent, type MapperInit } from "../../../../server/opencode/event-mapper";
-import { planBridgeRequest } from "../../../../server/opencode/spec";
+import { createMapperState, mapOpenCodeEvent, type MapperInit } from "../../../../server/opencode/session/event-mapper";
+import { planBridgeRequest } from "../../../../server/opencode/session/plan/bridge-plan";
 import { modelInfo } from "../../../harness/builders";
 import { neutralRequest } from "../../../harness/neutral-fixtures";
 
