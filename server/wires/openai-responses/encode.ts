@@ -1,5 +1,6 @@
 // The Responses encoder: ONE state machine fed with neutral ModelEvents that yields the named SSE events and, from the
 // same state, the final response object, so the stream and the JSON never disagree. Pure: ids and times are injected.
+import { assertRunFinished, endRun } from "../../core/run-end";
 import type { ModelError, ModelEvent } from "../../core/contract";
 import type { PatchbayError } from "../../core/errors";
 import { STREAM_ENDED_EARLY, modelErrorToPatchbayError } from "../../core/model-error";
@@ -149,18 +150,18 @@ export class ResponsesEncoder {
   /** Closes the stream. After a terminal event: nothing (the Responses API has no `[DONE]`). If none came (the backend
    *  stream was cut), this is a failure: returns the closing events and `response.failed`. Idempotent. */
   end(): SseFrame[] {
-    if (this.state.ended) return [];
-    const frames: SseFrame[] = [];
-    if (this.state.phase === "open") this.fail(STREAM_ENDED_EARLY, frames);
-    this.state.ended = true;
-    return frames;
+    return endRun(this.state, (error) => {
+      const frames: SseFrame[] = [];
+      this.fail(error, frames);
+      return frames;
+    });
   }
 
   /** The non-stream response object: the same object the terminal stream event carried.
    *  @throws PatchbayError when the run failed or did not finish (the caller answers with an HTTP error). */
   body(): ResponseObject {
     const s = this.state;
-    if (s.phase === "failed" && s.failure) throw failureError(s.failure);
+    assertRunFinished(s, failureError);
     if (!s.final) throw modelErrorToPatchbayError(STREAM_ENDED_EARLY);
     return structuredClone(s.final);
   }
