@@ -23,6 +23,101 @@ const nodeBuiltins = [
 /** What no server module may import (it runs in plain Node, also without Electron). */
 const serverBase = ["electron", "**/main/*", "**/renderer/*", "react"];
 
+/** One layering block: files under `folders` may not import `forbidden` (besides what no server module may).
+ *  Flat config keeps only the last block's rule for a file, so each block repeats the server-wide patterns. */
+function layer(folders, forbidden, options = {}) {
+  return {
+    files: folders.map((f) => (f.endsWith(".ts") ? f : `${f}/**/*.ts`)),
+    ...(options.ignores ? { ignores: options.ignores } : {}),
+    rules: { "no-restricted-imports": ["error", { patterns: [...new Set([...serverBase, ...forbidden])] }] },
+  };
+}
+
+/** Server folders by layer, low to high; a folder imports only from lower layers (and shared/). */
+const up = {
+  /** Above the neutral core: everything that may not reach into it. */
+  core: ["**/clients/*", "**/connect/*", "**/security/*", "**/stores/*", "**/responses-store/*", "**/demo/*"],
+  /** Adapters and features above the stores. */
+  features: ["**/opencode/*", "**/history/*"],
+  /** The HTTP layer, the wires on it, the CLI and the composition root. */
+  top: ["**/http/*", "**/wires/*", "**/cli/*", "**/cli", "**/index"],
+};
+
+/**
+ * Who may import whom inside server/ (DESIGN §6), for every folder but server/opencode and server/history (their
+ * blocks are opencodeLayers(), at the end of this file). Low to high:
+ *   core (the neutral contract and policy; shared/ only) ← clients, security, stores, demo (core and shared/ only) ←
+ *   responses-store, connect (those, plus stores/clients; the stores' retention days from history) ← OpenCode and
+ *   history ← http (listeners, middleware, the model runner, the admin API; knows no wire) ← wires (each wire's
+ *   routes over http; their codecs are pure: core, shared/ and the shared OpenAI pieces only) ← cli, index.ts.
+ */
+function wireLayers() {
+  const wireFolders = ["openai-chat", "openai-responses", "anthropic-messages"];
+  const wireRoutes = ["server/wires/**/wire.ts", "server/wires/**/*.route.ts", "server/wires/table.ts"];
+  return [
+    layer(
+      ["server/core"],
+      [...nodeBuiltins, "express", "@opencode-ai/*", ...up.core, ...up.features, ...up.top, "**/wires/*"],
+    ),
+    layer(["server/clients", "server/security", "server/demo"], ["express", ...up.core, ...up.features, ...up.top]),
+    layer(
+      ["server/stores"],
+      ["express", "@opencode-ai/*", ...up.core.filter((p) => p !== "**/stores/*"), ...up.features, ...up.top],
+    ),
+    layer(
+      ["server/responses-store", "server/connect"],
+      ["express", "@opencode-ai/*", "**/security/*", "**/demo/*", ...up.top],
+    ),
+    layer(["server/http"], ["**/wires/*", "**/cli/*", "**/cli", "**/index", "**/demo/*"]),
+    // Codecs: pure translation between a wire's JSON and the neutral contract. Hashing is pure (stable short names
+    // for long tool names); nothing else of Node's.
+    layer(
+      ["server/wires"],
+      [
+        ...nodeBuiltins,
+        "!node:crypto",
+        "express",
+        "@opencode-ai/*",
+        ...up.core,
+        ...up.features,
+        ...up.top.filter((p) => p !== "**/wires/*"),
+        ...wireFolders.map((w) => `../${w}/*`),
+      ],
+      { ignores: wireRoutes },
+    ),
+    // Each wire's routes: the HTTP layer, the stored responses (Responses), their own codecs and the shared OpenAI
+    // pieces; never another wire's, nor OpenCode, the stores or the CLI.
+    {
+      ...layer(
+        ["server/wires"],
+        [
+          "@opencode-ai/*",
+          "**/opencode/*",
+          "**/history/*",
+          "**/stores/*",
+          "**/connect/*",
+          "**/cli/*",
+          "**/index",
+          ...wireFolders.map((w) => `../${w}/*`),
+        ],
+      ),
+      files: wireRoutes.filter((f) => f !== "server/wires/table.ts"),
+    },
+    // The small modules at server/'s root (the instance lock, runtime.json, shared types and paths) sit below http.
+    layer(
+      [
+        "server/instance-lock.ts",
+        "server/runtime-file.ts",
+        "server/version.ts",
+        "server/patchbay-types.ts",
+        "server/opencode-user-paths.ts",
+      ],
+      ["express", ...up.top],
+    ),
+    layer(["server/cli"], ["**/http/*", "**/wires/*", "**/index", "**/demo/*"]),
+  ];
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -64,52 +159,7 @@ export default tseslint.config(
     files: ["server/**/*.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: serverBase }] },
   },
-  // Inside server/ (DESIGN §6): core/ is the neutral contract and policy and knows only shared/; the wire codecs
-  // (openai/, anthropic/) are pure and know only core/ and shared/; the OpenCode adapter knows no wire, no HTTP, no
-  // stores. Flat config replaces a rule per file, so each block repeats the server-wide patterns.
-  {
-    files: ["server/core/**/*.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            ...serverBase,
-            ...nodeBuiltins,
-            "**/openai/*",
-            "**/anthropic/*",
-            "**/opencode/*",
-            "**/http/*",
-            "**/stores/*",
-            "express",
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ["server/wires/**/*.ts"],
-    ignores: ["server/wires/**/wire.ts", "server/wires/**/*.route.ts", "server/wires/table.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            ...serverBase,
-            ...nodeBuiltins,
-            // Hashing is pure (stable short names for long tool names); nothing else of Node's.
-            "!node:crypto",
-            "express",
-            "@opencode-ai/*",
-            "**/opencode/*",
-            "**/http/*",
-            "**/stores/*",
-            "**/security/*",
-          ],
-        },
-      ],
-    },
-  },
+  ...wireLayers(),
   {
     files: ["server/opencode/**/*.ts"],
     rules: {

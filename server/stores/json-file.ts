@@ -1,69 +1,22 @@
-// Generic versioned JSON file store `{version, data}`: zod-validated, atomic writes, in-process queue + cross-process
-// lock with read-modify-write under the lock, corrupt files set aside, external changes picked up. Knows no schema.
+// Generic versioned JSON file store `{version, data}`: a cached, deep-frozen copy; atomic writes, in-process queue + cross-process
+// lock with read-modify-write under the lock, corrupt files set aside, external changes picked up. Knows no schema;
+// reading, recognising and locking the file on disk is json-file-disk.ts.
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import lockfile from "proper-lockfile";
-import writeFileAtomic from "write-file-atomic";
-import type { z } from "zod";
 import { PatchbayError } from "../core/errors";
 import { describeFsError, errnoCode, storageError } from "./storage-error";
 import { fromZodError } from "./validation";
-
-/** Writes `text` to `file` atomically (temp file + rename) with `mode`. Injectable so tests can simulate ENOSPC. */
-export type AtomicWriter = (file: string, text: string, options: { mode: number }) => Promise<void>;
-
-export interface JsonFileOptions<T> {
-  /** Absolute path of the JSON file. Its folder is created (with `dirMode`) when missing. */
-  file: string;
-  /** Schema of `data`; may fill defaults for fields added later. */
-  schema: z.ZodType<T>;
-  /** Current format version written to disk. */
-  version: number;
-  /** Fresh default data (a new object on every call). */
-  defaults: () => T;
-  /** Upgrades `data` written with an older `version` before validation. Default: identity. */
-  migrate?: (fromVersion: number, data: unknown) => unknown;
-  /** File mode (default 0o600: only the user reads Patchbay's data). */
-  mode?: number;
-  /** Mode of the folder when this store creates it (default 0o700). */
-  dirMode?: number;
-  /** Watch the folder for changes by other processes (default true; the mtime check on read works regardless). */
-  watch?: boolean;
-  /** Minimum ms between on-read checks for external changes (default 1000). */
-  recheckMs?: number;
-  /** Default: write-file-atomic with fsync. */
-  writeFile?: AtomicWriter;
-  /** Wall clock for backup names (epoch ms). */
-  clock?: () => number;
-  /** How long a file that does not parse (or vanished) is given to settle before it counts as invalid (ms, default
-   *  250). Editors often write in two steps or truncate first; one bad read must not count. */
-  settleMs?: number;
-  /** What `open` does with a file that does not parse: `set-aside` (default: keep it as `<file>.corrupt-<time>` and
-   *  start from defaults) or `keep` (leave it in place, use defaults in memory and refuse writes until it is fixed;
-   *  for short-lived openers such as the CLI, which must not move a file a running server may be reading). */
-  onInvalid?: "set-aside" | "keep";
-  /** Told every new notice (e.g. to log it); notices() lists them too. */
-  onNotice?: (message: string) => void;
-}
-
-/** A change function: mutate `draft` in place or return the next value. May throw (e.g. PatchbayError). */
-export type Mutator<T> = (draft: T) => T | void | Promise<T | void>;
-
-interface FileSignature {
-  mtimeMs: number;
-  size: number;
-  ino: number;
-}
-
-type ReadResult<T> = { kind: "ok"; data: T; raw: string } | { kind: "missing" } | { kind: "bad"; reason: string };
-
-const defaultWriter: AtomicWriter = (file, text, { mode }) => writeFileAtomic(file, text, { mode, fsync: true });
-
-/** A lock not refreshed for this long belongs to a crashed process and is taken over (ms). */
-const LOCK_STALE_MS = 10_000;
-/** How long a writer waits for a lock held by another process before giving up with `storage_error` (ms). */
-const LOCK_WAIT_MS = 15_000;
+import { defaultWriter, type AtomicWriter, type JsonFileOptions, type Mutator } from "./json-file-options";
+import {
+  lockFile,
+  parseVersioned,
+  readVersionedFile,
+  sameSignature,
+  sleep,
+  toSignature,
+  type FileSignature,
+} from "./json-file-disk";
 
 /**
  * One JSON file held in memory. `get()` is synchronous; `update()` is serialized in-process and locked across
@@ -164,11 +117,11 @@ export class JsonFileStore<T> {
   // ---- loading -------------------------------------------------------------------------------------------------
 
   private async load(): Promise<void> {
-    let first = await this.readFile();
+    let first = await readVersionedFile(this.opts.file, this.opts);
     if (first.kind === "bad") {
       // Perhaps caught mid-write by an editor: give it a moment before calling it corrupt.
       await sleep(this.settleMs);
-      first = await this.readFile();
+      first = await readVersionedFile(this.opts.file, this.opts);
     }
     if (first.kind === "ok") return this.accept(first.data, first.raw, await this.statSignature());
     if (first.kind === "missing") return;
@@ -181,7 +134,7 @@ export class JsonFileStore<T> {
       await this.ensureDir();
       const release = await this.lock();
       try {
-        const again = await this.readFile();
+        const again = await readVersionedFile(this.opts.file, this.opts);
         if (again.kind === "ok") this.accept(again.data, again.raw, await this.statSignature());
         else if (again.kind === "bad") await this.setAside(again.reason);
       } finally {
@@ -192,40 +145,6 @@ export class JsonFileStore<T> {
         `${this.name} could not be read (${first.reason}) and could not be set aside (${describeFsError(err)}); Patchbay is using defaults.`,
       );
     }
-  }
-
-  private async readFile(): Promise<ReadResult<T>> {
-    let raw: string;
-    try {
-      raw = await fsp.readFile(this.opts.file, "utf8");
-    } catch (err) {
-      if (errnoCode(err) === "ENOENT") return { kind: "missing" };
-      return { kind: "bad", reason: describeFsError(err) };
-    }
-    return this.parse(raw);
-  }
-
-  private parse(raw: string): ReadResult<T> {
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch (err) {
-      return { kind: "bad", reason: `invalid JSON: ${err instanceof Error ? err.message : String(err)}` };
-    }
-    if (typeof json !== "object" || json === null || !("version" in json) || !("data" in json)) {
-      return { kind: "bad", reason: "not a Patchbay file ({version, data} expected)" };
-    }
-    const version = json.version;
-    if (typeof version !== "number" || !Number.isInteger(version) || version < 1) {
-      return { kind: "bad", reason: "invalid version" };
-    }
-    const data = version < this.opts.version && this.opts.migrate ? this.opts.migrate(version, json.data) : json.data;
-    const parsed = this.opts.schema.safeParse(data);
-    if (!parsed.success) {
-      const newer = version > this.opts.version ? ` (written by a newer Patchbay, format ${version})` : "";
-      return { kind: "bad", reason: `invalid content${newer}: ${fromZodError(parsed.error).message}` };
-    }
-    return { kind: "ok", data: parsed.data, raw };
   }
 
   private async setAside(reason: string): Promise<void> {
@@ -273,7 +192,7 @@ export class JsonFileStore<T> {
       this.invalidNotice = null;
       return;
     }
-    const parsed = this.parse(raw);
+    const parsed = parseVersioned(raw, this.opts);
     if (parsed.kind === "ok") this.acceptValid(parsed.data, raw, sig);
     else this.settleLater();
   }
@@ -306,7 +225,7 @@ export class JsonFileStore<T> {
         this.invalidNotice = null;
         return;
       }
-      const parsed = this.parse(raw);
+      const parsed = parseVersioned(raw, this.opts);
       if (parsed.kind === "ok") return this.acceptValid(parsed.data, raw, sig);
       // Remember this bad version's signature so it is not re-read until it changes again.
       this.signature = sig;
@@ -368,11 +287,11 @@ export class JsonFileStore<T> {
       throw storageError("save", this.opts.file, err);
     }
     try {
-      let fresh = await this.readFile();
+      let fresh = await readVersionedFile(this.opts.file, this.opts);
       if (fresh.kind === "bad") {
         // Perhaps an editor is mid-write: wait for it to settle before deciding.
         await sleep(this.settleMs);
-        fresh = await this.readFile();
+        fresh = await readVersionedFile(this.opts.file, this.opts);
       }
       if (fresh.kind === "bad") {
         // Never replace a file someone is editing with our (emptier or older) view: refuse, keep the file as is.
@@ -412,26 +331,11 @@ export class JsonFileStore<T> {
     }
   }
 
-  /** Takes the cross-process lock. Only a lock held by someone else is retried (with jittered backoff, long
-   *  enough to outlast a crashed holder's stale lock); any other failure (unwritable folder…) is thrown at once. */
-  private async lock(): Promise<() => Promise<void>> {
-    const deadline = performance.now() + LOCK_WAIT_MS;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await lockfile.lock(this.opts.file, {
-          realpath: false,
-          stale: LOCK_STALE_MS,
-          update: LOCK_STALE_MS / 5,
-          retries: 0,
-          // Default would throw from a timer and crash the process; a lost lock only weakens one write's guarantee.
-          onCompromised: (err) => this.addNotice(`The lock on ${this.name} was lost (${describeFsError(err)}).`),
-        });
-      } catch (err) {
-        if (errnoCode(err) !== "ELOCKED" || performance.now() > deadline) throw err;
-        const backoff = Math.min(100, 5 * 1.3 ** attempt);
-        await new Promise((r) => setTimeout(r, backoff / 2 + Math.random() * backoff));
-      }
-    }
+  /** Takes the cross-process lock (see lockFile); a lost lock becomes a notice. */
+  private lock(): Promise<() => Promise<void>> {
+    return lockFile(this.opts.file, (err) =>
+      this.addNotice(`The lock on ${this.name} was lost (${describeFsError(err)}).`),
+    );
   }
 
   // ---- state ---------------------------------------------------------------------------------------------------
@@ -464,19 +368,6 @@ export class JsonFileStore<T> {
     this.noticeList.push(message);
     this.opts.onNotice?.(message);
   }
-}
-
-function toSignature(st: fs.Stats): FileSignature {
-  return { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino };
-}
-
-function sameSignature(a: FileSignature | null, b: FileSignature | null): boolean {
-  if (a === null || b === null) return a === b;
-  return a.mtimeMs === b.mtimeMs && a.size === b.size && a.ino === b.ino;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Freezes a JSON-like value recursively so readers of the shared cache cannot change it by accident. */

@@ -6,10 +6,9 @@ import { createReadStream } from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { RequestLogEntry } from "../../shared/log-entry";
-import { logEntryMatcher } from "../../shared/log-filter";
-import { PatchbayError } from "../core/errors";
+import { decodeCursor, encodeCursor, parseLine, queryMatcher, usageFacts, type Stored } from "./log-lines";
 import { linesBefore, logFilePath, seqOfLine } from "./log-files";
-import { localDay, UsageBook, type UsageFacts } from "./log-usage";
+import { localDay, UsageBook } from "./log-usage";
 import { redactEntry } from "./redact";
 import { describeFsError } from "./storage-error";
 import { STORE_FILES } from "./store-paths";
@@ -41,55 +40,11 @@ export interface RequestLogOptions {
   queryBudgetBytes?: number;
 }
 
-interface Stored {
-  seq: number;
-  entry: RequestLogEntry;
-}
-
 /** Lines waiting for the disk beyond this are dropped (and reported), so a dead disk cannot eat memory. */
 const MAX_PENDING_LINES = 10_000;
 /** Longest a request can run (AppLimits.totalTimeoutMs max) plus a minute: entries are written when requests end,
  *  so file order is not start-time order; a `since` scan may stop only this far past `since`. */
 const ORDER_SLACK_MS = 7_200_000 + 60_000;
-
-/** Opaque cursor: entries older than seq. */
-function encodeCursor(seq: number): string {
-  return Buffer.from(`s:${seq}`).toString("base64url");
-}
-
-function decodeCursor(cursor: string): number {
-  const m = /^s:(\d+)$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  if (!m)
-    throw new PatchbayError("invalid_request_error", "Invalid cursor; use the nextCursor of a previous page.", {
-      param: "cursor",
-    });
-  return Number(m[1]);
-}
-
-/** The shared matcher for a query; an invalid status filter is a 400 naming `status`. */
-function queryMatcher(q: LogQuery): (e: RequestLogEntry) => boolean {
-  try {
-    return logEntryMatcher(q);
-  } catch {
-    throw new PatchbayError(
-      "invalid_request_error",
-      'Invalid status filter; use a status such as 404, a class such as "4xx", or "error".',
-      { param: "status" },
-    );
-  }
-}
-
-/** Parses a stored line into seq + entry; null for lines that are not valid entries. */
-function parseLine(line: string): Stored | null {
-  const seq = seqOfLine(line);
-  if (seq === null) return null;
-  try {
-    const parsed = RequestLogEntry.safeParse(JSON.parse(line));
-    return parsed.success ? { seq, entry: parsed.data } : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Opens the request log: loads the newest entries into the ring and rebuilds usage from the files (bounded by the
@@ -402,27 +357,4 @@ class FileRequestLog implements RequestLog {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
   }
-}
-
-/** Usage-relevant fields of a parsed line, checked by hand (cheaper than a full parse for every line at start). */
-function usageFacts(raw: unknown): UsageFacts | null {
-  if (typeof raw !== "object" || raw === null) return null;
-  const r = raw as Record<string, unknown>;
-  if (typeof r.time !== "number" || typeof r.status !== "number") return null;
-  const app = typeof r.app === "string" ? r.app : null;
-  const u = r.usage as Record<string, unknown> | null | undefined;
-  const usage =
-    u && typeof u === "object"
-      ? {
-          inputTokens: num(u.inputTokens),
-          outputTokens: num(u.outputTokens),
-          cachedTokens: num(u.cachedTokens),
-          reasoningTokens: num(u.reasoningTokens),
-        }
-      : null;
-  return { time: r.time, app, status: r.status, usage };
-}
-
-function num(v: unknown): number {
-  return typeof v === "number" && Number.isFinite(v) ? v : 0;
 }

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { AtomicWriter } from "./json-file";
+import type { AtomicWriter } from "./json-file-options";
 import { storageError } from "./storage-error";
 
 /** File names inside the data folder. */

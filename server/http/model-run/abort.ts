@@ -1,8 +1,6 @@
 // Why a run stopped early: the client left, or one of the app's deadlines passed. The first reason wins.
 import type { ModelError } from "../../core/contract";
-
-/** Status recorded (never sent) when the client closed the connection, as nginx does. */
-export const CLIENT_CLOSED = 499;
+import { CLIENT_CLOSED } from "../middleware/request-record";
 
 /** An AbortController that remembers the first reason, as a ModelError. */
 export class RunAbort {

@@ -6,8 +6,8 @@ import type { RequestLogEntry } from "../../../shared/log-entry";
 import type { ModelError, ModelEvent, PatchbayWarning } from "../../core/contract";
 import { toPatchbayError } from "../../core/errors";
 import { SseWriter } from "../sse-writer";
-import { CLIENT_CLOSED, type RunAbort } from "./abort";
-import { setClientClosed, setOutcome, toLogUsage } from "./log-entry";
+import { CLIENT_CLOSED, setClientClosed, setOutcome, toLogUsage } from "../middleware/request-record";
+import type { RunAbort } from "./abort";
 import type { WireEncoder } from "./types";
 import { formatWarningsHeader, logWarnings } from "./warnings";
 

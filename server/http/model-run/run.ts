@@ -6,9 +6,9 @@ import type { ModelEvent, NeutralRequest } from "../../core/contract";
 import { toPatchbayError } from "../../core/errors";
 import { markLogged } from "../middleware/access-log";
 import { authOf } from "../middleware/api-auth";
+import { finishLogEntry, setClientClosed, setOutcome, startLogEntry } from "../middleware/request-record";
 import { RunAbort } from "./abort";
 import { admitRequest } from "./admission";
-import { finishLogEntry, setClientClosed, setOutcome, startLogEntry } from "./log-entry";
 import { relayEvents } from "./relay";
 import {
   countTokens,

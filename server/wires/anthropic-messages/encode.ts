@@ -1,6 +1,7 @@
 // The Anthropic Messages encoder: ONE state machine fed with neutral ModelEvents that yields the SSE events
 // (Anthropic API reference, "Streaming Messages") and, from the same state, the non-stream Message object, so the two
 // never disagree. Pure: ids are injected; no clocks, no I/O.
+import { assertRunFinished, endRun } from "../../core/run-end";
 import type { FinishReason, ModelError, ModelEvent, Usage } from "../../core/contract";
 import type { PatchbayError } from "../../core/errors";
 import { modelErrorToPatchbayError, STREAM_ENDED_EARLY } from "../../core/model-error";
@@ -218,18 +219,15 @@ export class MessagesEncoder {
   /** Closes the stream: nothing after a finish or an error; if neither came (the backend stream was cut) this is a
    *  failure and returns the in-band error frame. Idempotent. */
   end(): SseFrame[] {
-    const s = this.s;
-    if (s.ended) return [];
-    s.ended = true;
-    return s.phase === "open" ? [this.fail(STREAM_ENDED_EARLY)] : [];
+    return endRun(this.s, (error) => [this.fail(error)]);
   }
 
   /** The non-stream Message, built from the same state as the events.
    *  @throws PatchbayError when the run failed or did not finish. */
   body(): AnthropicMessage {
     const s = this.s;
-    if (s.phase === "failed" && s.failure) throw modelErrorToPatchbayError(s.failure);
-    if (s.phase !== "finished" || !s.usage) throw modelErrorToPatchbayError(STREAM_ENDED_EARLY);
+    assertRunFinished(s);
+    if (!s.usage) throw modelErrorToPatchbayError(STREAM_ENDED_EARLY);
     return {
       ...this.envelope(),
       content: structuredClone(s.blocks),

@@ -1,5 +1,6 @@
 // The Chat Completions encoder: ONE state machine fed with neutral ModelEvents that yields the SSE chunks and,
 // from the same state, the non-stream `chat.completion`, so the two never disagree. Pure: ids and times are injected.
+import { assertRunFinished, endRun } from "../../core/run-end";
 import type { FinishReason, ModelError, ModelEvent, ToolCall, Usage } from "../../core/contract";
 import type { PatchbayError } from "../../core/errors";
 import { toOpenAiErrorBody } from "../openai/error-envelope";
@@ -140,20 +141,15 @@ export class ChatEncoder {
   /** Closes the stream: `[DONE]` after a finish, nothing after an error. If neither came (the backend stream was cut),
    *  this is a failure: returns the in-band error frame. Idempotent. */
   end(): SseFrame[] {
-    const s = this.state;
-    if (s.ended) return [];
-    const frames =
-      s.phase === "finished" ? [{ data: "[DONE]" }] : s.phase === "open" ? [this.fail(STREAM_ENDED_EARLY)] : [];
-    s.ended = true;
-    return frames;
+    return endRun(this.state, (error) => [this.fail(error)], [{ data: "[DONE]" }]);
   }
 
   /** The non-stream `chat.completion`, built from the same state as the chunks.
    *  @throws PatchbayError when the run failed or did not finish (the caller answers with an HTTP error). */
   body(): ChatCompletion {
     const s = this.state;
-    if (s.phase === "failed" && s.failure) throw modelErrorToPatchbayError(s.failure);
-    if (s.phase !== "finished" || !s.finishReason || !s.usage) throw modelErrorToPatchbayError(STREAM_ENDED_EARLY);
+    assertRunFinished(s);
+    if (!s.finishReason || !s.usage) throw modelErrorToPatchbayError(STREAM_ENDED_EARLY);
     const hasCalls = s.toolCalls.length > 0;
     return {
       ...this.envelope("chat.completion"),

@@ -37,7 +37,8 @@ export interface DecodedResponsesRequest {
 }
 
 // The decoder itself is stateless: the Responses route expands previous_response_id and item references first
-// (server/responses-store/expand-input.ts), so these refusals only meet callers that skip that step.
+// (server/responses-store/expand-input.ts, which also takes `previous_response_id` out of the body), so the decoder
+// never sees a previous response; the refusals below are for what Patchbay does not keep at all.
 const STATELESS = "Send the whole conversation in 'input', or continue a stored response with 'previous_response_id'.";
 const AI_SDK_HINT =
   "Vercel AI SDK users: pass providerOptions: { openai: { store: false } } so the SDK sends full items instead of references.";
@@ -48,8 +49,6 @@ function present(value: unknown): boolean {
 
 /** Refusals that must name a field before the body is parsed (so stored-item references and unknown item types get their own message). */
 function refuseStateful(body: Record<string, unknown>): void {
-  if (present(body.previous_response_id))
-    throw unsupportedParameter("previous_response_id", `'previous_response_id' is not supported. ${STATELESS}`);
   if (present(body.conversation))
     throw unsupportedParameter("conversation", `'conversation' is not supported. ${STATELESS}`);
   if (body.background === true) {
@@ -344,8 +343,7 @@ function notesOf(req: ResponsesRequest): PatchbayWarning[] {
  * - `includeUsage` is true when streaming (Responses streams always report usage).
  * - Accepted and not forwarded: `store: false`, `client_metadata`, `include: ["reasoning.encrypted_content"]` (noted in
  *   the warnings), `reasoning.summary` (decides whether reasoning is streamed as summary text).
- * - Refused with 400 `unsupported_parameter` naming the field and what to do instead: previous_response_id,
- *   conversation, item_reference, background: true, prompt, a `tool_choice` forcing a hosted tool, truncation: auto,
+ * - Refused with 400 `unsupported_parameter` naming the field and what to do instead: conversation, item_reference, background: true, prompt, a `tool_choice` forcing a hosted tool, truncation: auto,
  *   top_logprobs > 0, include message.output_text.logprobs. `input: []` → 400 `input`; an unknown item type → 400
  *   `input[i].type`; an unknown tool type → 400 `tools[i].type`.
  * - Empty user content (`input: ""`, a user item whose parts are all empty text) → 400 `input` / `input[i].content`;

@@ -1,22 +1,30 @@
 // The Responses encoder: ONE state machine fed with neutral ModelEvents that yields the named SSE events and, from the
 // same state, the final response object, so the stream and the JSON never disagree. Pure: ids and times are injected.
-import type { ModelError, ModelEvent, Usage, WebSearchHit } from "../../core/contract";
-import { urlCitations, webSearchCallItem, webSearchItemId, type UrlCitation } from "../../server-tools/responses-items";
+import { assertRunFinished, endRun } from "../../core/run-end";
+import type { ModelError, ModelEvent } from "../../core/contract";
+import type { WebSearchHit } from "../../core/contract";
+import { urlCitations, webSearchCallItem, webSearchItemId } from "../../server-tools/responses-items";
 import type { PatchbayError } from "../../core/errors";
 import { STREAM_ENDED_EARLY, modelErrorToPatchbayError } from "../../core/model-error";
 import type { SseFrame } from "../../core/sse-frame";
 import { normaliseArguments } from "../../core/tool-helpers";
+import {
+  customInputOf,
+  failureError,
+  responseErrorCode,
+  responseErrorMessage,
+  textPart,
+  toResponseUsage,
+} from "./encode-fields";
 import type { ToolNameMap } from "./tools";
 import type {
   ItemStatus,
   OutputItem,
   OutputMessageItem,
   OutputReasoningItem,
-  OutputTextPart,
   ResponseEcho,
   ResponseObject,
   ResponseStatus,
-  ResponseUsageOut,
 } from "./wire-types";
 
 /** Item id prefixes: `msg_` messages, `fc_` function calls, `ctc_` custom tool calls, `rs_` reasoning. */
@@ -61,38 +69,6 @@ export interface ResponsesEncoderState {
   failure: ModelError | null;
   /** The response object of the terminal event (the JSON body). */
   final: ResponseObject | null;
-}
-
-/** Responses usage from neutral usage (both count cached input and reasoning output inside the totals). */
-export function toResponseUsage(usage: Usage): ResponseUsageOut {
-  return {
-    input_tokens: usage.inputTokens,
-    input_tokens_details: { cached_tokens: usage.cachedInputTokens, cache_write_tokens: usage.cacheWriteTokens ?? 0 },
-    output_tokens: usage.outputTokens,
-    output_tokens_details: { reasoning_tokens: usage.reasoningTokens },
-    total_tokens: usage.inputTokens + usage.outputTokens,
-  };
-}
-
-/** `response.error.code` for a backend error, from OpenAI's `ResponseErrorCode` enum plus the two codes the API sends
- *  outside it, which clients act on (Codex's SSE parser, codex-rs/codex-api/src/sse/responses.rs):
- *  `context_length_exceeded` (the client compacts or stops), `insufficient_quota` (fatal: waiting does not help),
- *  `rate_limit_exceeded` for other 429s (the client retries after the message's "try again in N s"), `invalid_prompt`
- *  for other 4xx, else `server_error`. Patchbay's own code stays in the request log and the HTTP error envelope. */
-export function responseErrorCode(error: ModelError): string {
-  if (error.kind === "context_length") return "context_length_exceeded";
-  if (error.kind === "quota") return "insufficient_quota";
-  if (error.status === 429) return "rate_limit_exceeded";
-  return error.status >= 400 && error.status < 500 ? "invalid_prompt" : "server_error";
-}
-
-/** `response.error.message`: the error's message; a rate limit with a known wait gets OpenAI's "Please try again in
- *  N s." so clients that parse it (Codex) wait that long before retrying. */
-export function responseErrorMessage(error: ModelError): string {
-  const message = modelErrorToPatchbayError(error).message;
-  if (responseErrorCode(error) !== "rate_limit_exceeded" || error.retryAfter === undefined) return message;
-  if (/try again in/i.test(message)) return message;
-  return `${message.replace(/\s+$/, "")}${/[.!?]$/.test(message.trim()) ? "" : "."} Please try again in ${error.retryAfter}s.`;
 }
 
 /**
@@ -184,18 +160,18 @@ export class ResponsesEncoder {
   /** Closes the stream. After a terminal event: nothing (the Responses API has no `[DONE]`). If none came (the backend
    *  stream was cut), this is a failure: returns the closing events and `response.failed`. Idempotent. */
   end(): SseFrame[] {
-    if (this.state.ended) return [];
-    const frames: SseFrame[] = [];
-    if (this.state.phase === "open") this.fail(STREAM_ENDED_EARLY, frames);
-    this.state.ended = true;
-    return frames;
+    return endRun(this.state, (error) => {
+      const frames: SseFrame[] = [];
+      this.fail(error, frames);
+      return frames;
+    });
   }
 
   /** The non-stream response object: the same object the terminal stream event carried.
    *  @throws PatchbayError when the run failed or did not finish (the caller answers with an HTTP error). */
   body(): ResponseObject {
     const s = this.state;
-    if (s.phase === "failed" && s.failure) throw failureError(s.failure);
+    assertRunFinished(s, failureError);
     if (!s.final) throw modelErrorToPatchbayError(STREAM_ENDED_EARLY);
     return structuredClone(s.final);
   }
@@ -466,28 +442,4 @@ export class ResponsesEncoder {
     this.state.final = final;
     frames.push(this.event("response.failed", { response: final }));
   }
-}
-
-/** A custom tool's input from the arguments of its one-argument function (`{"input": "…"}`); arguments that are not
- *  such an object (a model that ignored the schema) are passed on as the input text itself. */
-export function customInputOf(rawArguments: string): string {
-  try {
-    const parsed: unknown = JSON.parse(rawArguments);
-    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
-      const input = (parsed as Record<string, unknown>).input;
-      if (typeof input === "string") return input;
-    }
-  } catch {
-    // not JSON: the model wrote the input directly
-  }
-  return rawArguments;
-}
-
-/** The PatchbayError of a failed run, with the same message as its `response.failed` event. */
-function failureError(error: ModelError): PatchbayError {
-  return modelErrorToPatchbayError({ ...error, message: responseErrorMessage(error) });
-}
-
-function textPart(text: string, annotations: UrlCitation[] = []): OutputTextPart {
-  return { type: "output_text", text, annotations, logprobs: [] };
 }

@@ -7,7 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { PatchbayError } from "../../../server/core/errors";
-import { JsonFileStore, type AtomicWriter } from "../../../server/stores/json-file";
+import { JsonFileStore } from "../../../server/stores/json-file";
+import type { AtomicWriter } from "../../../server/stores/json-file-options";
 import { waitFor } from "../../harness/wait-for";
 import { makeUnwritable, removeDir, tempDir } from "./helpers";
 

@@ -162,3 +162,29 @@ describe("the table", () => {
     assert.equal(one.headers.get("allow"), "GET, HEAD, DELETE");
   });
 });
+
+describe("the Responses wire", () => {
+  // The decoder no longer refuses previous_response_id: the route expands it first (or answers 400
+  // previous_response_not_found) and takes it out of the body, so no HTTP request can reach such a refusal.
+  test("previous_response_id reaches the store's lookup, never an unsupported_parameter refusal", async () => {
+    const post = (body: Json) =>
+      fetch(`${s.base}/v1/responses`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: MODEL, input: "hi", ...body }),
+      });
+    const unknown = await post({ previous_response_id: "resp_unknown" });
+    assert.equal(unknown.status, 400);
+    const error = ((await unknown.json()) as Json).error as Json;
+    assert.equal(error.code, "previous_response_not_found");
+    assert.equal(error.param, "previous_response_id");
+
+    const first = await post({});
+    assert.equal(first.status, 200);
+    const id = ((await first.json()) as Json).id as string;
+    const next = await post({ previous_response_id: id });
+    assert.equal(next.status, 200);
+    assert.equal(((await next.json()) as Json).previous_response_id, id);
+    assert.equal(s.backend.streams.at(-1)?.request.request.messages.length, 3);
+  });
+});

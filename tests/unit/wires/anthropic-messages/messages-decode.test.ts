@@ -6,12 +6,14 @@ import { readFileSync } from "node:fs";
 import type { NeutralRequest } from "../../../../server/core/contract";
 import { formatWarning } from "../../../../server/core/warnings";
 import {
-  TOOL_ERROR_PREFIX,
-  TOOL_RESULT_IMAGE_PLACEHOLDER,
   decodeCountTokensRequest,
   decodeMessagesRequest,
   effortOfBudget,
 } from "../../../../server/wires/anthropic-messages/decode";
+import {
+  TOOL_ERROR_PREFIX,
+  TOOL_RESULT_IMAGE_PLACEHOLDER,
+} from "../../../../server/wires/anthropic-messages/decode-messages";
 import { matchGolden } from "../openai/helpers";
 
 const RECORDED = JSON.parse(

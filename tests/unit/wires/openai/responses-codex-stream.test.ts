@@ -14,7 +14,7 @@ import {
   responseErrorCode,
   responseErrorMessage,
   toResponseUsage,
-} from "../../../../server/wires/openai-responses/encode";
+} from "../../../../server/wires/openai-responses/encode-fields";
 import { formatSseFrame } from "../../../../server/core/sse-frame";
 import {
   USAGE,

@@ -316,11 +316,6 @@ describe("decodeResponsesRequest: refusals name the field", () => {
   });
 
   test("stateful features point at the stateless way (and the AI SDK's store: false)", () => {
-    assert400(() => decode({ previous_response_id: "resp_1" }), {
-      param: "previous_response_id",
-      code: "unsupported_parameter",
-      message: /whole conversation/,
-    });
     assert400(() => decode({ conversation: "conv_1" }), { param: "conversation", code: "unsupported_parameter" });
     assert400(() => decode({ input: [userItem("a"), { type: "item_reference", id: "msg_1" }] }), {
       param: "input[1]",

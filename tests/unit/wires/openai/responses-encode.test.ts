@@ -3,7 +3,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ModelEvent } from "../../../../server/core/contract";
-import { ResponsesEncoder, responseErrorCode, toResponseUsage } from "../../../../server/wires/openai-responses/encode";
+import { ResponsesEncoder } from "../../../../server/wires/openai-responses/encode";
+import { responseErrorCode, toResponseUsage } from "../../../../server/wires/openai-responses/encode-fields";
 import type { ResponseEcho } from "../../../../server/wires/openai-responses/wire-types";
 import {
   DEFAULT_ECHO,

@@ -1,17 +1,20 @@
-// The request-log entry of one model request: created before anything can fail, filled in as the run goes, finished
-// and appended exactly once.
+// The request-log entry of one API request, built in this one place for every request: the model runner creates it
+// before anything can fail and fills it in as the run goes; the access log builds the same entry for the rest (refused
+// keys, /v1/models, unknown routes, early 4xx). Each is finished and appended exactly once.
 import type { Request } from "express";
 import { randomUUID } from "node:crypto";
 import type { RequestLogEntry } from "../../../shared/log-entry";
 import type { Usage } from "../../core/contract";
 import type { PatchbayError } from "../../core/errors";
 import type { RequestLog } from "../../stores/types";
-import { CLIENT_CLOSED } from "./abort";
+
+/** The status recorded for a client that left before its answer was sent (nginx's convention; never sent). */
+export const CLIENT_CLOSED = 499;
 
 /** The entry of a request that just arrived (status 0 until finished). */
 export function startLogEntry(
   req: Request,
-  who: { app: string; keyPrefix: string | null },
+  who: { app: string | null; keyPrefix: string | null },
   now: number,
   logBodies: boolean,
 ): RequestLogEntry {
@@ -47,7 +50,7 @@ export function setOutcome(entry: RequestLogEntry, status: number, error: Patchb
 }
 
 /** Records a client that left (status 499, recorded only: nobody reads the answer). */
-export function setClientClosed(entry: RequestLogEntry, message: string): void {
+export function setClientClosed(entry: RequestLogEntry, message: string | null): void {
   entry.status = CLIENT_CLOSED;
   entry.errorCode = "client_closed";
   entry.errorMessage = message;
@@ -63,7 +66,8 @@ export function toLogUsage(u: Usage): RequestLogEntry["usage"] {
   };
 }
 
-/** Stamps the total time and appends the entry (once: the runner calls this in its `finally`). */
+/** Stamps the total time and appends the entry (once: the runner calls this in its `finally`, the access log when
+ *  the response ends). */
 export function finishLogEntry(entry: RequestLogEntry, log: RequestLog, now: number): void {
   entry.totalMs = now - entry.time;
   log.append(entry);
