@@ -21,6 +21,9 @@ export function claudeCodeEnv(s: ClientSettings): Record<string, string> {
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     // No per-conversation billing line at the start of the system prompt (it defeats prompt caching upstream).
     CLAUDE_CODE_ATTRIBUTION_HEADER: "0",
+    // Request-class hints (`x-claude-code-request-class`, `x-claude-code-agent-type`): an app's routes send
+    // subagents, compaction and background calls to the models it chose (`patchbay app route`).
+    CLAUDE_CODE_GATEWAY_HINT_HEADERS: "1",
     // Claude Code knows only Anthropic's model names; for others it guesses the window (and warns) unless told.
     ...(s.contextWindow ? { CLAUDE_CODE_MAX_CONTEXT_TOKENS: String(s.contextWindow) } : {}),
   };

@@ -34,6 +34,7 @@ describe("Claude Code settings.json", () => {
     assert.equal(env.ANTHROPIC_SMALL_FAST_MODEL, "small");
     assert.equal(env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, "1");
     assert.equal(env.CLAUDE_CODE_ATTRIBUTION_HEADER, "0");
+    assert.equal(env.CLAUDE_CODE_GATEWAY_HINT_HEADERS, "1", "request-class hints for per-role routes");
     assert.equal(env.FOO, "bar");
   });
 
