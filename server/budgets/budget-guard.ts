@@ -85,7 +85,8 @@ export function createBudgetGuard(store: BudgetUsageStore): BudgetGuard {
             `Try again after ${new Date(retryAt).toISOString()} (in ${inWords(retryAt - now)}), or raise it with: ` +
             `patchbay app budget ${app.name} --${worst.metric} N/${worst.window}`,
           retryAt,
-          budgetHeaders(wire, before, now, true),
+          // Both official SDKs honour `x-should-retry`: retrying before the reset cannot succeed.
+          { ...budgetHeaders(wire, before, now, true), "x-should-retry": "false" },
           now,
         );
       }

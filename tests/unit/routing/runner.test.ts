@@ -178,6 +178,7 @@ test("budgets: N pass with utilization headers, N+1 is refused natively on all t
     const body = (await r.json()) as { error: Json; type?: string };
     assert.equal(r.status, 429, wire);
     assert.equal(r.headers.get("retry-after"), String(resetS - Math.floor(now / 1000)), wire);
+    assert.equal(r.headers.get("x-should-retry"), "false", wire);
     if (wire === "messages") {
       assert.equal(body.type, "error");
       assert.equal(body.error.type, "rate_limit_error");
