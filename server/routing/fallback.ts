@@ -83,12 +83,10 @@ export async function* runChain(
     let first: ModelEvent | undefined;
     try {
       for (;;) {
-        const step = await it
-          .next()
-          .catch((err: unknown) => ({
-            done: false as const,
-            value: { type: "error" as const, error: thrownAsError(err) },
-          }));
+        const step = await it.next().catch((err: unknown) => ({
+          done: false as const,
+          value: { type: "error" as const, error: thrownAsError(err) },
+        }));
         if (step.done) break;
         if (step.value.type === "start") {
           held.push(step.value);
