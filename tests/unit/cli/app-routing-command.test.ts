@@ -41,6 +41,8 @@ test("alias --fallback, route and budget are saved and shown", async () => {
   const alias = await cli("app", "alias", "cc", "fast", "mock/a", "--fallback", "mock/b", "--fallback", "mock/c");
   assert.equal(alias.code, 0, alias.stderr);
   assert.equal(alias.stdout, "fast → mock/a → mock/b → mock/c\n");
+  assert.equal((await cli("app", "alias", "cc", "fast")).stdout, "fast → mock/a → mock/b → mock/c\n");
+  assert.match((await cli("app", "alias", "cc")).stdout, /fast\s+mock\/a → mock\/b → mock\/c/);
   const route = await cli("app", "route", "cc", "subagent", "fast");
   assert.equal(route.stdout, "subagent → fast\n");
   assert.match((await cli("app", "route", "cc")).stdout, /ROLE\s+MODEL\nsubagent\s+fast/);
