@@ -24,7 +24,12 @@ after(async () => {
   await fx?.stop();
 });
 
-const upstreamModels = () => fx.mock.chatRequests().map((r) => r.body.model);
+/** Models of the upstream requests that carry `marker` (a late request of an earlier test never matches). */
+const upstreamModels = (marker: string) =>
+  fx.mock
+    .chatRequests()
+    .filter((r) => r.rawBody.includes(marker))
+    .map((r) => r.body.model);
 /** An upstream body without its model: what must be the same for every target of a chain. */
 const withoutModel = (b: Json) => Object.fromEntries(Object.entries(b).filter(([k]) => k !== "model"));
 
@@ -56,7 +61,7 @@ describe("fallback chains", () => {
     assert.equal(data.model, "fast", "the client sees the model it asked for");
     assert.equal(response.headers.get("x-patchbay-served-model"), `mock/${B}`);
     assert.match(response.headers.get("x-patchbay-skipped") ?? "", new RegExp(`^mock/${A}; 429 upstream_rate_limited`));
-    const seen = fx.mock.chatRequests();
+    const seen = fx.mock.chatRequests().filter((r) => r.rawBody.includes("hello chain"));
     assert.deepEqual(
       seen.map((r) => r.body.model),
       [A, B],
@@ -64,14 +69,14 @@ describe("fallback chains", () => {
     assert.deepEqual(withoutModel(seen[1]!.body), withoutModel(seen[0]!.body), "the same request went to B");
 
     // Within A's retry time the next request goes to B at once.
-    fx.mock.reset();
+    fx.mock.requests.length = 0;
     const again = await openai.chat.completions
       .create({ model: "fast", messages: [{ role: "user", content: "again" }], stream: true })
       .withResponse();
     let text = "";
     for await (const chunk of again.data) text += chunk.choices[0]?.delta.content ?? "";
     assert.equal(text, "FROM_B");
-    assert.deepEqual(upstreamModels(), [B], "A was not tried while cooling down");
+    assert.deepEqual(upstreamModels("again"), [B], "A was not tried while cooling down");
     assert.match(again.response.headers.get("x-patchbay-skipped") ?? "", /rate-limited until/);
 
     const log = await fx.admin.queryLogs({ query: { app: "chained", limit: 5 } });
@@ -100,7 +105,7 @@ describe("fallback chains", () => {
 
   test("after the first byte an upstream failure is not retried on the next target", async () => {
     fx.mock.reset();
-    fx.mock.setResponder(() => ({ text: "partial answer that is cut", dropAfterChunks: 2 }));
+    fx.mock.setResponder(() => ({ text: "partial answer that is cut", chunks: 6, paceMs: 400, dropAfterChunks: 3 }));
     // A is cooling from the first test; an alias whose first target is B and falls back to A shows the rule.
     await fx.admin.updateApp({
       params: { name: "chained" },
@@ -123,7 +128,8 @@ describe("fallback chains", () => {
     }
     assert.ok(got.length > 0, "the client saw the first bytes");
     assert.ok(failed || !got.includes("cut"), "the stream did not complete normally");
-    assert.deepEqual(upstreamModels(), [B], "nothing was sent to the fallback after the first byte");
+    assert.deepEqual(upstreamModels("cut me").slice(0, 1), [B]);
+    assert.ok(!upstreamModels("cut me").includes(A), "nothing was sent to the fallback after the first byte");
   });
 });
 
@@ -133,22 +139,25 @@ describe("routes by request role", () => {
     await fx.admin.updateApp({ params: { name: "routed" }, body: { routes: { subagent: `mock/${B}` } } });
     fx.mock.reset();
     fx.mock.setResponder(() => ({ text: "ok" }));
-    const send = (headers: Record<string, string>) =>
+    const send = (headers: Record<string, string>, marker: string) =>
       fx.api("/v1/messages", {
         method: "POST",
         key,
         headers: { "content-type": "application/json", "anthropic-version": "2023-06-01", ...headers },
-        body: JSON.stringify({ model: `mock/${A}`, max_tokens: 32, messages: [{ role: "user", content: "x" }] }),
+        body: JSON.stringify({ model: `mock/${A}`, max_tokens: 32, messages: [{ role: "user", content: marker }] }),
       });
-    const sub = await send({
-      "x-claude-code-request-class": "subagent",
-      "x-claude-code-agent-type": "general-purpose",
-    });
+    const sub = await send(
+      { "x-claude-code-request-class": "subagent", "x-claude-code-agent-type": "general-purpose" },
+      "route-sub",
+    );
     assert.equal(sub.status, 200, await sub.clone().text());
     assert.equal(((await sub.json()) as Json).model, `mock/${A}`, "the client's own model is echoed");
-    assert.equal((await send({ "x-claude-code-request-class": "main" })).status, 200);
-    assert.equal((await send({})).status, 200);
-    assert.deepEqual(upstreamModels(), [B, A, A]);
+    assert.equal((await send({ "x-claude-code-request-class": "main" }, "route-main")).status, 200);
+    assert.equal((await send({}, "route-none")).status, 200);
+    assert.deepEqual(
+      ["route-sub", "route-main", "route-none"].map((m) => upstreamModels(m)),
+      [[B], [A], [A]],
+    );
     const log = await fx.admin.queryLogs({ query: { app: "routed", limit: 3 } });
     const routed = log.entries.find((e) => e.role === "subagent");
     assert.equal(routed?.routedTo, `mock/${B}`);
@@ -171,7 +180,7 @@ describe("budgets", () => {
     const t0 = Math.floor(Date.now() / 1000);
 
     const first = await openai.chat.completions
-      .create({ model: `mock/${A}`, messages: [{ role: "user", content: "1" }] })
+      .create({ model: `mock/${A}`, messages: [{ role: "user", content: "budget-1" }] })
       .withResponse();
     assert.equal(first.response.headers.get("x-ratelimit-limit-requests"), "2");
     assert.equal(first.response.headers.get("x-ratelimit-remaining-requests"), "1");
@@ -179,7 +188,7 @@ describe("budgets", () => {
     assert.equal(first.response.headers.get("x-codex-primary-window-minutes"), "300");
 
     const second = await anthropic.messages
-      .create({ model: `mock/${A}`, max_tokens: 32, messages: [{ role: "user", content: "2" }] })
+      .create({ model: `mock/${A}`, max_tokens: 32, messages: [{ role: "user", content: "budget-2" }] })
       .withResponse();
     const h = second.response.headers;
     assert.equal(h.get("anthropic-ratelimit-unified-status"), "allowed_warning");
@@ -193,7 +202,11 @@ describe("budgets", () => {
       assert.ok(Number.isInteger(s) && s > FIVE_HOURS_S - 120 && s <= FIVE_HOURS_S, `retry-after ${value}`);
     };
     await assert.rejects(
-      anthropic.messages.create({ model: `mock/${A}`, max_tokens: 32, messages: [{ role: "user", content: "3" }] }),
+      anthropic.messages.create({
+        model: `mock/${A}`,
+        max_tokens: 32,
+        messages: [{ role: "user", content: "budget-3" }],
+      }),
       (err: unknown) => {
         assert.ok(err instanceof Anthropic.RateLimitError);
         assert.equal((err.error as { error: Json }).error.type, "rate_limit_error");
@@ -205,8 +218,8 @@ describe("budgets", () => {
       },
     );
     for (const call of [
-      () => openai.chat.completions.create({ model: `mock/${A}`, messages: [{ role: "user", content: "3" }] }),
-      () => openai.responses.create({ model: `mock/${A}`, input: "3" }),
+      () => openai.chat.completions.create({ model: `mock/${A}`, messages: [{ role: "user", content: "budget-3" }] }),
+      () => openai.responses.create({ model: `mock/${A}`, input: "budget-3" }),
     ]) {
       await assert.rejects(call(), (err: unknown) => {
         assert.ok(err instanceof OpenAI.RateLimitError);
@@ -218,7 +231,11 @@ describe("budgets", () => {
         return true;
       });
     }
-    assert.equal(fx.mock.chatRequests().length, 2, "refused requests never reached the upstream");
+    assert.deepEqual(
+      ["budget-1", "budget-2", "budget-3"].map((m) => upstreamModels(m).length),
+      [1, 1, 0],
+      "refused requests never reached the upstream",
+    );
     const log = await fx.admin.queryLogs({ query: { app: "budgeted", limit: 5 } });
     assert.equal(log.entries.filter((e) => e.errorCode === "budget_exhausted").length, 3);
   });
