@@ -42,13 +42,14 @@ export interface BudgetGuard {
   recordTokens(app: App, now: number, tokens: number): void;
 }
 
-/** Headers of `wire` for `statuses`. */
+/** Headers of `wire` for `statuses` (`refused`: the headers of a refusal). */
 export function budgetHeaders(
   wire: BudgetWire,
   statuses: readonly BudgetStatus[],
   now: number,
+  refused = false,
 ): Record<string, string> {
-  return wire === "anthropic" ? anthropicBudgetHeaders(statuses, now) : openAiBudgetHeaders(statuses, now);
+  return wire === "anthropic" ? anthropicBudgetHeaders(statuses, now, refused) : openAiBudgetHeaders(statuses, now);
 }
 
 /** "2h 3m" / "4m" / "20s". */
@@ -84,7 +85,8 @@ export function createBudgetGuard(store: BudgetUsageStore): BudgetGuard {
             `Try again after ${new Date(retryAt).toISOString()} (in ${inWords(retryAt - now)}), or raise it with: ` +
             `patchbay app budget ${app.name} --${worst.metric} N/${worst.window}`,
           retryAt,
-          budgetHeaders(wire, before, now),
+          // Both official SDKs honour `x-should-retry`: retrying before the reset cannot succeed.
+          { ...budgetHeaders(wire, before, now, true), "x-should-retry": "false" },
           now,
         );
       }

@@ -28,15 +28,19 @@ function claimOf(s: BudgetStatus): "five_hour" | "seven_day" {
 
 /**
  * `anthropic-ratelimit-unified-*` for the Anthropic wire: overall status (`allowed`, `allowed_warning` at
- * {@link WARN_AT}, `rejected` when a budget is spent), `-reset` and `-representative-claim` of the tightest budget,
+ * {@link WARN_AT}, `rejected` on the refusal of a spent budget: an answer that used the last of it was allowed), `-reset` and `-representative-claim` of the tightest budget,
  * and per window (`5h`, `7d`) the tightest budget's utilization, reset, status and, near the limit,
  * `-surpassed-threshold`. Empty when the app has no budget.
  */
-export function anthropicBudgetHeaders(statuses: readonly BudgetStatus[], now: number): Record<string, string> {
+export function anthropicBudgetHeaders(
+  statuses: readonly BudgetStatus[],
+  now: number,
+  refused = false,
+): Record<string, string> {
   const top = tightest(statuses);
   if (!top) return {};
   const status = (s: BudgetStatus) =>
-    s.spent ? "rejected" : utilization(s) >= WARN_AT ? "allowed_warning" : "allowed";
+    s.spent && refused ? "rejected" : utilization(s) >= WARN_AT ? "allowed_warning" : "allowed";
   const h: Record<string, string> = {
     "anthropic-ratelimit-unified-status": status(top),
     "anthropic-ratelimit-unified-reset": String(unixS(resetOf(top, now))),

@@ -31,7 +31,8 @@ export function claudeCodeEnv(s: ClientSettings): Record<string, string> {
     DISABLE_AUTOUPDATER: "1",
     // `/model` lists Patchbay's models: Claude Code asks GET /v1/models (see server/core/claude-code-models.ts).
     CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: "1",
-    // Each request says what it is for (main turn, subagent, compaction, background task) in headers a gateway reads.
+    // Each request says what it is for (`x-claude-code-request-class`, `x-claude-code-agent-type`): an app's routes
+    // send subagents, compaction and background calls to the models it chose (`patchbay app route`).
     CLAUDE_CODE_GATEWAY_HINT_HEADERS: "1",
     // No per-conversation billing line at the start of the system prompt (it defeats prompt caching upstream).
     CLAUDE_CODE_ATTRIBUTION_HEADER: "0",

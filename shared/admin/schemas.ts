@@ -1,5 +1,6 @@
 // Zod schemas of the admin API's inputs and outputs that are not plain shared records (apps, keys, settings, log
 // entries, status). Used by the endpoint table in shared/admin-api.ts. No Node, no DOM.
+import { BudgetList, FallbackMap, RouteMap } from "../routing";
 import { z } from "zod";
 import { AliasMap, App, AppLimitsFields, AppName, HistoryLimitsFields, ModelPatternInput } from "../apps";
 import { KeyInfo } from "../keys";
@@ -49,6 +50,10 @@ export const AppUpdate = z
     storeResponses: z.boolean(),
     /** Run clients' web search / fetch server tools (default on; see App.webSearch). */
     webSearch: z.boolean(),
+    /** Request role → alias or model; fallbacks per alias; rolling budgets (shared/routing.ts). */
+    routes: RouteMap,
+    fallbacks: FallbackMap,
+    budgets: BudgetList,
   })
   .partial();
 export type AppUpdate = z.infer<typeof AppUpdate>;

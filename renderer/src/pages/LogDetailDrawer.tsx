@@ -52,6 +52,36 @@ export function LogDetailDrawer({ entry, onClose }: { entry: RequestLogEntry; on
         <dd className="mono">{entry.modelAsked ?? EMPTY}</dd>
         <dt>Model resolved</dt>
         <dd className="mono">{entry.modelResolved ?? EMPTY}</dd>
+        {entry.role ? (
+          <>
+            <dt>Role</dt>
+            <dd className="mono">
+              {entry.role}
+              {entry.agentType ? ` (${entry.agentType})` : ""}
+              {entry.routedTo ? ` → routed to ${entry.routedTo}` : ""}
+            </dd>
+          </>
+        ) : null}
+        {entry.servedBy ? (
+          <>
+            <dt>Served by</dt>
+            <dd className="mono">{entry.servedBy}</dd>
+          </>
+        ) : null}
+        {entry.skipped?.length ? (
+          <>
+            <dt>Skipped</dt>
+            <dd>
+              <ul className="plain-list">
+                {entry.skipped.map((s) => (
+                  <li key={s.model}>
+                    <span className="mono">{s.model}</span>: {s.reason}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        ) : null}
         <dt>Status</dt>
         <dd>
           <span className={`status-code ${statusTone(entry.status)}`}>{entry.status}</span>

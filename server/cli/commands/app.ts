@@ -163,29 +163,35 @@ Examples:
         if (!checked.success)
           throw new UsageError(`Invalid alias name "${alias}": ${checked.error.issues[0]?.message ?? "invalid"}.`);
       }
-      const aliases = await withStores(ctx, async ({ apps }) => {
-        const current = requireApp(apps.get(name), name).aliases;
-        if (alias === undefined || (target === undefined && !opts.remove)) return current;
+      const saved = await withStores(ctx, async ({ apps }) => {
+        const app = requireApp(apps.get(name), name);
+        const current = app.aliases;
+        if (alias === undefined || (target === undefined && !opts.remove)) return app;
         if (opts.remove && !Object.hasOwn(current, alias))
           throw new PatchbayError("not_found", `App "${name}" has no alias "${alias}".`);
         const next = { ...current };
         if (opts.remove) delete next[alias];
         else next[alias] = target as string;
         // Setting an alias sets its whole chain: no --fallback clears an earlier one.
-        const fallbacks = { ...requireApp(apps.get(name), name).fallbacks };
+        const fallbacks = { ...app.fallbacks };
         if (opts.fallback) fallbacks[alias] = opts.fallback;
         else delete fallbacks[alias];
-        return (await apps.update(name, { aliases: next, fallbacks })).aliases;
+        return apps.update(name, { aliases: next, fallbacks });
       });
+      const { aliases } = saved;
+      const chainOf = (a: string, to: string) =>
+        [to, ...(Object.hasOwn(saved.fallbacks, a) ? (saved.fallbacks[a] ?? []) : [])].join(" → ");
       if (alias !== undefined && !opts.remove) {
         const to = Object.hasOwn(aliases, alias) ? aliases[alias] : undefined;
         if (to === undefined) throw new PatchbayError("not_found", `App "${name}" has no alias "${alias}".`);
-        ctx.io.out(`${alias} → ${[to, ...(opts.fallback ?? [])].join(" → ")}\n`);
+        ctx.io.out(`${alias} → ${chainOf(alias, to)}\n`);
         if (target !== undefined) await warnIfUnavailable(ctx, alias, to);
         return;
       }
       if (opts.remove) ctx.io.out(`Removed alias "${alias}" of app "${name}".\n`);
-      const rows = Object.entries(aliases).sort(([a], [b]) => a.localeCompare(b));
+      const rows = Object.entries(aliases)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([a, to]) => [a, chainOf(a, to)]);
       if (rows.length === 0) ctx.io.out(`App "${name}" has no aliases.\n`);
       else if (!opts.remove) ctx.io.out(table([["ALIAS", "TARGET"], ...rows]));
     });

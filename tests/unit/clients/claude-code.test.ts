@@ -37,6 +37,7 @@ describe("Claude Code settings.json", () => {
     assert.equal(env.DISABLE_TELEMETRY, "1");
     assert.equal(env.DISABLE_AUTOUPDATER, "1");
     assert.equal(env.CLAUDE_CODE_ATTRIBUTION_HEADER, "0");
+    assert.equal(env.CLAUDE_CODE_GATEWAY_HINT_HEADERS, "1", "request-class hints for per-role routes");
     assert.equal(env.FOO, "bar");
   });
 

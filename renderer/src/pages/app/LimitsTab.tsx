@@ -1,6 +1,7 @@
 // Per-app request limits: concurrency, max tools, timeouts, max body, remote images (with a warning), CORS origins.
 // Shown in friendly units (seconds, MB); stored in ms and bytes (shared/apps.ts AppLimits).
 import { useMemo } from "react";
+import { BudgetsPanel } from "./BudgetsPanel";
 import { AppLimitsPatch } from "../../../../shared/admin-api";
 import type { AppLimits } from "../../../../shared/apps";
 import { TextField } from "../../components/Field";
@@ -185,6 +186,7 @@ export function LimitsTab() {
         />
       </div>
       <WebSearchPanel />
+      <BudgetsPanel />
     </section>
   );
 }

@@ -9,6 +9,7 @@ import { Callout } from "../../components/States";
 import { useCurrentApp } from "./context";
 import { SaveBar } from "../../components/SaveBar";
 import { useSaveApp } from "./useSaveApp";
+import { RoutesPanel } from "./RoutesPanel";
 
 export function ModelsTab() {
   const app = useCurrentApp();
@@ -107,6 +108,7 @@ export function ModelsTab() {
           onReset={() => setDraft(app.models)}
         />
       </div>
+      <RoutesPanel />
     </section>
   );
 }

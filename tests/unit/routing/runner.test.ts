@@ -1,0 +1,202 @@
+// Routes, fallbacks and budgets through the real HTTP stack (createOpenAiApp + the request runner) over a scripted
+// backend and a fake clock: what each wire answers, its headers, what the backend was asked, and the log entry.
+import { after, before, beforeEach, test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { App } from "../../../shared/apps";
+import { createBudgetGuard } from "../../../server/budgets/budget-guard";
+import { openBudgetUsage, type BudgetUsageStore } from "../../../server/budgets/usage-store";
+import type { ModelInfo } from "../../../server/core/contract";
+import { ConcurrencyGate } from "../../../server/core/concurrency";
+import { Listener } from "../../../server/http/listener";
+import { createApiApp } from "../../../server/http/api-app";
+import { WIRES as WIRE_TABLE } from "../../../server/wires/table";
+import { ResponseStore } from "../../../server/responses-store/response-store";
+import { Cooldowns } from "../../../server/routing/cooldowns";
+import { modelInfo } from "../../harness/builders";
+import { KEY, MODELS, MemoryLog, OneApp, OneKey, ScriptedBackend, textAnswer, type Step } from "../http/fakes";
+
+type Json = Record<string, unknown>;
+const H = 3_600_000;
+const OTHER = modelInfo({ modelID: "other", name: "Other" });
+
+class TwoModels extends ScriptedBackend {
+  override async listModels(): Promise<ModelInfo[]> {
+    return [...MODELS, OTHER];
+  }
+}
+
+let now = Date.UTC(2026, 0, 1, 12);
+let dir: string;
+let store: BudgetUsageStore;
+let listener: Listener;
+let base: string;
+const apps = new OneApp();
+const backend = new TwoModels();
+const log = new MemoryLog();
+
+before(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-route-unit-"));
+  store = await openBudgetUsage({ dataDir: dir, clock: () => now });
+  const app = createApiApp(
+    {
+      apps,
+      keys: new OneKey(),
+      responses: new ResponseStore({ dataDir: dir }),
+      backend,
+      catalog: () => backend.listModels(),
+      gate: new ConcurrencyGate(),
+      requestLog: log,
+      logBodies: () => false,
+      inlineImages: async (request) => request,
+      now: () => now,
+      lanExposure: () => false,
+      health: () => ({ ok: true, opencode: "ready" }),
+      log: () => undefined,
+      budgets: createBudgetGuard(store),
+      cooldowns: new Cooldowns(() => now),
+    },
+    WIRE_TABLE,
+  );
+  listener = new Listener(app, "127.0.0.1", 0, WIRE_TABLE.unmatchedErrorBody);
+  base = `http://127.0.0.1:${(await listener.start()).port}`;
+});
+after(async () => {
+  await listener.stop(0);
+  await store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  backend.streams = [];
+  log.entries = [];
+  backend.script = () => textAnswer("hi");
+});
+
+function setApp(extra: Json): void {
+  apps.app = App.parse({ id: "app_1", name: "unit", createdAt: 0, ...extra });
+}
+
+const WIRES = {
+  chat: (model: string) => ["/v1/chat/completions", { model, messages: [{ role: "user", content: "x" }] }],
+  responses: (model: string) => ["/v1/responses", { model, input: "x" }],
+  messages: (model: string) => ["/v1/messages", { model, max_tokens: 16, messages: [{ role: "user", content: "x" }] }],
+} as const;
+
+function call(wire: keyof typeof WIRES, model: string, headers: Record<string, string> = {}): Promise<Response> {
+  const [p, body] = WIRES[wire](model);
+  return fetch(base + p, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${KEY}`,
+      "content-type": "application/json",
+      ...(wire === "messages" ? { "anthropic-version": "2023-06-01" } : {}),
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+const refuse429: Step[] = [
+  { type: "start", sessionId: "s", warnings: [] },
+  { type: "error", error: { code: "upstream_rate_limited", status: 429, message: "slow down", retryAfter: 60 } },
+];
+
+test("a fallback chain answers on every wire; the refused model cools down until its retry time", async () => {
+  setApp({ aliases: { fast: "mock/mock-model" }, fallbacks: { fast: ["mock/other"] } });
+  for (const wire of ["chat", "responses", "messages"] as const) {
+    backend.streams = [];
+    backend.script = (_r, b) => (b.model.modelID === "mock-model" ? refuse429 : textAnswer(`from other (${wire})`));
+    now += 61_000; // past the previous cooldown: the first target is tried again
+    const r = await call(wire, "fast");
+    const text = await r.text();
+    assert.equal(r.status, 200, text);
+    assert.match(text, new RegExp(`from other \\(${wire}\\)`));
+    assert.equal(r.headers.get("x-patchbay-served-model"), "mock/other");
+    assert.match(r.headers.get("x-patchbay-skipped") ?? "", /^mock\/mock-model; 429 upstream_rate_limited/);
+    assert.deepEqual(
+      backend.streams.map((s) => s.request.model.id),
+      ["mock/mock-model", "mock/other"],
+    );
+    assert.strictEqual(backend.streams[0]!.request.request, backend.streams[1]!.request.request, "same request");
+    assert.ok(backend.streams.every((s) => s.closed));
+  }
+  backend.streams = [];
+  now += 30_000; // inside the 60 s retry time
+  assert.equal((await call("chat", "fast")).status, 200);
+  assert.deepEqual(
+    backend.streams.map((s) => s.request.model.id),
+    ["mock/other"],
+  );
+  const entry = log.entries.at(-1)!;
+  assert.equal(entry.servedBy, "mock/other");
+  assert.match(entry.skipped?.[0]?.reason ?? "", /rate-limited until/);
+});
+
+test("a role's route picks the model; other roles and unhinted requests are unchanged", async () => {
+  setApp({ aliases: { cheap: "mock/other" }, routes: { subagent: "cheap", review: "mock/other" } });
+  await call("messages", "mock/mock-model", { "x-claude-code-request-class": "subagent" });
+  await call("messages", "mock/mock-model", { "x-claude-code-request-class": "main" });
+  await call("responses", "mock/mock-model", { "x-openai-subagent": "review" });
+  await call("chat", "mock/mock-model");
+  assert.deepEqual(
+    backend.streams.map((s) => s.request.model.id),
+    ["mock/other", "mock/mock-model", "mock/other", "mock/mock-model"],
+  );
+  assert.deepEqual(
+    log.entries.map((e) => [e.role, e.routedTo, e.modelResolved]),
+    [
+      ["subagent", "cheap", "mock/other"],
+      ["main", undefined, "mock/mock-model"],
+      ["review", "mock/other", "mock/other"],
+      [undefined, undefined, "mock/mock-model"],
+    ],
+  );
+});
+
+test("budgets: N pass with utilization headers, N+1 is refused natively on all three wires, tokens count", async () => {
+  setApp({
+    budgets: [
+      { metric: "requests", limit: 2, window: "5h" },
+      { metric: "tokens", limit: 1000, window: "week" },
+    ],
+  });
+  const t0 = now;
+  const first = await call("chat", "mock/mock-model");
+  assert.equal(first.status, 200);
+  assert.equal(first.headers.get("x-ratelimit-remaining-requests"), "1");
+  assert.equal(first.headers.get("x-codex-primary-used-percent"), "50.0");
+  assert.equal(first.headers.get("x-codex-secondary-window-minutes"), String(7 * 24 * 60));
+  now += 1000;
+  const second = await call("messages", "mock/mock-model");
+  assert.equal(second.status, 200);
+  assert.equal(second.headers.get("anthropic-ratelimit-unified-status"), "allowed_warning");
+  assert.equal(second.headers.get("anthropic-ratelimit-unified-5h-utilization"), "1.0000");
+  // The first request's 2 tokens (1 in + 1 out) count against the weekly token budget.
+  assert.equal(second.headers.get("anthropic-ratelimit-unified-7d-utilization"), "0.0020");
+  now += 1000;
+  const resetS = Math.ceil((t0 + 5 * H) / 1000);
+  for (const wire of ["chat", "responses", "messages"] as const) {
+    const r = await call(wire, "mock/mock-model");
+    const body = (await r.json()) as { error: Json; type?: string };
+    assert.equal(r.status, 429, wire);
+    assert.equal(r.headers.get("retry-after"), String(resetS - Math.floor(now / 1000)), wire);
+    assert.equal(r.headers.get("x-should-retry"), "false", wire);
+    if (wire === "messages") {
+      assert.equal(body.type, "error");
+      assert.equal(body.error.type, "rate_limit_error");
+      assert.equal(r.headers.get("anthropic-ratelimit-unified-status"), "rejected");
+      assert.equal(r.headers.get("anthropic-ratelimit-unified-reset"), String(resetS));
+    } else {
+      assert.equal(body.error.type, "usage_limit_reached", `${wire}: ${JSON.stringify(body)}`);
+      assert.equal(body.error.code, "budget_exhausted");
+      assert.equal(body.error.resets_at, resetS);
+      assert.equal(r.headers.get("x-ratelimit-remaining-requests"), "0");
+    }
+    assert.match(String(body.error.message), /budget of 2 requests per 5 hours/);
+  }
+  assert.equal(backend.streams.length, 2, "refused requests never reached the backend");
+  now = t0 + 5 * H + 1;
+  assert.equal((await call("chat", "mock/mock-model")).status, 200, "the window moved on");
+});
