@@ -4,6 +4,7 @@ import type { ConcurrencyGate } from "../../core/concurrency";
 import type { PatchbayError } from "../../core/errors";
 import type { SseFrame } from "../../core/sse-frame";
 import type { RequestLog } from "../../stores/types";
+import type { StreamBufferLimits } from "../sse-writer";
 import type { RunRegistry } from "./run-registry";
 
 /**
@@ -56,6 +57,8 @@ export interface ModelRequestDeps {
   commitAfterMs?: number;
   /** Keepalive comment interval (ms); default 15 000. */
   keepaliveMs?: number;
+  /** Buffer limits of streams for a client that stops reading (tests shrink them). */
+  streamBuffer?: Partial<StreamBufferLimits>;
   /** Runs in flight, so deleting an app or revoking a key can end them (server/app-retirement.ts). */
   runs?: RunRegistry;
 }

@@ -14,6 +14,7 @@ import type {
 } from "../../../server/core/contract";
 import type { PatchbayError } from "../../../server/core/errors";
 import { Listener } from "../../../server/http/listener";
+import type { StreamBufferLimits } from "../../../server/http/sse-writer";
 import { createOpenAiApp } from "../../../server/http/openai-app";
 import { ResponseStore, type RecordWriter } from "../../../server/responses-store/response-store";
 import fs from "node:fs";
@@ -195,6 +196,8 @@ export async function startUnitServer(
     bodyDeadlines?: { idleMs?: number; totalMs?: number };
     /** Replaces the stored-responses writer (fault tests: a disk that fails). */
     responseWriter?: RecordWriter;
+    /** Stream buffer limits (a client that stops reading). */
+    streamBuffer?: Partial<StreamBufferLimits>;
   } = {},
 ): Promise<UnitServer> {
   const apps = new OneApp();
@@ -224,6 +227,7 @@ export async function startUnitServer(
     ...(opts.commitAfterMs !== undefined ? { commitAfterMs: opts.commitAfterMs } : {}),
     ...(opts.keepaliveMs !== undefined ? { keepaliveMs: opts.keepaliveMs } : {}),
     ...(opts.bodyDeadlines ? { bodyDeadlines: opts.bodyDeadlines } : {}),
+    ...(opts.streamBuffer ? { streamBuffer: opts.streamBuffer } : {}),
   });
   const listener = new Listener(app, "127.0.0.1", 0);
   const st = await listener.start();
