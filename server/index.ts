@@ -25,6 +25,7 @@ import { OpenCodeSupervisor } from "./opencode/supervisor";
 import { defaultUserOpenCodePaths } from "./opencode-user-paths";
 import type { Patchbay, PatchbayDeps, PatchbayUrls } from "./patchbay-types";
 import { inlineRemoteImages } from "./security/inline-images";
+import { providerSecrets } from "./security/provider-secrets";
 import { createAppsStore } from "./stores/apps-store";
 import { createKeysStore } from "./stores/keys-store";
 import { createRequestLog } from "./stores/request-log";
@@ -161,6 +162,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   });
 
   const listeners = new Set<(s: PatchbayStatus) => void>();
+  /** The user's provider credentials (logins, config keys, key variables): scrubbed from logged bodies. */
+  const upstreamSecrets = providerSecrets({ user: deps.userOpenCode ?? defaultUserOpenCodePaths() });
   const adminToken = randomBytes(32).toString("base64url");
   /** Login tokens handed out in this run (the newest few; older ones are long used or forgotten by the admin app). */
   const loginTokens: string[] = [];
@@ -173,7 +176,14 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       const decoded = Buffer.from(basic, "base64").toString("utf8");
       openCodeSecrets = [basic, decoded.slice(decoded.indexOf(":") + 1)];
     }
-    return [adminToken, ...loginTokens, ...adminApp.secrets(), ...openCodeSecrets];
+    return [
+      adminToken,
+      ...loginTokens,
+      ...adminApp.secrets(),
+      ...openCodeSecrets,
+      sideChannel.token,
+      ...upstreamSecrets(),
+    ];
   };
   const createLoginUrl = (): string => {
     const url = adminApp.createLoginUrl();
