@@ -31,6 +31,7 @@ import { createKeysStore } from "./stores/keys-store";
 import { createRequestLog } from "./stores/request-log";
 import { ResponseStore } from "./responses-store/response-store";
 import { createSettingsStore } from "./stores/settings-store";
+import { removeStaleTemps } from "./stores/stale-temps";
 import { tightenDataDir } from "./stores/store-paths";
 import { acquireInstanceLock } from "./instance-lock";
 import { removeRuntimeFile, writeRuntimeFile } from "./runtime-file";
@@ -51,6 +52,9 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   if (tightenDataDir(dataDir)) log(`made the data folder ${dataDir} private (mode 0700)`);
   const startedAt = now();
+  // Temp files of writes killed midway (kill -9) by an earlier run or a CLI command.
+  const staleTemps = await removeStaleTemps(dataDir);
+  if (staleTemps.length) log(`removed ${staleTemps.length} unfinished temp file(s) of writes killed midway`);
 
   // A store notice (e.g. apps.json hand-edited into an invalid state) goes to the log and the dashboard at once.
   let emitLater = (): void => undefined;
