@@ -2,7 +2,6 @@
 // launch key revokes the launch keys nobody can use any more, and a key that cannot be saved is revoked again.
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import path from "node:path";
 import { after, before, test } from "node:test";
 import {
   ensureAppKey,
