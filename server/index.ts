@@ -19,6 +19,7 @@ import { createHistory } from "./opencode/history";
 import { stopLeftoverOpenCode } from "./opencode/leftover";
 import { createOpenCodeHistoryPort } from "./opencode/history/opencode-port";
 import { createOpenCodeRuntime } from "./opencode/runtime/opencode-runtime";
+import { memoryLimitNotice } from "./opencode/runtime/memory-limit";
 import { RequestGate } from "./opencode/runtime/request-gate";
 import { SideChannel } from "./opencode/side-channel";
 import { OpenCodeSupervisor } from "./opencode/supervisor";
@@ -216,6 +217,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       ...settings.notices(),
       ...apps.notices(),
       ...keys.notices(),
+      ...[memoryLimitNotice(settings.get().opencodeMemoryLimitMB)].filter((n): n is string => n !== null),
       ...(requestLog.lastError() ? [`Request log: ${requestLog.lastError()}`] : []),
     ],
     totals: requestLog.totals(),
@@ -231,6 +233,15 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     for (const l of listeners) l(s);
   };
   emitLater = emit;
+  // A memory limit below a fresh OpenCode's use is allowed (soaks force recycles) but said at once, here and in status.
+  let lastMemoryLimit = settings.get().opencodeMemoryLimitMB;
+  settings.onChange((next) => {
+    if (next.opencodeMemoryLimitMB === lastMemoryLimit) return;
+    lastMemoryLimit = next.opencodeMemoryLimitMB;
+    const notice = memoryLimitNotice(lastMemoryLimit);
+    if (notice) log(`notice: ${notice}`);
+    emit();
+  });
   /** Counts the models (at most one count in flight, and one try per 2 s): a failed count is retried by the next
    *  status read instead of leaving the count unknown for the whole run. */
   let counting = false;
