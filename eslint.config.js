@@ -53,7 +53,13 @@ const up = {
  */
 function wireLayers() {
   const wireFolders = ["openai-chat", "openai-responses", "anthropic-messages"];
-  const wireRoutes = ["server/wires/**/wire.ts", "server/wires/**/*.route.ts", "server/wires/table.ts"];
+  // Routes and their glue to the HTTP layer and stores (the Responses wire keeps each answer it sends).
+  const wireRoutes = [
+    "server/wires/**/wire.ts",
+    "server/wires/**/*.route.ts",
+    "server/wires/table.ts",
+    "server/wires/openai-responses/persisting-encoder.ts",
+  ];
   return [
     layer(
       ["server/core"],

@@ -25,6 +25,7 @@ import { conversationsDir, RequestIndex } from "./conversations/request-index";
 import { stopLeftoverOpenCode } from "./opencode/process/leftover";
 import { createOpenCodeHistoryPort } from "./history/opencode-port";
 import { createOpenCodeRuntime } from "./opencode/runtime/opencode-runtime";
+import { memoryLimitNotice } from "./opencode/runtime/memory-limit";
 import { RequestGate } from "./opencode/session/request-gate";
 import { SideChannel } from "./opencode/protocol/side-channel";
 import { OpenCodeSupervisor } from "./opencode/process/supervisor";
@@ -34,11 +35,13 @@ import { inlineRemoteImages } from "./security/inline-images";
 import { withServerTools } from "./server-tools/loop";
 import { serverToolServices } from "./server-tools/services";
 import { createWebFetcher } from "./server-tools/web-fetch";
+import { providerSecrets } from "./opencode/process/home/provider-secrets";
 import { createAppsStore } from "./stores/apps-store";
 import { createKeysStore } from "./stores/keys-store";
 import { createRequestLog } from "./stores/request-log";
 import { ResponseStore } from "./responses-store/response-store";
 import { createSettingsStore } from "./stores/settings-store";
+import { removeStaleTemps } from "./stores/stale-temps";
 import { tightenDataDir } from "./stores/store-paths";
 import { acquireInstanceLock } from "./instance-lock";
 import { removeRuntimeFile, writeRuntimeFile } from "./runtime-file";
@@ -60,6 +63,9 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   if (tightenDataDir(dataDir)) log(`made the data folder ${dataDir} private (mode 0700)`);
   const startedAt = now();
+  // Temp files of writes killed midway (kill -9) by an earlier run or a CLI command.
+  const staleTemps = await removeStaleTemps(dataDir);
+  if (staleTemps.length) log(`removed ${staleTemps.length} unfinished temp file(s) of writes killed midway`);
 
   // A store notice (e.g. apps.json hand-edited into an invalid state) goes to the log and the dashboard at once.
   let emitLater = (): void => undefined;
@@ -195,6 +201,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   });
 
   const listeners = new Set<(s: PatchbayStatus) => void>();
+  /** The user's provider credentials (logins, config keys, key variables): scrubbed from logged bodies. */
+  const upstreamSecrets = providerSecrets({ user: deps.userOpenCode ?? defaultUserOpenCodePaths() });
   const adminToken = randomBytes(32).toString("base64url");
   /** Login tokens handed out in this run (the newest few; older ones are long used or forgotten by the admin app). */
   const loginTokens: string[] = [];
@@ -207,7 +215,14 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       const decoded = Buffer.from(basic, "base64").toString("utf8");
       openCodeSecrets = [basic, decoded.slice(decoded.indexOf(":") + 1)];
     }
-    return [adminToken, ...loginTokens, ...adminApp.secrets(), ...openCodeSecrets];
+    return [
+      adminToken,
+      ...loginTokens,
+      ...adminApp.secrets(),
+      ...openCodeSecrets,
+      sideChannel.token,
+      ...upstreamSecrets(),
+    ];
   };
   const createLoginUrl = (): string => {
     const url = adminApp.createLoginUrl();
@@ -236,6 +251,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       ...settings.notices(),
       ...apps.notices(),
       ...keys.notices(),
+      ...[memoryLimitNotice(settings.get().opencodeMemoryLimitMB)].filter((n): n is string => n !== null),
       ...(requestLog.lastError() ? [`Request log: ${requestLog.lastError()}`] : []),
     ],
     totals: requestLog.totals(),
@@ -251,6 +267,15 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     for (const l of listeners) l(s);
   };
   emitLater = emit;
+  // A memory limit below a fresh OpenCode's use is allowed (soaks force recycles) but said at once, here and in status.
+  let lastMemoryLimit = settings.get().opencodeMemoryLimitMB;
+  settings.onChange((next) => {
+    if (next.opencodeMemoryLimitMB === lastMemoryLimit) return;
+    lastMemoryLimit = next.opencodeMemoryLimitMB;
+    const notice = memoryLimitNotice(lastMemoryLimit);
+    if (notice) log(`notice: ${notice}`);
+    emit();
+  });
   /** Counts the models (at most one count in flight, and one try per 2 s): a failed count is retried by the next
    *  status read instead of leaving the count unknown for the whole run. */
   let counting = false;

@@ -109,12 +109,41 @@ export async function installCliShim(t: ShimTarget): Promise<ShimResult> {
   return { file, action: existing === null ? "written" : "updated" };
 }
 
-/** Removes the shim. Throws ForeignFileError when the file there is not one of ours. */
+/**
+ * True when `text` is a shim exactly as {@link shimText} writes it (for any launcher and node path): a user's edit
+ * (an extra line, another command) makes it theirs.
+ */
+export function isPristineShim(text: string, platform: NodeJS.Platform): boolean {
+  const B = "\u0000B";
+  const N = "\u0000N";
+  const template = shimText({ binScript: B, nodePath: N, platform });
+  const escaped = template.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern =
+    platform === "win32"
+      ? escaped.replace(B, '[^"\\r\\n]+')
+      : escaped.replace(shellQuote(B), "'(?:[^'\\n]|'\\\\'')*'").replace(shellQuote(N), "'(?:[^'\\n]|'\\\\'')*'");
+  return new RegExp(`^${pattern}$`).test(text);
+}
+
+/** Error for a shim the user edited since install-cli wrote it. */
+export class EditedShimError extends ForeignFileError {
+  constructor(file: string) {
+    super(file);
+    this.message =
+      `${file} was written by patchbay install-cli but edited since; it is left alone. ` +
+      "Remove it yourself if you no longer need it.";
+    this.name = "EditedShimError";
+  }
+}
+
+/** Removes the shim. Throws ForeignFileError when the file there is not one of ours, EditedShimError when it is
+ *  ours but edited since. */
 export async function removeCliShim(t: Pick<ShimTarget, "dir" | "platform">): Promise<ShimResult> {
   const file = path.join(t.dir, shimFileName(t.platform));
   const existing = await readIfExists(file);
   if (existing === null) return { file, action: "absent" };
   if (!existing.includes(SHIM_MARKER)) throw new ForeignFileError(file);
+  if (!isPristineShim(existing, t.platform)) throw new EditedShimError(file);
   await rm(file);
   return { file, action: "removed" };
 }

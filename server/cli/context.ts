@@ -3,6 +3,7 @@
 import type { Command } from "commander";
 import type { Patchbay, PatchbayDeps } from "../patchbay-types";
 import { createAppsStore, type AppsStoreHandle } from "../stores/apps-store";
+import { PatchbayError } from "../core/errors";
 import { createKeysStore } from "../stores/keys-store";
 import type { KeysStore, StoreLifecycle } from "../stores/types";
 
@@ -49,7 +50,20 @@ export type CommandRegistrar = (program: Command, ctx: CliContext) => void;
 /** Opens the stores for `dataDir`, reporting notices on stderr. */
 export async function openCliStores(dataDir: string, io: CliIO): Promise<CliStores> {
   // `keep`: a file that does not parse stays where it is (a running server may hold its last good version).
-  const apps = await createAppsStore({ dataDir, watch: false, onInvalid: "keep" });
+  const opened = await createAppsStore({ dataDir, watch: false, onInvalid: "keep" });
+  // A broken apps.json leaves no apps in memory: never answer "No app named …" or "No apps yet" from that.
+  const unreadable = (): never => {
+    throw new PatchbayError(
+      "storage_error",
+      "apps.json is not valid (see the notice above), so Patchbay cannot tell which apps exist. Fix the file or " +
+        "move it away (Patchbay then starts with no apps); nothing was changed.",
+    );
+  };
+  const apps: AppsStoreHandle = {
+    ...opened,
+    list: () => (opened.isInvalid() ? unreadable() : opened.list()),
+    get: (name) => (opened.isInvalid() ? unreadable() : opened.get(name)),
+  };
   const keys = await createKeysStore({ dataDir, apps, watch: false, onInvalid: "keep" });
   for (const notice of [...apps.notices(), ...keys.notices()]) io.err(`patchbay: notice: ${notice}\n`);
   return {

@@ -10,7 +10,8 @@ import { keyPrefixOf } from "../stores/keys-store";
 import type { AppsStore, KeysStore } from "../stores/types";
 import type { ModelInfo } from "../core/contract";
 import type { ClientModel, ClientSettings } from "../clients/types";
-import { readLaunchKeys, saveLaunchKey } from "./launch-keys";
+import { describeFsError } from "../stores/storage-error";
+import { launchKeysPath, readLaunchKeys, saveLaunchKey } from "./launch-keys";
 import { patchbayCommand } from "./patchbay-command";
 
 /** One catalog model, as far as choosing a default goes. */
@@ -59,6 +60,10 @@ export interface PatchbayAccess {
   keyPrefixes(app: string): Promise<string[]>;
   /** A new key of `app` (the full key). */
   createKey(app: string, label: string): Promise<string>;
+  /** The app's live keys with label and creation time (epoch ms); absent where the caller cannot list them. */
+  keys?(app: string): Promise<Array<{ prefix: string; label: string; createdAt: number }>>;
+  /** Revokes a key of `app` by prefix; absent where the caller cannot revoke. */
+  revokeKey?(app: string, prefix: string): Promise<void>;
   /** Models of connected providers (waits while OpenCode starts). */
   models(): Promise<AccessModel[]>;
 }
@@ -85,6 +90,10 @@ export function adminAccess(client: AdminClient, dataDir: string): PatchbayAcces
     },
     keyPrefixes: async (app) => (await client.listKeys({ params: { name: app } })).keys.map((k) => k.prefix),
     createKey: async (app, label) => (await client.createKey({ params: { name: app }, body: { label } })).key,
+    keys: async (app) => (await client.listKeys({ params: { name: app } })).keys,
+    async revokeKey(app, prefix) {
+      await client.revokeKey({ params: { name: app, prefix } });
+    },
     async models() {
       const deadline = Date.now() + CATALOG_WAIT_MS;
       for (;;) {
@@ -123,6 +132,8 @@ export function storeAccess(s: StoreAccessDeps): PatchbayAccess {
     },
     keyPrefixes: async (app) => s.keys.list(app).map((k) => k.prefix),
     createKey: async (app, label) => (await s.keys.create(app, label)).key,
+    keys: async (app) => s.keys.list(app),
+    revokeKey: (app, prefix) => s.keys.revoke(app, prefix),
     models: async () => (await s.listModels()).map(accessModel),
   };
 }
@@ -142,13 +153,42 @@ export function apiOrigin(status: PatchbayStatus): string {
   return url.origin;
 }
 
-/** The app named `app` (created on first use) and a live key of it: the saved one unless it was revoked since. */
-export async function ensureAppKey(access: PatchbayAccess, app: string): Promise<{ key: string; created: boolean }> {
+/** Label of the keys launch/connect make. */
+export const LAUNCH_KEY_LABEL = "patchbay launch";
+/** A launch key younger than this may belong to a launch running in parallel: never revoked as an orphan (ms). */
+const ORPHAN_AFTER_MS = 60_000;
+
+/**
+ * The app named `app` (created on first use) and a live key of it: the saved one unless it was revoked since. A new
+ * key replaces launch keys nobody can use any more (launch-keys.json lost or damaged them): those are revoked, so
+ * each run never leaves one more valid key behind. When the new key cannot be saved it is revoked again and the
+ * error says why (else every run would mint another).
+ */
+export async function ensureAppKey(
+  access: PatchbayAccess,
+  app: string,
+  now: () => number = Date.now,
+): Promise<{ key: string; created: boolean }> {
   if (!(await access.app(app))) await access.createApp(app);
   const saved = (await readLaunchKeys(access.dataDir))[app];
   if (saved && (await access.keyPrefixes(app)).includes(keyPrefixOf(saved))) return { key: saved, created: false };
-  const key = await access.createKey(app, "patchbay launch");
-  await saveLaunchKey(access.dataDir, app, key);
+  const key = await access.createKey(app, LAUNCH_KEY_LABEL);
+  try {
+    await saveLaunchKey(access.dataDir, app, key);
+  } catch (err) {
+    await access.revokeKey?.(app, keyPrefixOf(key)).catch(() => undefined);
+    throw new PatchbayError(
+      "storage_error",
+      `Could not save the key of app "${app}" in ${launchKeysPath(access.dataDir)} (${describeFsError(err)}), so it ` +
+        "was revoked again. Fix the file or its folder and try again.",
+    );
+  }
+  if (access.keys && access.revokeKey) {
+    const orphans = (await access.keys(app)).filter(
+      (k) => k.label === LAUNCH_KEY_LABEL && k.prefix !== keyPrefixOf(key) && now() - k.createdAt > ORPHAN_AFTER_MS,
+    );
+    for (const k of orphans) await access.revokeKey(app, k.prefix).catch(() => undefined);
+  }
   return { key, created: true };
 }
 

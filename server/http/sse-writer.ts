@@ -3,17 +3,46 @@
 import type { Response } from "express";
 import { formatSseFrame, type SseFrame } from "../core/sse-frame";
 
-/** SSE response writer with keepalive; `keepaliveMs` defaults to 15 s. */
+/** How much a client that stops reading may make Patchbay hold for it, and for how long. */
+export interface StreamBufferLimits {
+  /** Bytes waiting in Patchbay for a client that reads too slowly before the stall clock starts (default 1 MiB). */
+  stallBytes: number;
+  /** Over `stallBytes`, the client must read (drain) within this long (ms, default 30 000), else it is dropped. */
+  stallMs: number;
+  /** Bytes waiting at most: over it the client is dropped at once (default 8 MiB). */
+  maxBytes: number;
+}
+
+/** Default {@link StreamBufferLimits}. */
+export const DEFAULT_STREAM_BUFFER: StreamBufferLimits = {
+  stallBytes: 1024 * 1024,
+  stallMs: 30_000,
+  maxBytes: 8 * 1024 * 1024,
+};
+
+/**
+ * SSE response writer with keepalive (`keepaliveMs` defaults to 15 s) and a bounded buffer: a client that stops
+ * reading is dropped (its socket destroyed, `onStalled` told first) once Patchbay holds more than `maxBytes` for it,
+ * or more than `stallBytes` for longer than `stallMs`, instead of Patchbay buffering the whole answer for it.
+ */
 export class SseWriter {
   private committed = false;
   private lastWrite = 0;
   private timer: NodeJS.Timeout | null = null;
+  private stallTimer: NodeJS.Timeout | null = null;
   private keepaliveText = ": keepalive\n\n";
+  private readonly limits: StreamBufferLimits;
 
   constructor(
     private readonly res: Response,
     private readonly keepaliveMs = 15_000,
-  ) {}
+    options: { limits?: Partial<StreamBufferLimits>; onStalled?: (message: string) => void } = {},
+  ) {
+    this.limits = { ...DEFAULT_STREAM_BUFFER, ...options.limits };
+    this.onStalled = options.onStalled ?? (() => undefined);
+  }
+
+  private readonly onStalled: (message: string) => void;
 
   get isCommitted(): boolean {
     return this.committed;
@@ -62,11 +91,40 @@ export class SseWriter {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.clearStall();
   }
 
   private raw(text: string): void {
     if (this.res.writableEnded || this.res.destroyed) return;
     this.lastWrite = Date.now();
     this.res.write(text);
+    this.checkBuffer();
+  }
+
+  /** Applies the buffer limits after a write (see the class comment). */
+  private checkBuffer(): void {
+    const held = this.res.writableLength;
+    if (held > this.limits.maxBytes) {
+      return this.drop(`The client stopped reading the stream (over ${this.limits.maxBytes} bytes waiting for it).`);
+    }
+    if (held <= this.limits.stallBytes || this.stallTimer) return;
+    this.stallTimer = setTimeout(() => {
+      this.stallTimer = null;
+      if (this.res.writableLength > this.limits.stallBytes)
+        this.drop(`The client stopped reading the stream (nothing read for ${this.limits.stallMs} ms).`);
+    }, this.limits.stallMs);
+    this.stallTimer.unref();
+    this.res.once("drain", () => this.clearStall());
+  }
+
+  private clearStall(): void {
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    this.stallTimer = null;
+  }
+
+  private drop(message: string): void {
+    this.stop();
+    this.onStalled(message);
+    this.res.destroy();
   }
 }

@@ -8,6 +8,7 @@ import writeFileAtomic from "write-file-atomic";
 import { AppDataKey, type HistoryLimits } from "../../shared/apps";
 import { PatchbayError } from "../core/errors";
 import { DAY_MS } from "../history/prune-plan";
+import { removeStaleTemps } from "../stores/stale-temps";
 import { describeFsError, errnoCode, storageError } from "../stores/storage-error";
 import {
   RECORD_VERSION,
@@ -285,6 +286,8 @@ async function scanApp(dir: string): Promise<IndexedResponse[]> {
   for (const shard of shards) {
     let names: string[];
     try {
+      // Writes killed midway left temp files here; they never become records.
+      await removeStaleTemps(path.join(dir, shard));
       names = await fsp.readdir(path.join(dir, shard));
     } catch {
       continue;

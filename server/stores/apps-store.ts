@@ -20,6 +20,8 @@ type AppsFile = z.infer<typeof AppsFile>;
 export interface AppsStoreHandle extends AppsStore, StoreLifecycle {
   /** Re-reads apps.json now instead of within the usual ~1 s (after a change known to come from elsewhere). */
   refresh(): void;
+  /** True while apps.json on disk does not parse (then `list`/`get` show the last good version, or nothing). */
+  isInvalid(): boolean;
 }
 
 /**
@@ -80,6 +82,7 @@ export async function createAppsStore(options: StoreOptions): Promise<AppsStoreH
     },
     notices: () => file.notices(),
     refresh: () => file.refresh(),
+    isInvalid: () => file.isInvalid,
     close: () => file.close(),
   };
 }

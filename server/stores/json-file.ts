@@ -99,6 +99,11 @@ export class JsonFileStore<T> {
     return this.invalidNotice === null ? [...this.noticeList] : [...this.noticeList, this.invalidNotice];
   }
 
+  /** True while the file on disk does not parse (the data in memory is then the last good version, or defaults). */
+  get isInvalid(): boolean {
+    return this.invalidNotice !== null;
+  }
+
   /** Re-reads the file now (bypassing the throttle); used after a known external change. */
   refresh(): void {
     this.lastCheck = performance.now();

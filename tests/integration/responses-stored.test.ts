@@ -419,7 +419,12 @@ describe("per app: isolation, switch, pruning, damage, restart", () => {
     const bad = await create(key, { input: "to be damaged" });
     const good = await create(key, { input: "fine" });
     const id = bad.id as string;
-    const file = path.join(fx.dataDir, "responses", "stored", id.slice(-2), `${id}.json`);
+    // Records are filed under the app's data key (apps.json), not its bare name.
+    const apps = JSON.parse(fs.readFileSync(path.join(fx.dataDir, "apps.json"), "utf8")) as {
+      data: { apps: Array<{ name: string; dataKey?: string }> };
+    };
+    const dataKey = apps.data.apps.find((a) => a.name === "stored")?.dataKey ?? "stored";
+    const file = path.join(fx.dataDir, "responses", dataKey, id.slice(-2), `${id}.json`);
     // The disk write finishes in the background: wait for the file before damaging it.
     for (let i = 0; i < 100 && !fs.existsSync(file); i++) await new Promise((r) => setTimeout(r, 20));
     assert.ok(fs.existsSync(file), `record at ${file}`);
@@ -429,6 +434,7 @@ describe("per app: isolation, switch, pruning, damage, restart", () => {
     assert.equal(r.status, 500);
     assert.equal(errorOf(r.body).code, "storage_error");
     assert.match(errorOf(r.body).message, new RegExp(`Stored response '${id}' is damaged`));
+    assert.ok(!errorOf(r.body).message.includes(fx.dataDir), "the client never learns the data folder's path");
     assert.equal((await getJson(`/v1/responses/${good.id as string}`)).status, 200);
     const page = await fx.admin.listStoredResponses({ params: { name: "stored" }, query: { limit: 200 } });
     assert.match(page.responses.find((x) => x.id === id)?.error ?? "", /damaged/);

@@ -36,7 +36,11 @@ async function ask(f: PatchbayFixture, key: string, tool: string): Promise<{ ms:
 
 /** The folder name (hash) of the tool set that offers `tool`, under the app's folder. */
 function toolsetFolder(dataDir: string, tool: string): string {
-  const appDir = path.join(dataDir, "apps", APP);
+  // Tool-set folders are under the app's data key (apps.json), not its bare name.
+  const apps = JSON.parse(fs.readFileSync(path.join(dataDir, "apps.json"), "utf8")) as {
+    data: { apps: Array<{ name: string; dataKey?: string }> };
+  };
+  const appDir = path.join(dataDir, "apps", apps.data.apps.find((a) => a.name === APP)?.dataKey ?? APP);
   const hit = fs
     .readdirSync(appDir)
     .find((h) => fs.readFileSync(path.join(appDir, h, ".patchbay", "toolset.json"), "utf8").includes(`"${tool}"`));

@@ -5,7 +5,7 @@ import type { Response } from "express";
 import type { RequestLogEntry } from "../../../shared/log-entry";
 import type { ModelError, ModelEvent, PatchbayWarning } from "../../core/contract";
 import { toPatchbayError } from "../../core/errors";
-import { SseWriter } from "../sse-writer";
+import { SseWriter, type StreamBufferLimits } from "../sse-writer";
 import { CLIENT_CLOSED, setClientClosed, setOutcome, toLogUsage } from "../middleware/request-record";
 import type { RunAbort } from "./abort";
 import type { WireEncoder } from "./types";
@@ -32,6 +32,8 @@ export interface RelayContext {
   keepalive?: string;
   /** Log the JSON body too. */
   logBody: boolean;
+  /** Buffer limits for a client that stops reading (default DEFAULT_STREAM_BUFFER in sse-writer.ts). */
+  streamBuffer?: Partial<StreamBufferLimits>;
 }
 
 /**
@@ -42,7 +44,11 @@ export interface RelayContext {
  */
 export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayContext): Promise<void> {
   const { encoder, entry } = ctx;
-  const sse = new SseWriter(ctx.res, ctx.keepaliveMs);
+  const sse = new SseWriter(ctx.res, ctx.keepaliveMs, {
+    ...(ctx.streamBuffer ? { limits: ctx.streamBuffer } : {}),
+    // Recorded as the client leaving (499), with the reason.
+    onStalled: (message) => ctx.abort.abort({ code: "client_closed", status: CLIENT_CLOSED, message }),
+  });
   if (ctx.keepalive !== undefined) sse.setKeepalive(ctx.keepalive);
   // One slot per layer, each filled once from its own source: decoder (the request), planner (`start`), event mapper
   // (`finish`). The run's warnings are their concatenation in that order; nothing is merged or deduplicated.

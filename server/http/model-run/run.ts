@@ -74,6 +74,7 @@ export async function runModelRequest(
       keepaliveMs: deps.keepaliveMs ?? 15_000,
       ...(decoded.keepalive !== undefined ? { keepalive: decoded.keepalive } : {}),
       logBody: deps.logBodies(),
+      ...(deps.streamBuffer ? { streamBuffer: deps.streamBuffer } : {}),
     });
   } catch (err) {
     const e = toPatchbayError(err);

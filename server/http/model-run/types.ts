@@ -6,6 +6,7 @@ import type { SseFrame } from "../../core/sse-frame";
 import type { RequestLog } from "../../stores/types";
 import type { BudgetGuard } from "../../budgets/budget-guard";
 import type { Cooldowns } from "../../routing/cooldowns";
+import type { StreamBufferLimits } from "../sse-writer";
 import type { RunRegistry } from "./run-registry";
 import type { FinishedRequest } from "../../conversations/record-request";
 
@@ -66,6 +67,8 @@ export interface ModelRequestDeps {
   budgets?: BudgetGuard;
   /** Models refused with a retry time, skipped by fallback chains (none: a fresh registry per request). */
   cooldowns?: Cooldowns;
+  /** Buffer limits of streams for a client that stops reading (tests shrink them). */
+  streamBuffer?: Partial<StreamBufferLimits>;
   /** Runs in flight, so deleting an app or revoking a key can end them (server/app-retirement.ts). */
   runs?: RunRegistry;
 }

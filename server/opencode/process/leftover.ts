@@ -58,13 +58,24 @@ export function isOurOpenCode(pid: number, pidFile: string): boolean {
 export async function stopLeftoverOpenCode(dataDir: string, log: (line: string) => void): Promise<number | null> {
   const pidFile = openCodePidFile(dataDir);
   let pid: number;
+  let owner: { guard: number; parent: number } | null = null;
   try {
     const parsed: unknown = JSON.parse(readFileSync(pidFile, "utf8"));
-    const raw = typeof parsed === "object" && parsed !== null && "pid" in parsed ? parsed.pid : null;
-    if (typeof raw !== "number" || !Number.isInteger(raw) || raw <= 1) throw new Error("no pid");
-    pid = raw;
+    const record = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
+    if (!isPid(record.pid)) throw new Error("no pid");
+    pid = record.pid;
+    if (isPid(record.guard) && isPid(record.parent)) owner = { guard: record.guard, parent: record.parent };
   } catch {
     rmSync(pidFile, { force: true });
+    return null;
+  }
+  // Started by a Patchbay command that still runs (e.g. `patchbay sessions`, which starts its own OpenCode for a
+  // moment): not a leftover. Its guard stops it when that command ends; the file stays for it.
+  if (owner && ownerStillRuns(owner, pidFile)) {
+    log(
+      `an OpenCode (pid ${pid}) started by another Patchbay command (pid ${owner.parent}) is running on this data ` +
+        `folder; it is left to finish`,
+    );
     return null;
   }
   try {
@@ -78,4 +89,14 @@ export async function stopLeftoverOpenCode(dataDir: string, log: (line: string) 
   } finally {
     rmSync(pidFile, { force: true });
   }
+}
+
+function isPid(v: unknown): v is number {
+  return typeof v === "number" && Number.isInteger(v) && v > 1;
+}
+
+/** True when the guard that recorded the pid file still runs (verifiably ours) under a live parent other than us. */
+function ownerStillRuns(owner: { guard: number; parent: number }, pidFile: string): boolean {
+  if (owner.parent === process.pid || !pidAlive(owner.parent)) return false;
+  return pidAlive(owner.guard) && isOurOpenCode(owner.guard, pidFile);
 }

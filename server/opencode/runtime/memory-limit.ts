@@ -28,3 +28,20 @@ export function effectiveMemoryLimitBytes(settingMB: number | null, totalMemByte
 export function lowWatermarkBytes(limitBytes: number): number {
   return Math.floor(limitBytes * 0.6);
 }
+
+/** What a freshly started OpenCode with its default instance uses (MiB; runtime report Q6: ≈ 0.55 GB). */
+export const FRESH_OPENCODE_RSS_MB = 550;
+
+/**
+ * A notice for the user when the `opencodeMemoryLimitMB` setting is below what a fresh OpenCode already uses: such a
+ * limit restarts OpenCode every minute or two (small values stay allowed, for soaks that force recycles). Null when
+ * the setting is automatic, off (0), or large enough.
+ */
+export function memoryLimitNotice(settingMB: number | null): string | null {
+  if (settingMB === null || settingMB === 0 || settingMB >= FRESH_OPENCODE_RSS_MB) return null;
+  return (
+    `The OpenCode memory limit is ${settingMB} MiB, below the ≈ ${FRESH_OPENCODE_RSS_MB} MB a freshly started ` +
+    "OpenCode already uses, so OpenCode will be restarted every minute or two. Raise it in Settings, or set it to " +
+    "automatic."
+  );
+}

@@ -25,6 +25,9 @@ const QUOTA_TEXT = /insufficient.?quota|exceeded your current quota|credit balan
 /** How a context-window overflow reads when the provider sends no `context_length_exceeded` code. */
 const CONTEXT_TEXT = /context.?length|maximum context|context window|prompt is too long|too many (?:input )?tokens/i;
 
+/** The AI SDK's UnsupportedFunctionalityError text; group 1 names what was refused. */
+const UNSUPPORTED_TEXT = /'([^']{1,200})' functionality not supported/i;
+
 /** Replaces things that look like credentials (API keys, bearer tokens, long opaque tokens) with `[redacted]`. */
 export function redactSecrets(text: string): string {
   return text
@@ -80,6 +83,22 @@ export function mapOpenCodeError(error: OpenCodeErrorShape): ModelError | null {
       }
       if (/^Model not found/i.test(message))
         return { code: "model_not_found", status: 404, message: redactSecrets(message) };
+      // The AI SDK's UnsupportedFunctionalityError ("'file part media type text/x-foo' functionality not supported."):
+      // the provider's converter refused a part of the client's request before calling the provider. The client's
+      // input, not a provider failure: 400.
+      const unsupported = UNSUPPORTED_TEXT.exec(message);
+      if (unsupported) {
+        const what = unsupported[1] ?? "this input";
+        return {
+          code: "invalid_request_error",
+          status: 400,
+          message: `This model's provider cannot take ${what}. ${
+            /media type|file part/i.test(what)
+              ? "Send images, PDF documents (application/pdf) or text files (text/*), or another model."
+              : "Remove it from the request, or use another model."
+          }`,
+        };
+      }
       return { code: "upstream_error", status: 502, message: `OpenCode failed: ${redactSecrets(message)}` };
     }
   }

@@ -9,14 +9,14 @@ import { toOpenAiErrorBody } from "../openai/error-envelope";
 import { deleteStoredResponseRoute, getStoredResponseRoute, listInputItemsRoute } from "./stored.route";
 import { appDataKey } from "../../../shared/apps";
 import { expandStoredInput } from "../../responses-store/expand-input";
-import { persistingEncoder, type ResponsePersistence } from "../../responses-store/persisting-encoder";
+import { persistingEncoder, type ResponsePersistence } from "./persisting-encoder";
 import { newResponseId } from "../../responses-store/record";
 import type { ResponseStore } from "../../responses-store/response-store";
 import { authOf } from "../../http/middleware/api-auth";
 import { runModelRequest } from "../../http/model-run/run";
 import type { DecodedWireRequest, ModelRequestDeps } from "../../http/model-run/types";
 
-export type { ResponsePersistence } from "../../responses-store/persisting-encoder";
+export type { ResponsePersistence } from "./persisting-encoder";
 
 /** Options of {@link decodeResponsesWire} beyond the body. */
 export interface ResponsesWireOptions {

@@ -78,6 +78,25 @@ describe("patchbay install-cli", { skip: process.platform === "win32" }, () => {
     }
   });
 
+  test("--remove leaves alone a shim the user edited; an untouched one (any paths, quotes included) goes", async () => {
+    const dir = path.join(home, "it's bin");
+    const env = { HOME: home, PATH: process.env.PATH ?? "" };
+    assert.equal((await run(process.execPath, [BIN, "install-cli", "--dir", dir], env)).code, 0);
+    const shim = path.join(dir, "patchbay");
+    const original = fs.readFileSync(shim, "utf8");
+    const edited = original.replace(/^exec /m, "export PATCHBAY_DATA_DIR=/srv/pb\nexec ");
+    fs.writeFileSync(shim, edited);
+    const r = await run(process.execPath, [BIN, "install-cli", "--dir", dir, "--remove"], env);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(r.stderr, /was written by patchbay install-cli but edited since; it is left alone/);
+    assert.equal(fs.readFileSync(shim, "utf8"), edited);
+    // As written (by another checkout and node: other paths), it is ours to remove.
+    fs.writeFileSync(shim, original.replaceAll(BIN, "/opt/other checkout/bin/patchbay.mjs"));
+    const removed = await run(process.execPath, [BIN, "install-cli", "--dir", dir, "--remove"], env);
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.ok(!fs.existsSync(shim));
+  });
+
   test("a symlink named patchbay (even a dangling one) is never written through or removed", async () => {
     const dir = path.join(home, "link-bin");
     fs.mkdirSync(dir, { recursive: true });

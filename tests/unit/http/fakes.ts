@@ -14,6 +14,7 @@ import type {
 } from "../../../server/core/contract";
 import type { PatchbayError } from "../../../server/core/errors";
 import { Listener } from "../../../server/http/listener";
+import type { StreamBufferLimits } from "../../../server/http/sse-writer";
 import { createApiApp } from "../../../server/http/api-app";
 import { WIRES } from "../../../server/wires/table";
 import { ResponseStore, type RecordWriter } from "../../../server/responses-store/response-store";
@@ -196,6 +197,8 @@ export async function startUnitServer(
     bodyDeadlines?: { idleMs?: number; totalMs?: number };
     /** Replaces the stored-responses writer (fault tests: a disk that fails). */
     responseWriter?: RecordWriter;
+    /** Stream buffer limits (a client that stops reading). */
+    streamBuffer?: Partial<StreamBufferLimits>;
   } = {},
 ): Promise<UnitServer> {
   const apps = new OneApp();
@@ -226,6 +229,7 @@ export async function startUnitServer(
       ...(opts.commitAfterMs !== undefined ? { commitAfterMs: opts.commitAfterMs } : {}),
       ...(opts.keepaliveMs !== undefined ? { keepaliveMs: opts.keepaliveMs } : {}),
       ...(opts.bodyDeadlines ? { bodyDeadlines: opts.bodyDeadlines } : {}),
+      ...(opts.streamBuffer ? { streamBuffer: opts.streamBuffer } : {}),
     },
     WIRES,
   );

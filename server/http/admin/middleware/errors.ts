@@ -23,6 +23,9 @@ export function adminErrorHandler(log: (line: string) => void) {
     }
     const body: AdminErrorBody = { error: { code: pe.code, message: pe.message } };
     if (pe.param) body.error.field = pe.param;
+    // A body not read (yet), or a refused credential: close after answering, so a client trickling a body it was
+    // never going to be allowed to send is not waited on (Node would otherwise keep reading and discarding it).
+    if (!req.complete || pe.status === 401) res.setHeader("Connection", "close");
     res.status(pe.status).setHeader("Cache-Control", "no-store");
     if (pe.retryAfter !== undefined) res.setHeader("Retry-After", String(pe.retryAfter));
     res.json(body);

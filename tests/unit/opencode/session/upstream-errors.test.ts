@@ -91,6 +91,16 @@ describe("mapOpenCodeError", () => {
       "OpenCode failed: kaputt",
     );
   });
+
+  test("a part the provider's converter refuses (a media type it cannot take) is the client's 400, not a 502", () => {
+    const e = mapOpenCodeError({
+      name: "UnknownError",
+      data: { message: "'file part media type application/msword' functionality not supported." },
+    });
+    assert.equal(e?.status, 400);
+    assert.equal(e?.code, "invalid_request_error");
+    assert.match(e?.message ?? "", /cannot take file part media type application\/msword\. Send images, PDF/);
+  });
 });
 
 describe("mapRetryStatus", () => {

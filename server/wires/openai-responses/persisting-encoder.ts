@@ -1,13 +1,13 @@
 // Wraps a Responses encoder so the finished response is stored before the client sees its end, and the answer never
 // claims `store: true` for a response that is not on disk: when the write fails (disk full, unwritable folder), the
 // terminal event (or JSON body) says `store: false` and the run carries a warning saying why.
-import type { PatchbayWarning } from "../core/contract";
-import { warn } from "../core/warnings";
-import type { SseFrame } from "../core/sse-frame";
-import type { WireEncoder } from "../http/model-run/types";
-import type { ResponsesEncoder } from "../wires/openai-responses/encode";
-import type { StoredItem, StoredResponseObject } from "./record";
-import type { ResponseStore } from "./response-store";
+import type { PatchbayWarning } from "../../core/contract";
+import { warn } from "../../core/warnings";
+import type { SseFrame } from "../../core/sse-frame";
+import type { WireEncoder } from "../../http/model-run/types";
+import type { ResponsesEncoder } from "./encode";
+import type { StoredItem, StoredResponseObject } from "../../responses-store/record";
+import type { ResponseStore } from "../../responses-store/response-store";
 
 /** How a response is kept: where, for which app, with which effective input. */
 export interface ResponsePersistence {
