@@ -142,12 +142,15 @@ async function main(): Promise<void> {
 
     // (b) OpenCode's session API without Patchbay, and Patchbay (c, d) in a child process. Both run at once and are
     // measured in alternating rounds, so load from other programs on the machine hits them alike.
+    progress("starting (b): OpenCode driven directly");
     const oc = await startDirectChild(path.join(tmp, "direct"), user.configFile, MODEL);
+    progress("(b) ready; starting Patchbay");
     try {
       child = await startPatchbayChild(path.join(tmp, "patchbay"), user.configFile, {
         sessionPool: SESSION_POOL,
         ...(PROFILE_DIR ? { profileDir: PROFILE_DIR } : {}),
       });
+      progress("Patchbay ready; warming up");
       const key = await child.createKey("bench");
       auth = { authorization: `Bearer ${key}` };
       const b = (i: number) => oc.request(`q ${i}`);

@@ -145,7 +145,8 @@ export async function runStream(
   opts: { controller?: AbortController; onEvent?: (e: ModelEvent, r: StreamResult) => void; timeoutMs?: number } = {},
 ): Promise<StreamResult> {
   const controller = opts.controller ?? new AbortController();
-  const timer = setTimeout(() => controller.abort(), opts.timeoutMs ?? 30_000);
+  // Generous: a first request after an OpenCode (re)start boots an instance, which takes over 30 s on 2 loaded cores.
+  const timer = setTimeout(() => controller.abort(), opts.timeoutMs ?? 90_000);
   const t0 = Date.now();
   const r: StreamResult = {
     events: [],
