@@ -17,6 +17,7 @@ import { countTokensRoute } from "./routes/count-tokens.route";
 import { messagesRoute } from "./routes/messages.route";
 import { getModelRoute, listModelsRoute } from "./routes/models.route";
 import { responsesRoute } from "./routes/responses.route";
+import { CODEX_ONLY_ENDPOINTS, codexOnlyEndpointRoute } from "./routes/codex-endpoints.route";
 import {
   deleteStoredResponseRoute,
   getStoredResponseRoute,
@@ -89,6 +90,8 @@ export function createOpenAiApp(deps: OpenAiAppDeps): express.Express {
     app.get(`${prefix}/responses/:id/input_items`, auth, listInputItemsRoute(deps.responses));
     app.post(`${prefix}/messages`, auth, json, messagesRoute(deps));
     app.post(`${prefix}/messages/count_tokens`, auth, json, countTokensRoute(catalog));
+    for (const path of Object.keys(CODEX_ONLY_ENDPOINTS))
+      app.post(`${prefix}/${path}`, auth, codexOnlyEndpointRoute(path));
     // Known routes with another method: 405 + Allow, not a misleading 404 (GET routes also answer HEAD).
     for (const route of ["chat/completions", "responses", "messages", "messages/count_tokens"])
       app.all(`${prefix}/${route}`, postOnly);

@@ -13,6 +13,7 @@ import type {
 import { quoteClientText as q } from "../../core/client-text";
 import { PatchbayError, invalidRequest, unsupportedParameter } from "../../core/errors";
 import { assertJsonDepth } from "../../core/json-depth";
+import { agentMessageText, compactionWarning } from "../../core/codex-items";
 import { decodeFileData, decodeImageUrl } from "../../core/media";
 import { hoistWarning, joinTexts } from "../text";
 import { normaliseArguments, refuseEmptyUserContent } from "../../core/tool-helpers";
@@ -98,7 +99,7 @@ function refuseStateful(body: Record<string, unknown>): void {
       if (typeof type === "string" && !(KNOWN_ITEM_TYPES as readonly string[]).includes(type)) {
         throw new PatchbayError(
           "unsupported_value",
-          `Input item type ${q(type)} ('input[${i}].type') is not supported: Patchbay accepts message, function_call, function_call_output, custom_tool_call, custom_tool_call_output and reasoning items (hosted tools are not available).`,
+          `Input item type ${q(type)} ('input[${i}].type') is not supported: Patchbay accepts message, function_call, function_call_output, custom_tool_call, custom_tool_call_output, reasoning, agent_message and compaction items (hosted tools are not available).`,
           { param: `input[${i}].type` },
         );
       }
@@ -192,6 +193,7 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
   const messages: NeutralMessage[] = [];
   const hoisted: string[] = [];
   const omitted: string[] = [];
+  const compacted: string[] = [];
   const callIds = new Set<string>();
   input.forEach((item, i) => {
     const at = `input[${i}]`;
@@ -263,6 +265,13 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
       case "reasoning":
         // Reasoning items carry the model's earlier reasoning (often encrypted); they are not replayed.
         return;
+      case "agent_message":
+        messages.push({ role: "user", content: [{ type: "text", text: agentMessageText(item) }] });
+        return;
+      case "compaction":
+        // OpenAI's server-side summary of earlier turns, encrypted for OpenAI only: nothing a model here can read.
+        compacted.push(at);
+        return;
       case "item_reference":
         // Refused before parsing; kept for exhaustiveness.
         throw unsupportedParameter(
@@ -272,6 +281,7 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
     }
   });
   const warnings = hoisted.length === 0 ? [] : [hoistWarning("input", hoisted)];
+  if (compacted.length > 0) warnings.push(compactionWarning(compacted));
   if (omitted.length > 0) {
     warnings.push(
       warn.approximated(

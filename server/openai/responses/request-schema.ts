@@ -81,6 +81,16 @@ export const CustomToolCallOutputItem = z.object({
 });
 /** A `reasoning` item: accepted and dropped. */
 export const ReasoningItem = z.object({ type: z.literal("reasoning") });
+/** Codex's `agent_message` item (a message between agents in its multi-agent mode): read as user text. Content is a
+ *  string or `input_text` parts (Codex 0.171's AgentMessageInputContent). */
+export const AgentMessageItem = z.object({
+  type: z.literal("agent_message"),
+  author: z.string().nullish(),
+  recipient: z.string().nullish(),
+  content: z.union([z.string(), z.array(z.object({ type: z.string(), text: z.string().optional() }))]).nullish(),
+});
+/** Codex's `compaction` item: earlier context compacted by OpenAI's server (opaque `encrypted_content`): dropped. */
+export const CompactionItem = z.object({ type: z.literal("compaction") });
 /** An `item_reference`: recognised so it can be refused with advice. */
 export const ItemReference = z.object({ type: z.literal("item_reference"), id: z.string().nullish() });
 
@@ -93,6 +103,8 @@ export const KNOWN_ITEM_TYPES = [
   "custom_tool_call_output",
   "reasoning",
   "item_reference",
+  "agent_message",
+  "compaction",
 ] as const;
 
 /** One `input` item. */
@@ -109,6 +121,8 @@ export const ResponsesInputItem = z.preprocess(
     CustomToolCallOutputItem,
     ReasoningItem,
     ItemReference,
+    AgentMessageItem,
+    CompactionItem,
   ]),
 );
 
