@@ -2,6 +2,7 @@
 // Pure: validates and maps; a client-caused problem is a 400 naming the field; a field Patchbay cannot honour but a
 // client (Claude Code) routinely sends is ignored and named in `warnings`, never a 400. No I/O, no policy.
 // Generic helpers (zod → 400, data URLs, tool-name rules) come from server/openai/*: they hold no OpenAI wire shapes.
+import { TOOL_RESULT_MEDIA_PLACEHOLDER } from "../../core/tool-result-media";
 import type { z } from "zod";
 import type {
   ContentPart,
@@ -57,7 +58,7 @@ const MAPPED_FIELDS = new Set([
 export const TOOL_ERROR_PREFIX = "[tool error] ";
 
 /** Text left in a tool result in place of each image it carried (the image itself follows in a user message). */
-export const TOOL_RESULT_IMAGE_PLACEHOLDER = "[image: see the next user message]";
+export const TOOL_RESULT_IMAGE_PLACEHOLDER = TOOL_RESULT_MEDIA_PLACEHOLDER;
 
 /** Text left in a tool result for each `tool_reference` block (a tool search result), followed by the tool's name. */
 export const TOOL_REFERENCE_PREFIX = "[tool available: ";

@@ -14,6 +14,7 @@ import { quoteClientText as q } from "../../core/client-text";
 import { PatchbayError, invalidRequest, unsupportedParameter } from "../../core/errors";
 import { assertJsonDepth } from "../../core/json-depth";
 import { agentMessageText, compactionWarning } from "../../core/codex-items";
+import { ToolResultMedia, toolResultMediaMoved } from "../../core/tool-result-media";
 import { decodeFileData, decodeImageUrl } from "../../core/media";
 import { hoistWarning, joinTexts } from "../text";
 import { normaliseArguments, refuseEmptyUserContent } from "../../core/tool-helpers";
@@ -157,20 +158,14 @@ function decodePart(part: ResponsesPart, param: string): ContentPart {
   }
 }
 
-/** Note sent to the model in place of an image or file in a tool result. */
-export const OMITTED_TOOL_MEDIA = "[image or file omitted: Patchbay passes tool results to the model as text only]";
-
-/** A tool result's texts. Images and files (e.g. Codex's `view_image` result) become {@link OMITTED_TOOL_MEDIA} and
- *  their fields are collected in `omitted`: an agent replays its history on every turn, so a 400 here would break the
- *  conversation for good. Other non-text parts (audio) are refused. */
-function toolOutputTexts(content: string | ResponsesPart[], param: string, omitted: string[]): string[] {
+/** A tool result's texts. Images and files (e.g. Codex's `view_image` result) are moved out (see
+ *  core/tool-result-media.ts) and leave a placeholder. */
+function toolOutputTexts(content: string | ResponsesPart[], param: string, media: ToolResultMedia): string[] {
   if (typeof content === "string") return [content];
   return content.map((part, j) => {
-    if (part.type === "input_image" || part.type === "input_file") {
-      omitted.push(`${param}[${j}]`);
-      return OMITTED_TOOL_MEDIA;
-    }
-    return textOf(part, `${param}[${j}]`, "tool results take text (images and files are replaced by a note)");
+    const at = `${param}[${j}]`;
+    if (part.type === "input_image" || part.type === "input_file") return media.move(decodePart(part, at), at);
+    return textOf(part, at, "tool results take text, images and files");
   });
 }
 
@@ -192,11 +187,13 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
   }
   const messages: NeutralMessage[] = [];
   const hoisted: string[] = [];
-  const omitted: string[] = [];
+  const media = new ToolResultMedia();
   const compacted: string[] = [];
   const callIds = new Set<string>();
   input.forEach((item, i) => {
     const at = `input[${i}]`;
+    // Media moved out of a run of tool results follows that run.
+    if (item.type !== "function_call_output" && item.type !== "custom_tool_call_output") media.flush(messages);
     const last = messages.at(-1);
     switch (item.type) {
       case "message":
@@ -259,7 +256,7 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
         messages.push({
           role: "tool",
           toolCallId: item.call_id,
-          content: joinTexts(toolOutputTexts(item.output, `${at}.output`, omitted)),
+          content: joinTexts(toolOutputTexts(item.output, `${at}.output`, media)),
         });
         return;
       case "reasoning":
@@ -282,14 +279,8 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
   });
   const warnings = hoisted.length === 0 ? [] : [hoistWarning("input", hoisted)];
   if (compacted.length > 0) warnings.push(compactionWarning(compacted));
-  if (omitted.length > 0) {
-    warnings.push(
-      warn.approximated(
-        "input[].output",
-        `images/files in tool results were replaced by a note (text only): ${omitted.join(", ")}`,
-      ),
-    );
-  }
+  media.flush(messages);
+  if (media.from.length > 0) warnings.push(toolResultMediaMoved("input[].output", media.from));
   return { system, messages, warnings };
 }
 
