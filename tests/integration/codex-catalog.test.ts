@@ -1,7 +1,8 @@
 // Codex's model catalog through `patchbay launch codex` (issue 25 item 2) with the real `codex` CLI (pinned
 // @openai/codex), a real Patchbay (mock upstream, real OpenCode) and a temp HOME, loopback only. With the catalog
 // Patchbay writes, Codex knows the model: its request's tools gain the freeform `apply_patch` tool (a `custom` tool,
-// which reaches the upstream as the function tool client_apply_patch); the per-run catalog is removed afterwards.
+// which reaches the upstream as the function tool client_apply_patch), and the image Codex's view_image tool returns
+// reaches the upstream model in a user message after the tool result; the per-run catalog is removed afterwards.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -95,5 +96,34 @@ describe("Codex: the model catalog launch writes", { timeout: 600_000 }, () => {
     assert.match(JSON.stringify(main[0]!.body.messages), /You are a coding agent running in the Codex CLI/);
     const runs = path.join(fx.dataDir, "launch");
     assert.deepEqual(fs.existsSync(runs) ? fs.readdirSync(runs) : [], []);
+  });
+
+  test("view_image: the PNG Codex reads with its tool reaches the upstream model as an image", async () => {
+    const png = path.join(tmp, "pic.png");
+    fs.writeFileSync(
+      png,
+      Buffer.from(fs.readFileSync(path.join(ROOT, "tests/fixtures/red16.b64"), "utf8").trim(), "base64"),
+    );
+    fx.mock.reset();
+    fx.mock.setResponder((rec) => {
+      const messages = (rec.body.messages as { role: string }[] | undefined) ?? [];
+      if (toolNames(rec.body).length === 0) return { text: "title" };
+      if (messages.some((m) => m.role === "tool")) return { text: "SAW_THE_IMAGE" };
+      return { toolCalls: [{ id: "call_view_1", name: "view_image", arguments: { path: png } }] };
+    });
+    const r = await cli(["launch", "codex", "--model", "mock/mock-vision", "--", ...codexArgs("Look at pic.png")]);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    assert.match(r.stdout + r.stderr, /SAW_THE_IMAGE/);
+    const after = fx.mock.chatRequests().find((q) => JSON.stringify(q.body.messages).includes('"role":"tool"'));
+    assert.ok(after, "the tool result went upstream");
+    const messages = after.body.messages as { role: string; content: unknown }[];
+    const images = messages.filter(
+      (m) => m.role === "user" && JSON.stringify(m.content).includes("data:image/png;base64,"),
+    );
+    assert.equal(images.length, 1, JSON.stringify(messages).slice(0, 2000));
+    // It follows the tool result, which keeps a placeholder.
+    const toolAt = messages.findIndex((m) => m.role === "tool");
+    assert.ok(messages.indexOf(images[0]!) > toolAt);
+    assert.match(JSON.stringify(messages[toolAt]), /see the next user message/);
   });
 });

@@ -2,6 +2,7 @@
 // → "Create a Message"): text, image, document, thinking, tool_use and tool_result blocks. Pure; a client-caused
 // problem is a 400 naming the field, a block Patchbay cannot carry as sent is approximated and named in a warning.
 import type { ContentPart, NeutralMessage, SignedReasoning, ToolCall } from "../../core/contract";
+import { TOOL_RESULT_MEDIA_PLACEHOLDER } from "../../core/tool-result-media";
 import { quoteClientText as q } from "../../core/client-text";
 import { PatchbayError, invalidRequest } from "../../core/errors";
 import { assertJsonDepth } from "../../core/json-depth";
@@ -27,7 +28,7 @@ import {
 export const TOOL_ERROR_PREFIX = "[tool error] ";
 
 /** Text left in a tool result in place of each image it carried (the image itself follows in a user message). */
-export const TOOL_RESULT_IMAGE_PLACEHOLDER = "[image: see the next user message]";
+export const TOOL_RESULT_IMAGE_PLACEHOLDER = TOOL_RESULT_MEDIA_PLACEHOLDER;
 
 /** Text left in a tool result for each `tool_reference` block (a tool search result), followed by the tool's name. */
 export const TOOL_REFERENCE_PREFIX = "[tool available: ";

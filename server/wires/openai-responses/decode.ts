@@ -13,6 +13,8 @@ import type {
 import { quoteClientText as q } from "../../core/client-text";
 import { PatchbayError, invalidRequest, unsupportedParameter } from "../../core/errors";
 import { assertJsonDepth } from "../../core/json-depth";
+import { agentMessageText, compactionWarning } from "../../core/codex-items";
+import { ToolResultMedia, toolResultMediaMoved } from "../../core/tool-result-media";
 import { decodeFileData, decodeImageUrl } from "../../core/media";
 import { hoistWarning, joinTexts } from "../openai/text";
 import { normaliseArguments, refuseEmptyUserContent } from "../../core/tool-helpers";
@@ -97,7 +99,7 @@ function refuseStateful(body: Record<string, unknown>): void {
       if (typeof type === "string" && !(KNOWN_ITEM_TYPES as readonly string[]).includes(type)) {
         throw new PatchbayError(
           "unsupported_value",
-          `Input item type ${q(type)} ('input[${i}].type') is not supported: Patchbay accepts message, function_call, function_call_output, custom_tool_call, custom_tool_call_output and reasoning items (hosted tools are not available).`,
+          `Input item type ${q(type)} ('input[${i}].type') is not supported: Patchbay accepts message, function_call, function_call_output, custom_tool_call, custom_tool_call_output, reasoning, agent_message and compaction items (hosted tools are not available).`,
           { param: `input[${i}].type` },
         );
       }
@@ -155,20 +157,14 @@ function decodePart(part: ResponsesPart, param: string): ContentPart {
   }
 }
 
-/** Note sent to the model in place of an image or file in a tool result. */
-export const OMITTED_TOOL_MEDIA = "[image or file omitted: Patchbay passes tool results to the model as text only]";
-
-/** A tool result's texts. Images and files (e.g. Codex's `view_image` result) become {@link OMITTED_TOOL_MEDIA} and
- *  their fields are collected in `omitted`: an agent replays its history on every turn, so a 400 here would break the
- *  conversation for good. Other non-text parts (audio) are refused. */
-function toolOutputTexts(content: string | ResponsesPart[], param: string, omitted: string[]): string[] {
+/** A tool result's texts. Images and files (e.g. Codex's `view_image` result) are moved out (see
+ *  core/tool-result-media.ts) and leave a placeholder. */
+function toolOutputTexts(content: string | ResponsesPart[], param: string, media: ToolResultMedia): string[] {
   if (typeof content === "string") return [content];
   return content.map((part, j) => {
-    if (part.type === "input_image" || part.type === "input_file") {
-      omitted.push(`${param}[${j}]`);
-      return OMITTED_TOOL_MEDIA;
-    }
-    return textOf(part, `${param}[${j}]`, "tool results take text (images and files are replaced by a note)");
+    const at = `${param}[${j}]`;
+    if (part.type === "input_image" || part.type === "input_file") return media.move(decodePart(part, at), at);
+    return textOf(part, at, "tool results take text, images and files");
   });
 }
 
@@ -190,10 +186,13 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
   }
   const messages: NeutralMessage[] = [];
   const hoisted: string[] = [];
-  const omitted: string[] = [];
+  const media = new ToolResultMedia();
+  const compacted: string[] = [];
   const callIds = new Set<string>();
   input.forEach((item, i) => {
     const at = `input[${i}]`;
+    // Media moved out of a run of tool results follows that run.
+    if (item.type !== "function_call_output" && item.type !== "custom_tool_call_output") media.flush(messages);
     const last = messages.at(-1);
     switch (item.type) {
       case "message":
@@ -256,7 +255,7 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
         messages.push({
           role: "tool",
           toolCallId: item.call_id,
-          content: joinTexts(toolOutputTexts(item.output, `${at}.output`, omitted)),
+          content: joinTexts(toolOutputTexts(item.output, `${at}.output`, media)),
         });
         return;
       case "web_search_call":
@@ -265,6 +264,13 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
         return;
       case "reasoning":
         // Reasoning items carry the model's earlier reasoning (often encrypted); they are not replayed.
+        return;
+      case "agent_message":
+        messages.push({ role: "user", content: [{ type: "text", text: agentMessageText(item) }] });
+        return;
+      case "compaction":
+        // OpenAI's server-side summary of earlier turns, encrypted for OpenAI only: nothing a model here can read.
+        compacted.push(at);
         return;
       case "item_reference":
         // Refused before parsing; kept for exhaustiveness.
@@ -275,14 +281,9 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
     }
   });
   const warnings = hoisted.length === 0 ? [] : [hoistWarning("input", hoisted)];
-  if (omitted.length > 0) {
-    warnings.push(
-      warn.approximated(
-        "input[].output",
-        `images/files in tool results were replaced by a note (text only): ${omitted.join(", ")}`,
-      ),
-    );
-  }
+  if (compacted.length > 0) warnings.push(compactionWarning(compacted));
+  media.flush(messages);
+  if (media.from.length > 0) warnings.push(toolResultMediaMoved("input[].output", media.from));
   return { system, messages, warnings };
 }
 

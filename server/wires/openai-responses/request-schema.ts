@@ -83,6 +83,16 @@ export const CustomToolCallOutputItem = z.object({
 export const ReasoningItem = z.object({ type: z.literal("reasoning") });
 /** A `web_search_call` item from an earlier response (Codex sends them back): the search is not replayed. */
 export const WebSearchCallItem = z.object({ type: z.literal("web_search_call") });
+/** Codex's `agent_message` item (a message between agents in its multi-agent mode): read as user text. Content is a
+ *  string or `input_text` parts (Codex 0.171's AgentMessageInputContent). */
+export const AgentMessageItem = z.object({
+  type: z.literal("agent_message"),
+  author: z.string().nullish(),
+  recipient: z.string().nullish(),
+  content: z.union([z.string(), z.array(z.object({ type: z.string(), text: z.string().optional() }))]).nullish(),
+});
+/** Codex's `compaction` item: earlier context compacted by OpenAI's server (opaque `encrypted_content`): dropped. */
+export const CompactionItem = z.object({ type: z.literal("compaction") });
 /** An `item_reference`: recognised so it can be refused with advice. */
 export const ItemReference = z.object({ type: z.literal("item_reference"), id: z.string().nullish() });
 
@@ -96,6 +106,8 @@ export const KNOWN_ITEM_TYPES = [
   "reasoning",
   "web_search_call",
   "item_reference",
+  "agent_message",
+  "compaction",
 ] as const;
 
 /** One `input` item. */
@@ -113,6 +125,8 @@ export const ResponsesInputItem = z.preprocess(
     ReasoningItem,
     WebSearchCallItem,
     ItemReference,
+    AgentMessageItem,
+    CompactionItem,
   ]),
 );
 

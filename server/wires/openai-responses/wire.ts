@@ -1,8 +1,9 @@
 // The OpenAI Responses wire (OpenAI's error envelope). POST /v1/responses: expand stored state (previous_response_id, item_reference) for the app, decode the Responses
 // wire, run it, encode events or a response object, and store the finished response unless `store` is false or the
 // app turned storing off.
+import { CODEX_ONLY_ENDPOINTS, codexOnlyEndpointRoute } from "./codex-endpoints.route";
 import type { RequestHandler } from "express";
-import type { Wire } from "../../http/wire";
+import type { Wire, WireRoute } from "../../http/wire";
 import { decodeResponsesRequest } from "./decode";
 import { ResponsesEncoder } from "./encode";
 import { toOpenAiErrorBody } from "../openai/error-envelope";
@@ -95,6 +96,12 @@ export const openAiResponsesWire: Wire = {
   errorBody: toOpenAiErrorBody,
   routes: (deps) => [
     { method: "post", path: "/responses", handler: responsesRoute(deps) },
+    // Codex's OpenAI-only endpoints: a clear 404 in OpenAI's envelope, not the unknown-route one.
+    ...Object.keys(CODEX_ONLY_ENDPOINTS).map((path): WireRoute => ({
+      method: "post",
+      path: `/${path}`,
+      handler: codexOnlyEndpointRoute(path),
+    })),
     { method: "get", path: "/responses/:id", handler: getStoredResponseRoute(deps.responses) },
     { method: "delete", path: "/responses/:id", handler: deleteStoredResponseRoute(deps.responses) },
     { method: "get", path: "/responses/:id/input_items", handler: listInputItemsRoute(deps.responses) },

@@ -3,7 +3,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { formatWarning } from "../../../../server/core/warnings";
-import { OMITTED_TOOL_MEDIA, decodeResponsesRequest } from "../../../../server/wires/openai-responses/decode";
+import { decodeResponsesRequest } from "../../../../server/wires/openai-responses/decode";
+import { TOOL_RESULT_MEDIA_PLACEHOLDER } from "../../../../server/core/tool-result-media";
 import { assert400 } from "./decode-helpers";
 
 const PNG =
@@ -471,11 +472,12 @@ describe("decodeResponsesRequest: refusals name the field", () => {
     );
   });
 
-  test("an image in a tool result (Codex's view_image) is replaced by a note, with a warning, not refused", () => {
+  test("an image in a tool result (Codex's view_image) moves to a user message after the tool results, with a warning", () => {
     const { request } = decode({
       input: [
         userItem("a"),
         { type: "function_call", call_id: "c", name: "view_image", arguments: '{"path":"a.png"}' },
+        { type: "custom_tool_call", call_id: "d", name: "shell", input: "ls" },
         {
           type: "function_call_output",
           call_id: "c",
@@ -484,20 +486,38 @@ describe("decodeResponsesRequest: refusals name the field", () => {
             { type: "input_image", image_url: PNG },
           ],
         },
+        { type: "custom_tool_call_output", call_id: "d", output: "a.png" },
+        userItem("next"),
       ],
     });
-    assert.deepEqual(request.messages.at(-1), {
+    const [tool1, tool2, moved, next] = request.messages.slice(-4);
+    assert.deepEqual(tool1, {
       role: "tool",
       toolCallId: "c",
-      content: `Here it is:\n${OMITTED_TOOL_MEDIA}`,
+      content: `Here it is:\n${TOOL_RESULT_MEDIA_PLACEHOLDER}`,
     });
+    assert.deepEqual(tool2, { role: "tool", toolCallId: "d", content: "a.png" });
+    assert.equal(moved?.role, "user");
+    assert.equal(moved?.role === "user" && moved.content[0]?.type, "media");
+    assert.deepEqual(next, { role: "user", content: [{ type: "text", text: "next" }] });
     assert.deepEqual(request.warnings, [
       {
         kind: "approximated",
         param: "input[].output",
-        detail: "images/files in tool results were replaced by a note (text only): input[2].output[1]",
+        detail:
+          "images/files inside tool results (input[3].output[1]) were moved to a user message after the tool results",
       },
     ]);
+    // At the end of the input too.
+    const end = decode({
+      input: [
+        userItem("a"),
+        { type: "function_call", call_id: "c", name: "view_image", arguments: "{}" },
+        { type: "function_call_output", call_id: "c", output: [{ type: "input_image", image_url: PNG }] },
+      ],
+    }).request.messages;
+    assert.equal(end.at(-1)?.role, "user");
+    assert.equal(end.at(-2)?.role, "tool");
   });
 
   test("parameters", () => {
