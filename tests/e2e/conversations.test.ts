@@ -255,6 +255,18 @@ describe("sessions as conversations", { timeout: 170_000 }, () => {
     await shot("04-conversation-deleted");
   });
 
+  test("without kept bodies, the log detail's curl is labelled a template, not a replay", async () => {
+    const logs = await dash.logs();
+    const row = logs.rowsWith("mock/mock-model").first();
+    await row.waitFor({ timeout: 10_000 });
+    const drawer = await logs.openDetails(row);
+    const text = await drawer.text();
+    assert.match(text, /curl template/);
+    assert.match(text, /not this request's \(request bodies were not kept\)/);
+    assert.doesNotMatch(text, /repeats this request/);
+    await drawer.done();
+  });
+
   test("the page threw no uncaught errors", () => {
     assert.deepEqual(d.pageErrors, []);
   });

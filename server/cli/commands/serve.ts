@@ -9,6 +9,7 @@ import { patchbayCommand } from "../../connect/patchbay-command";
 import type { CliContext } from "../context";
 import { shortenClientText } from "../../core/client-text";
 import { describeCliError } from "../errors";
+import { dataDirFlag } from "../data-dir-flag";
 
 /** How long a clean stop may take before the process gives up and exits with 1 (ms). */
 const STOP_TIMEOUT_MS = 15_000;
@@ -70,6 +71,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option("--port <port>", "port of the OpenAI API; 0 picks a free port (default: from settings, 4747)", parsePort)
     .option("--demo", "also start a built-in demo model (provider `demo`), for trying Patchbay without any login")
     .option("--quiet", "do not print a line per API request")
+    .option("--verbose", "also print Patchbay's internal bookkeeping (e.g. which tool sets were pre-warmed)")
     .addHelpText(
       "after",
       `
@@ -87,6 +89,16 @@ interface ServeOptions {
   port?: number;
   demo?: boolean;
   quiet?: boolean;
+  verbose?: boolean;
+}
+
+/** Log lines of internal bookkeeping: printed with `--verbose` only (they sat between request lines). */
+const VERBOSE_ONLY = [/^\[opencode\] pre-warmed /];
+
+/** The line `serve` prints for the OpenAI API's state (also when it is stopped or started from the dashboard). */
+function apiLine(api: { running: boolean; baseUrl: string | null; error: string | null }): string {
+  if (api.running) return `OpenAI API: ${api.baseUrl ?? "running"}`;
+  return `OpenAI API: stopped${api.error ? ` (${api.error})` : ""}; start it again from the dashboard's Overview.`;
 }
 
 /**
@@ -101,7 +113,9 @@ async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
     ...(opts.host !== undefined ? { host: opts.host } : {}),
     ...(opts.port !== undefined ? { port: opts.port } : {}),
     demo: opts.demo === true,
-    log: (line) => io.err(`[patchbay] ${line}\n`),
+    log: (line) => {
+      if (opts.verbose || !VERBOSE_ONLY.some((r) => r.test(line))) io.err(`[patchbay] ${line}\n`);
+    },
   });
 
   let stopping = false;
@@ -162,14 +176,20 @@ async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
       `OpenAI API: ${urls.openaiUrl ?? "stopped (settings say not to start it on launch; start it from the dashboard)"}\n`,
     );
     io.out(`Dashboard: ${urls.loginUrl}\n`);
-    io.out(`  (works once; \`${patchbayCommand("dashboard", io.env)}\` prints a new one)\n`);
+    io.out(`  (works once; \`${patchbayCommand(`${dataDirFlag(ctx)}dashboard`, io.env)}\` prints a new one)\n`);
     for (const notice of status.notices) io.out(`Notice: ${notice}\n`);
     let lastOpenCode = openCodeLine(status.opencode);
     io.out(`${lastOpenCode}\n`);
     let lastModels = modelsLine(status);
     if (lastModels) io.out(`${lastModels}\n`);
+    let lastApi = apiLine(status.api);
     pb.onStatus((s) => {
       if (stopping) return;
+      const api = apiLine(s.api);
+      if (api !== lastApi) {
+        lastApi = api;
+        io.out(`${api}\n`);
+      }
       const line = openCodeLine(s.opencode);
       if (line !== lastOpenCode) {
         lastOpenCode = line;
