@@ -151,9 +151,11 @@ describe("sessions as conversations", { timeout: 170_000 }, () => {
     await table().locator("tbody tr").first().waitFor();
     const rows = table().locator("tbody").getByRole("row");
     assert.equal(await rows.count(), 2 + LONE, "two conversations and the lone requests");
-    const toggle = table().getByRole("button", { name: ASK, exact: true });
+    const toggle = table().locator("tbody tr.conversation").getByRole("button", { name: ASK, exact: true });
     assert.equal(await toggle.getAttribute("aria-expanded"), "false");
-    const convRow = rows.filter({ has: d.page.getByRole("button", { name: ASK, exact: true }) });
+    const convRow = table()
+      .locator("tbody tr.conversation")
+      .filter({ has: d.page.getByRole("button", { name: ASK }) });
     assert.match(await convRow.innerText(), /3 requests/);
     await toggle.click();
     assert.equal(await toggle.getAttribute("aria-expanded"), "true");
@@ -166,7 +168,7 @@ describe("sessions as conversations", { timeout: 170_000 }, () => {
     const all = await sessions();
     const firstTurn = all.filter((s) => s.conversation?.id === `claude-code:${CLAUDE_SESSION}`).at(-1);
     assert.ok(firstTurn);
-    const toggle = table().getByRole("button", { name: ASK, exact: true });
+    const toggle = table().locator("tbody tr.conversation").getByRole("button", { name: ASK, exact: true });
     if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
     const nested = table().locator("tbody tr.nested");
     await nested.last().getByRole("button", { name: ASK, exact: true }).click();

@@ -75,8 +75,9 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .addHelpText(
       "after",
       `
-Prints "OpenAI API: <url>" and "Dashboard: <one-time login url>". Stop with Ctrl+C (or SIGTERM).
-Apps and keys changed with \`patchbay app …\` / \`patchbay key …\` while it runs take effect within a second.
+Prints "OpenAI API: <url>" and "Dashboard: <one-time login url>".
+Stop with Ctrl+C (or SIGTERM). Apps and keys changed with \`patchbay app …\` /
+\`patchbay key …\` while it runs take effect within a second.
 
 Example:
   $ patchbay serve --port 0 --demo`,

@@ -160,8 +160,8 @@ export function registerSessionsCommands(program: Command, ctx: CliContext): voi
     .addHelpText(
       "after",
       `
-While Patchbay runs on the same data folder, these commands ask it; otherwise each starts its own OpenCode
-for a few seconds.
+While Patchbay runs on the same data folder, these commands ask it; otherwise
+each starts its own OpenCode for a few seconds.
 
 Examples:
   $ patchbay sessions list my-editor --limit 20
