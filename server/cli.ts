@@ -77,7 +77,8 @@ export function buildProgram(io: CliIO, deps: CliDeps = {}): Command {
     .helpOption("-h, --help", "show help")
     .helpCommand("help [command]", "show help for a command")
     .showHelpAfterError("(run patchbay --help for usage)")
-    .configureHelp({ showGlobalOptions: true })
+    // Descriptions wrap at the help width (80 when not a terminal) even beside long command terms (`app alias …`).
+    .configureHelp({ showGlobalOptions: true, minWidthToWrap: 20 })
     .configureOutput({
       writeOut: (text) => io.out(text),
       writeErr: (text) => io.err(text),
@@ -88,14 +89,15 @@ export function buildProgram(io: CliIO, deps: CliDeps = {}): Command {
       "after",
       `
 Quick start:
-  $ patchbay serve --demo                  # run the API and dashboard (with a demo model)
-  $ patchbay app create my-app             # one app per client program
-  $ patchbay key create my-app             # prints a key for Authorization: Bearer <key>
-  $ patchbay launch claude                 # start Claude Code (or codex, opencode) on the running Patchbay
-  $ patchbay connect codex                 # set Codex (or claude) up for good in its own config file
+  $ patchbay serve --demo       # run the API and dashboard (with a demo model)
+  $ patchbay app create my-app  # one app per client program
+  $ patchbay key create my-app  # prints a key for Authorization: Bearer <key>
+  $ patchbay launch claude      # Claude Code (or codex, opencode) on Patchbay
+  $ patchbay connect codex      # set Codex (or claude) up in its own config
 
 Environment:
-  PATCHBAY_DATA_DIR   data folder (settings, apps, keys, logs); --data-dir wins over it`,
+  PATCHBAY_DATA_DIR   data folder (settings, apps, keys, logs);
+                      --data-dir wins over it`,
     );
   for (const register of COMMAND_GROUPS) register(program, ctx);
   return program;

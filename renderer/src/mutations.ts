@@ -50,6 +50,21 @@ export function useDeleteSessions(app: string, onOutcome: (r: DeleteSessionsResu
   });
 }
 
+/** Deletes whole conversations of an app (every request of each, also those not loaded); outcome as above. */
+export function useDeleteConversations(app: string, onOutcome: (r: DeleteSessionsResult) => void) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (ids: string[]) => {
+      const r = await api.deleteConversations({ params: { name: app }, body: { ids } });
+      onOutcome(r);
+      await qc.invalidateQueries({ queryKey: qk.sessions(app) });
+      void qc.invalidateQueries({ queryKey: qk.prunePreviews(app) });
+      if (r.failed.length) throw new Error(`${r.failed.length} could not be deleted: ${r.failed[0]?.message ?? ""}`);
+      return r;
+    },
+  });
+}
+
 /** Runs one prune of an app with its saved limits (sessions and the stored responses that go with them). */
 export function usePruneNow(app: string) {
   const qc = useQueryClient();

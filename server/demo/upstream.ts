@@ -28,7 +28,9 @@ export function demoProviderConfig(baseURL: string): Record<string, unknown> {
         reasoning: false,
         temperature: true,
         modalities: { input: ["text"], output: ["text"] },
-        limit: { context: 32000, output: 4096 },
+        // Claude Code gets this as CLAUDE_CODE_MAX_CONTEXT_TOKENS (connect/launch): its own system prompt and tools
+        // take ~25k tokens, so a small window made it compact around every turn. The echo has no real limit.
+        limit: { context: 200000, output: 4096 },
       },
     },
   };

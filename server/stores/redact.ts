@@ -6,8 +6,9 @@ import type { RequestLogEntry } from "../../shared/log-entry";
 
 /** A Patchbay key, or anything long enough to be a piece of one beyond its public prefix. */
 const KEY_PATTERN = /pb-[A-Za-z0-9_-]{12,}/g;
-/** `Bearer <token>` anywhere in a string (headers copied into messages, curl lines, bodies). */
-const BEARER_PATTERN = /\b(bearer)\s+[^\s"',;]+/gi;
+/** `Bearer <token>` anywhere in a string (headers copied into messages, curl lines, bodies). Placeholders are not
+ *  tokens: `<key>` in Patchbay's own help texts and `$KEY` / `${KEY}` in shell lines stay readable. */
+const BEARER_PATTERN = /\b(bearer)\s+(?![<$])[^\s"',;]+/gi;
 /** Object fields whose values are credentials whatever they look like. */
 const SECRET_FIELD = /^(authorization|proxy-authorization|x-api-key|api[-_]?key|cookie|set-cookie|password)$/i;
 const MAX_DEPTH = 64;

@@ -333,6 +333,12 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
     const health = (base: string) => fetch(base.replace(/\/v1$/, "/healthz"), { signal: AbortSignal.timeout(5_000) });
     assert.equal((await health(running)).status, 200);
 
+    // Stop asks first; Cancel keeps the API running.
+    await overview.askStopApi();
+    await overview.stopDialog().getByRole("button", { name: "Cancel", exact: true }).click();
+    await overview.stopDialog().waitFor({ state: "detached" });
+    assert.equal((await health(running)).status, 200, "still running after Cancel");
+
     await overview.stopApi();
     await d.page.getByRole("complementary").getByText("Stopped", { exact: true }).waitFor();
     await assert.rejects(health(running), "/healthz is unreachable while the API is stopped");

@@ -140,11 +140,14 @@ export function LogDetailDrawer({ entry, onClose }: { entry: RequestLogEntry; on
         </div>
       ) : null}
       <div className="stack">
-        <h3>curl</h3>
+        <h3>{entry.requestBody !== undefined ? "curl (repeats this request)" : "curl template"}</h3>
         <pre className="code" tabIndex={0} aria-label="curl command">
           {curl}
         </pre>
         <p className="faint">
+          {entry.requestBody !== undefined
+            ? "Rebuilt from the kept request body. "
+            : "A sample body for this endpoint, not this request's (request bodies were not kept). "}
           The command reads your key from <code>$PATCHBAY_KEY</code>; Patchbay never logs keys.
         </p>
       </div>

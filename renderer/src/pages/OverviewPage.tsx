@@ -1,9 +1,10 @@
 // Overview: start/stop the OpenAI API, its base URL, OpenCode's state, today's numbers and notices.
-import { useId } from "react";
+import { useId, useState } from "react";
 import { Link } from "react-router";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Cpu, LoaderCircle, Power, Server } from "lucide-react";
 import { api, errorMessage, qk, useStatus } from "../api";
+import { ConfirmDialog } from "../components/ConfirmDialog";
 import { CopyButton } from "../components/CopyButton";
 import { PageHeader } from "../components/PageHeader";
 import { ApiBadge, OpenCodeBadge } from "../components/StatusBadge";
@@ -30,6 +31,8 @@ export function OverviewPage() {
     mutationFn: (start: boolean) => (start ? api.startApi() : api.stopApi()),
     onSuccess: (s) => qc.setQueryData(qk.status, s),
   });
+  // Stopping cuts off every client at once: ask first (starting needs no confirmation).
+  const [confirmStop, setConfirmStop] = useState(false);
 
   if (status.isPending)
     return (
@@ -93,13 +96,26 @@ export function OverviewPage() {
         <button
           type="button"
           className={`btn lg power-btn ${running ? "" : "primary"}`}
-          onClick={() => toggle.mutate(!running)}
+          onClick={() => (running ? setConfirmStop(true) : toggle.mutate(true))}
           disabled={toggle.isPending}
           aria-busy={toggle.isPending}
         >
           {toggle.isPending ? <LoaderCircle className="spin" size={18} aria-hidden /> : <Power size={18} aria-hidden />}
           {running ? "Stop API" : "Start API"}
         </button>
+        {confirmStop ? (
+          <ConfirmDialog
+            title="Stop the API?"
+            confirmLabel="Yes, stop"
+            onConfirm={() => toggle.mutateAsync(false)}
+            onClose={() => setConfirmStop(false)}
+          >
+            <p>
+              Every client using this Patchbay gets connection errors until you start the API again, and requests
+              running now are ended.
+            </p>
+          </ConfirmDialog>
+        ) : null}
       </section>
 
       <section className="card stack" aria-labelledby={ocId}>

@@ -9,6 +9,7 @@ import { withStores, type CliContext } from "../context";
 import { UsageError } from "../errors";
 import { describeHistoryLimits, localTime, table } from "../format";
 import { registerAppRoutingCommands } from "./app-routing";
+import { dataDirFlag } from "../data-dir-flag";
 
 /** Splits and checks `--models a/b,c/*`. Throws UsageError naming the bad pattern. */
 function parseModels(value: string): string[] {
@@ -92,7 +93,7 @@ Examples:
       const created = await withStores(ctx, ({ apps }) => apps.create(valid, models ? { models } : {}));
       const allows = created.models.length === 0 ? "every model" : created.models.join(", ");
       ctx.io.out(`Created app "${created.name}" (allows ${allows}) in ${ctx.dataDir()}.\n`);
-      if (ctx.io.stdoutIsTTY) ctx.io.out(`Next: patchbay key create ${created.name}\n`);
+      if (ctx.io.stdoutIsTTY) ctx.io.out(`Next: patchbay ${dataDirFlag(ctx)}key create ${created.name}\n`);
     });
 
   app
@@ -107,7 +108,7 @@ Examples:
           return;
         }
         if (list.length === 0) {
-          ctx.io.out("No apps yet. Create one with: patchbay app create NAME\n");
+          ctx.io.out(`No apps yet. Create one with: patchbay ${dataDirFlag(ctx)}app create NAME\n`);
           return;
         }
         const rows = list.map((a) => [
@@ -221,7 +222,7 @@ Examples:
       ctx.io.out(`App "${name}" history: ${describeHistoryLimits(limits)}.\n`);
       if (changed && (limits.maxSessions !== null || limits.maxAgeDays !== null))
         ctx.io.out(
-          `A running Patchbay prunes after requests (at most once a minute) and every 10 minutes; to prune now: patchbay sessions prune ${name}\n`,
+          `A running Patchbay prunes after requests (at most once a minute) and every 10 minutes; to prune now: patchbay ${dataDirFlag(ctx)}sessions prune ${name}\n`,
         );
     });
 

@@ -14,7 +14,8 @@ export function registerDashboardCommand(program: Command, ctx: CliContext): voi
     .addHelpText(
       "after",
       `
-Each login URL works once; run this again for another. The URL is printed alone on stdout.
+Each login URL works once; run this again for another. The URL is printed
+alone on stdout.
 
 Examples:
   $ patchbay dashboard

@@ -29,8 +29,10 @@ export function registerInstallCliCommand(program: Command, ctx: CliContext): vo
     .addHelpText(
       "after",
       `
-The shim runs ${PATCHBAY_BIN_SCRIPT}; a file named patchbay that install-cli did not write is never replaced.
-Use it rather than npx: outside this folder, npx fetches and runs an unrelated npm package named patchbay.`,
+The shim runs ${PATCHBAY_BIN_SCRIPT};
+a file named patchbay that install-cli did not write is never replaced.
+Use it rather than npx: outside this folder, npx fetches and runs an unrelated
+npm package named patchbay.`,
     )
     .action(async (opts: { dir?: string; remove?: boolean }) => {
       const { installCliShim, removeCliShim, dirOnPath, ForeignFileError, shellQuote } = await import("../cli-shim");

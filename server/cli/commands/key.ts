@@ -5,6 +5,7 @@ import { PatchbayError } from "../../core/errors";
 import { KEY_SCHEME, keyPrefixOf } from "../../stores/keys-store";
 import { withStores, type CliContext } from "../context";
 import { localTime, table } from "../format";
+import { dataDirFlag } from "../data-dir-flag";
 
 /** Registers the `key` command group. */
 export function registerKeyCommands(program: Command, ctx: CliContext): void {
@@ -46,7 +47,7 @@ Examples:
           return;
         }
         if (list.length === 0) {
-          ctx.io.out(`No keys for app "${app}". Create one with: patchbay key create ${app}\n`);
+          ctx.io.out(`No keys for app "${app}". Create one with: patchbay ${dataDirFlag(ctx)}key create ${app}\n`);
           return;
         }
         const rows = list.map((k) => [

@@ -9,6 +9,7 @@ import { patchbayCommand } from "../../connect/patchbay-command";
 import type { CliContext } from "../context";
 import { shortenClientText } from "../../core/client-text";
 import { describeCliError } from "../errors";
+import { dataDirFlag } from "../data-dir-flag";
 
 /** How long a clean stop may take before the process gives up and exits with 1 (ms). */
 const STOP_TIMEOUT_MS = 15_000;
@@ -72,13 +73,16 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option("--quiet", "do not print a line per API request")
     .option(
       "--search-url <url>",
-      "SearXNG-compatible endpoint for clients' web search (GET <url>/search?q=…&format=json; default: $PATCHBAY_SEARCH_URL, else Settings)",
+      "SearXNG-compatible endpoint for clients' web search (GET <url>/search?q=…&format=json; " +
+        "default: $PATCHBAY_SEARCH_URL, else Settings)",
     )
+    .option("--verbose", "also print Patchbay's internal bookkeeping (e.g. which tool sets were pre-warmed)")
     .addHelpText(
       "after",
       `
-Prints "OpenAI API: <url>" and "Dashboard: <one-time login url>". Stop with Ctrl+C (or SIGTERM).
-Apps and keys changed with \`patchbay app …\` / \`patchbay key …\` while it runs take effect within a second.
+Prints "OpenAI API: <url>" and "Dashboard: <one-time login url>".
+Stop with Ctrl+C (or SIGTERM). Apps and keys changed with \`patchbay app …\` /
+\`patchbay key …\` while it runs take effect within a second.
 
 Example:
   $ patchbay serve --port 0 --demo`,
@@ -92,6 +96,16 @@ interface ServeOptions {
   demo?: boolean;
   quiet?: boolean;
   searchUrl?: string;
+  verbose?: boolean;
+}
+
+/** Log lines of internal bookkeeping: printed with `--verbose` only (they sat between request lines). */
+const VERBOSE_ONLY = [/^\[opencode\] pre-warmed /];
+
+/** The line `serve` prints for the OpenAI API's state (also when it is stopped or started from the dashboard). */
+function apiLine(api: { running: boolean; baseUrl: string | null; error: string | null }): string {
+  if (api.running) return `OpenAI API: ${api.baseUrl ?? "running"}`;
+  return `OpenAI API: stopped${api.error ? ` (${api.error})` : ""}; start it again from the dashboard's Overview.`;
 }
 
 /**
@@ -108,7 +122,9 @@ async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
     ...(opts.port !== undefined ? { port: opts.port } : {}),
     demo: opts.demo === true,
     ...(searchUrl ? { searchUrl } : {}),
-    log: (line) => io.err(`[patchbay] ${line}\n`),
+    log: (line) => {
+      if (opts.verbose || !VERBOSE_ONLY.some((r) => r.test(line))) io.err(`[patchbay] ${line}\n`);
+    },
   });
 
   let stopping = false;
@@ -169,14 +185,20 @@ async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
       `OpenAI API: ${urls.openaiUrl ?? "stopped (settings say not to start it on launch; start it from the dashboard)"}\n`,
     );
     io.out(`Dashboard: ${urls.loginUrl}\n`);
-    io.out(`  (works once; \`${patchbayCommand("dashboard", io.env)}\` prints a new one)\n`);
+    io.out(`  (works once; \`${patchbayCommand(`${dataDirFlag(ctx)}dashboard`, io.env)}\` prints a new one)\n`);
     for (const notice of status.notices) io.out(`Notice: ${notice}\n`);
     let lastOpenCode = openCodeLine(status.opencode);
     io.out(`${lastOpenCode}\n`);
     let lastModels = modelsLine(status);
     if (lastModels) io.out(`${lastModels}\n`);
+    let lastApi = apiLine(status.api);
     pb.onStatus((s) => {
       if (stopping) return;
+      const api = apiLine(s.api);
+      if (api !== lastApi) {
+        lastApi = api;
+        io.out(`${api}\n`);
+      }
       const line = openCodeLine(s.opencode);
       if (line !== lastOpenCode) {
         lastOpenCode = line;

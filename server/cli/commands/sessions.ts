@@ -18,6 +18,7 @@ import { PatchbayError } from "../../core/errors";
 import type { HistoryService, HistoryServiceOptions } from "../../history/history-service";
 import { withStores, type CliContext } from "../context";
 import { describeHistoryLimits, localTime, table } from "../format";
+import { dataDirFlag } from "../data-dir-flag";
 
 /** shared/admin/history's token summer, loaded on demand (its module builds zod schemas the other commands skip). */
 type OpenAiTokenTotals = typeof openAiTokenTotalsFn;
@@ -173,8 +174,8 @@ export function registerSessionsCommands(program: Command, ctx: CliContext): voi
     .addHelpText(
       "after",
       `
-While Patchbay runs on the same data folder, these commands ask it; otherwise each starts its own OpenCode
-for a few seconds.
+While Patchbay runs on the same data folder, these commands ask it; otherwise
+each starts its own OpenCode for a few seconds.
 
 Examples:
   $ patchbay sessions list my-editor --limit 20
@@ -249,7 +250,7 @@ Examples:
       if (limits.maxSessions === null && limits.maxAgeDays === null) {
         ctx.io.out(
           `App "${name}" keeps its history forever (no history limits); nothing to prune. ` +
-            `Set limits with: patchbay app history ${name} --max-sessions N (or in the dashboard).\n`,
+            `Set limits with: patchbay ${dataDirFlag(ctx)}app history ${name} --max-sessions N (or in the dashboard).\n`,
         );
         return;
       }

@@ -21,9 +21,21 @@ export class OverviewPage {
     return (await code.innerText()).trim();
   }
 
-  /** Clicks "Stop API" and waits until the page shows the stopped state ("Start API"). */
-  async stopApi(): Promise<this> {
+  /** The "Stop the API?" confirmation (a modal dialog). */
+  readonly stopDialog = () => this.page.getByRole("dialog", { name: "Stop the API?", exact: true });
+
+  /** Clicks "Stop API": the confirmation opens, nothing is stopped yet. */
+  async askStopApi(): Promise<this> {
     await this.apiRegion().getByRole("button", { name: "Stop API" }).click();
+    await this.stopDialog().waitFor();
+    return this;
+  }
+
+  /** Clicks "Stop API", confirms, and waits until the page shows the stopped state ("Start API"). */
+  async stopApi(): Promise<this> {
+    await this.askStopApi();
+    await this.stopDialog().getByRole("button", { name: "Yes, stop", exact: true }).click();
+    await this.stopDialog().waitFor({ state: "detached" });
     await this.apiRegion().getByRole("button", { name: "Start API" }).waitFor();
     return this;
   }

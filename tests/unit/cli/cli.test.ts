@@ -211,7 +211,7 @@ describe("patchbay CLI (in process): usage errors and failures", () => {
     const empty = path.join(dataDir, "empty");
     const apps = await runInProcess(["--data-dir", empty, "app", "list"]);
     assert.equal(apps.code, 0);
-    assert.match(apps.stdout, /No apps yet\. Create one with: patchbay app create NAME/);
+    assert.match(apps.stdout, /No apps yet\. Create one with: patchbay --data-dir \S+ app create NAME/);
     assert.equal((await runInProcess(["--data-dir", empty, "app", "create", "solo"])).code, 0);
     const keys = await runInProcess(["--data-dir", empty, "key", "list", "solo"]);
     assert.match(keys.stdout, /No keys for app "solo"/);

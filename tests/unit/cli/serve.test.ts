@@ -145,6 +145,53 @@ describe("patchbay serve (fake Patchbay)", () => {
     assert.match(h.out(), /Stopped\.\n$/);
   });
 
+  test("with --data-dir, the printed `dashboard` hint names the same data folder (issue 21 §3.7)", async () => {
+    const h = harness();
+    const fake = fakePatchbay();
+    void main(["node", "patchbay", "--data-dir", "/tmp/pb-other-folder", "serve"], h.io, {
+      createPatchbay: fake.create,
+    });
+    await h.waitForOut(/Press Ctrl\+C/);
+    assert.match(
+      h.out(),
+      /^ {2}\(works once; `[^`]*patchbay(\.mjs)? --data-dir '\/tmp\/pb-other-folder' dashboard` prints/m,
+    );
+    h.signal("SIGINT");
+    assert.equal(await h.exited, 0);
+  });
+
+  test("stopping the API from the dashboard prints a line, and so does starting it again (issue 21 §3.7)", async () => {
+    const h = harness();
+    const fake = fakePatchbay();
+    void main(["node", "patchbay", "serve"], h.io, { createPatchbay: fake.create });
+    await h.waitForOut(/Press Ctrl\+C/);
+    fake.emit(status({ running: false, baseUrl: null }));
+    await h.waitForOut(/^OpenAI API: stopped; start it again from the dashboard's Overview\.$/m);
+    fake.emit(status({}));
+    await h.waitForOut(/^OpenAI API: http:\/\/127\.0\.0\.1:5555\/v1\n(?![\s\S]*OpenAI API: stopped)/m);
+    h.signal("SIGINT");
+    assert.equal(await h.exited, 0);
+  });
+
+  test("pre-warming lines are printed with --verbose only (issue 21 §3.7)", async () => {
+    for (const verbose of [false, true]) {
+      const h = harness();
+      const fake = fakePatchbay();
+      void main(["node", "patchbay", "serve", ...(verbose ? ["--verbose"] : [])], h.io, {
+        createPatchbay: fake.create,
+      });
+      await h.waitForOut(/Press Ctrl\+C/);
+      const log = fake.calls.deps[0]?.log;
+      assert.ok(log);
+      log("[opencode] pre-warmed e2e/0a1b in 812 ms");
+      log("[opencode] restarting after a crash");
+      assert.equal(h.err().includes("pre-warmed"), verbose, h.err());
+      assert.ok(h.err().includes("restarting after a crash"), "other lines are always printed");
+      h.signal("SIGINT");
+      assert.equal(await h.exited, 0);
+    }
+  });
+
   test("without --data-dir, PATCHBAY_DATA_DIR is used; no --port/--host leaves the settings in charge", async () => {
     const h = harness();
     const fake = fakePatchbay();

@@ -103,3 +103,13 @@ test("demoReply calls a tool only when asked by name, with harmless required arg
   });
   assert.deepEqual(ask("use read").toolCall, { name: "Read", arguments: JSON.stringify({ file_path: "README.md" }) });
 });
+
+test("the demo model's context window leaves Claude Code room: it is not told to compact every turn (issue 21 §3.7)", () => {
+  const block = demoProviderConfig("http://127.0.0.1:1/v1") as {
+    models: Record<string, { limit: { context: number } }>;
+  };
+  const context = block.models.echo?.limit.context ?? 0;
+  // Claude Code gets the window as CLAUDE_CODE_MAX_CONTEXT_TOKENS; its system prompt and tools take ~25k tokens and
+  // it compacts well before the window is full, so anything near 32k compacts around every turn.
+  assert.ok(context >= 200_000, `context window ${context}`);
+});

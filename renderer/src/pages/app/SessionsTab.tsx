@@ -10,12 +10,13 @@ import { api, qk } from "../../api";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { TextField } from "../../components/Field";
 import { Callout, EmptyState, ErrorState, Loading } from "../../components/States";
-import { EMPTY, formatDateTime, formatNumber, formatRelative } from "../../lib/format";
-import { useDeleteSessions } from "../../mutations";
+import { formatNumber } from "../../lib/format";
+import { useDeleteConversations, useDeleteSessions } from "../../mutations";
 import { useCurrentApp } from "./context";
 import { SessionView } from "./SessionView";
 import { StoredResponsesPanel } from "./StoredResponsesPanel";
-import { tokenText } from "./sessions-data";
+import { groupSessions } from "./conversation-groups";
+import { ConversationRows, SessionRow, type RowActions } from "./SessionRows";
 import "../../styles/sessions.css";
 
 const PAGE = 50;
@@ -54,26 +55,37 @@ export function SessionsTab() {
     return () => io.disconnect();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  const toggle = (id: string) =>
-    setSelected((cur) => {
-      const next = new Set(cur);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+  const [confirmingConversation, setConfirmingConversation] = useState<{ id: string; title: string } | null>(null);
+  const actions: RowActions = {
+    selected,
+    toggle: (ids, on) =>
+      setSelected((cur) => {
+        const next = new Set(cur);
+        for (const id of ids) {
+          if (on) next.add(id);
+          else next.delete(id);
+        }
+        return next;
+      }),
+    open: setOpen,
+    askDelete: setConfirming,
+    askDeleteConversation: setConfirmingConversation,
+  };
   const allShown = sessions.length > 0 && sessions.every((s) => selected.has(s.id));
 
-  const remove = useDeleteSessions(app.name, (r) => {
+  const onOutcome = (r: DeleteSessionsResult) => {
     setOutcome(r);
     setSelected((cur) => new Set([...cur].filter((id) => !r.deleted.includes(id) && !r.missing.includes(id))));
-  });
+  };
+  const remove = useDeleteSessions(app.name, onOutcome);
+  const removeConversation = useDeleteConversations(app.name, onOutcome);
 
   return (
     <section className="stack" aria-label="Sessions">
       <div className="row spread">
         <p className="section-note">
-          Every request leaves an OpenCode session. Newest first; a running session cannot be deleted. Limits and
-          pruning are in the History tab.
+          Every request leaves an OpenCode session; requests of one conversation are grouped (open a conversation to see
+          them). Newest first; a running session cannot be deleted. Limits and pruning are in the History tab.
         </p>
         <button type="button" className="btn" onClick={() => void pages.refetch()} disabled={pages.isFetching}>
           <RefreshCw size={15} aria-hidden />
@@ -143,44 +155,13 @@ export function SessionsTab() {
               </tr>
             </thead>
             <tbody>
-              {sessions.map((s) => (
-                <tr key={s.id} className={selected.has(s.id) ? "selected" : undefined}>
-                  <td className="check">
-                    <input
-                      type="checkbox"
-                      aria-label={`Select ${s.title || s.id}`}
-                      checked={selected.has(s.id)}
-                      onChange={() => toggle(s.id)}
-                    />
-                  </td>
-                  <td>
-                    <button type="button" className="btn link session-title" onClick={() => setOpen(s)}>
-                      {s.title || s.id}
-                    </button>
-                    {s.running ? (
-                      <span className="badge info pulse session-running">
-                        <span className="dot" />
-                        Running
-                      </span>
-                    ) : null}
-                  </td>
-                  <td title={formatDateTime(s.receivedAt ?? s.createdAt)}>
-                    {formatRelative(s.receivedAt ?? s.createdAt)}
-                  </td>
-                  <td className="mono">{s.model ?? <span className="faint">{EMPTY}</span>}</td>
-                  <td className="mono">{tokenText(s)}</td>
-                  <td className="actions">
-                    <button
-                      type="button"
-                      className="btn sm danger-ghost"
-                      aria-label={`Delete ${s.title || s.id}`}
-                      onClick={() => setConfirming([s.id])}
-                    >
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
+              {groupSessions(sessions).map((g) =>
+                g.kind === "session" ? (
+                  <SessionRow key={g.session.id} s={g.session} a={actions} />
+                ) : (
+                  <ConversationRows key={`c:${g.id}`} id={g.id} title={g.title} sessions={g.sessions} a={actions} />
+                ),
+              )}
             </tbody>
           </table>
           <div ref={sentinel} className="sessions-more">
@@ -203,6 +184,19 @@ export function SessionsTab() {
       )}
       {open ? <SessionView app={app.name} session={open} onClose={() => setOpen(null)} /> : null}
       <StoredResponsesPanel app={app.name} enabled={app.storeResponses} />
+      {confirmingConversation ? (
+        <ConfirmDialog
+          title="Delete conversation"
+          confirmLabel="Yes, delete"
+          onConfirm={() => removeConversation.mutateAsync([confirmingConversation.id])}
+          onClose={() => setConfirmingConversation(null)}
+        >
+          <p>
+            Every request of “{confirmingConversation.title}” (also those not loaded in this list) and their messages
+            are deleted from OpenCode for good. Running requests are kept.
+          </p>
+        </ConfirmDialog>
+      ) : null}
       {confirming ? (
         <ConfirmDialog
           title={confirming.length === 1 ? "Delete session" : `Delete ${confirming.length} sessions`}

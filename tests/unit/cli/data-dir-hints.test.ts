@@ -1,0 +1,20 @@
+// Hints printed under `--data-dir X` name X (issue 21 §3.7): following "No apps yet. Create one with: …" or "Create
+// one with: patchbay key create …" must act on the same data folder.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { runCli } from "./running-admin";
+
+test("app list / key list hints keep --data-dir", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-hints-"));
+  const apps = await runCli(["--data-dir", dir, "app", "list"]);
+  assert.equal(apps.code, 0, apps.err);
+  assert.equal(apps.out, `No apps yet. Create one with: patchbay --data-dir '${dir}' app create NAME\n`);
+  assert.equal((await runCli(["--data-dir", dir, "app", "create", "hint-app"])).code, 0);
+  const keys = await runCli(["--data-dir", dir, "key", "list", "hint-app"]);
+  assert.equal(keys.code, 0, keys.err);
+  assert.match(keys.out, new RegExp(`Create one with: patchbay --data-dir '${dir}' key create hint-app\\n$`));
+  fs.rmSync(dir, { recursive: true, force: true });
+});
