@@ -91,14 +91,14 @@ describe("patchbay launch / connect", { timeout: 600_000 }, () => {
     fs.mkdirSync(home);
     fx = await startPatchbayFixture({ clientEnv: { HOME: home } });
     // A fake agent: prints its arguments and Patchbay's variables as JSON, exits with FAKE_EXIT (default 0), or
-    // waits for SIGTERM when its first argument is "wait".
+    // waits for SIGTERM when its last argument is "wait" (launch puts its own flags, e.g. --settings, first).
     fakeBin = path.join(tmp, "fake-agent.mjs");
     fs.writeFileSync(
       fakeBin,
       `#!${process.execPath}
 const pick = (re) => Object.fromEntries(Object.entries(process.env).filter(([k]) => re.test(k)));
 const report = { args: process.argv.slice(2), env: pick(/^(ANTHROPIC_|CLAUDE_CODE_|PATCHBAY_KEY$|OPENCODE_CONFIG_CONTENT$)/) };
-if (process.argv[2] === "wait") {
+if (process.argv.at(-1) === "wait") {
   process.on("SIGTERM", () => { process.stdout.write("got SIGTERM\\n"); process.exit(77); });
   process.stdout.write("waiting\\n");
   setInterval(() => {}, 1000);
