@@ -1,5 +1,6 @@
 // Turns one finished model request into its request record (request-index.ts): conversation key and title, when it
 // came, the stored response it made, and the client tool results it carried.
+import { redactString, redactValue } from "../stores/redact";
 import type { NeutralRequest } from "../core/contract";
 import { conversationKey, type Headers } from "./conversation-key";
 import type { RequestIndex } from "./request-index";
@@ -39,9 +40,10 @@ export function createRequestRecorder(index: RequestIndex, log: (line: string) =
         session: r.sessionId,
         receivedAt: r.receivedAt,
         conversation,
-        conversationTitle: conversationTitle(r.request.messages),
+        // Records are files beside the logs: keys and Bearer tokens a user pasted are scrubbed as in logged bodies.
+        conversationTitle: redactTitle(conversationTitle(r.request.messages)),
         ...(r.responseId ? { response: r.responseId } : {}),
-        ...(Object.keys(results).length ? { results } : {}),
+        ...(Object.keys(results).length ? { results: redactValue(results) as typeof results } : {}),
       });
     } catch (err) {
       log(
@@ -49,4 +51,9 @@ export function createRequestRecorder(index: RequestIndex, log: (line: string) =
       );
     }
   };
+}
+
+/** A title with keys and Bearer tokens scrubbed (null stays null: the request had no words of the user's own). */
+function redactTitle(title: string | null): string | null {
+  return title === null ? null : redactString(title);
 }

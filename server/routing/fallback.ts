@@ -52,6 +52,9 @@ export async function* runChain(
     signal: AbortSignal;
     /** Called once, when a target answers (before its first event is yielded). */
     onServed?: (id: string) => void;
+    /** Called once the targets still cooling down are known (before any is tried), with what was skipped so far:
+     *  a stream may commit its headers before the first event, so these are set as early as possible. */
+    onSkipped?: (skipped: ChainReport["skipped"]) => void;
   },
 ): AsyncGenerator<ModelEvent> {
   const { report, cooldowns } = opts;
@@ -61,6 +64,7 @@ export async function* runChain(
       report.skipped.push({ model: t.id, reason: `rate-limited until ${new Date(until).toISOString()}` });
     return until === null;
   });
+  if (report.skipped.length) opts.onSkipped?.(report.skipped);
   if (ready.length === 0) {
     const until = Math.min(...targets.map((t) => cooldowns.coolingUntil(t.id) ?? opts.now()));
     const retryAfter = Math.max(1, Math.ceil((until - opts.now()) / 1000));

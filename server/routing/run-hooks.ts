@@ -83,6 +83,10 @@ export function streamChain(
     now: deps.now,
     report,
     signal,
+    onSkipped: (skipped) =>
+      setHeaders(res, {
+        "x-patchbay-skipped": skipped.map((s) => `${s.model}; ${headerSafe(s.reason)}`).join(", "),
+      }),
     onServed: (id) => {
       entry.servedBy = id;
       if (report.skipped.length) entry.skipped = [...report.skipped];

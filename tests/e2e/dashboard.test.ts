@@ -401,7 +401,8 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
     await limits.region().getByRole("spinbutton", { name: "First token timeout (seconds)" }).fill("0.5");
     await limits.region().getByText("Enter 1 or more", { exact: true }).waitFor();
     await limits.region().getByRole("status").filter({ hasText: "Fix the highlighted fields" }).waitFor();
-    await limits.region().getByRole("button", { name: "Reset" }).click();
+    // The limits form's Reset (the Budgets panel below has its own).
+    await limits.region().getByRole("button", { name: "Reset" }).first().click();
 
     const history = await detail.history();
     await history.setMaxSessions(1.5);

@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { PatchbayError } from "../../server/core/errors";
 import { HistoryService } from "../../server/history/history-service";
+import { appDataKey } from "../../shared/apps";
 import { createAppsStore } from "../../server/stores/apps-store";
 import { DAY_MS } from "../../server/history/prune-plan";
 import { compareNewestFirst } from "../../server/history/session-pager";
@@ -326,10 +327,11 @@ describe("history with the real OpenCode", () => {
 
   test("CLI: `sessions list --json` and `sessions prune` next to the running OpenCode (same database)", async () => {
     const apps = await createAppsStore({ dataDir: env.dataDir });
-    await apps.create("cli", { history: { maxSessions: 5, maxAgeDays: null } });
+    const cliApp = await apps.create("cli", { history: { maxSessions: 5, maxAgeDays: null } });
     await apps.create("forever");
     await apps.close();
-    const dir = env.toolSetDir("cli", "t1");
+    // Sessions live under the app's data key (a later app of the same name never sees them).
+    const dir = env.toolSetDir(appDataKey(cliApp), "t1");
     const made = await createSessions(
       env,
       12,
@@ -368,7 +370,7 @@ describe("history with the real OpenCode", () => {
     const pruned = await cli(["sessions", "prune", "cli"]);
     assert.equal(pruned.code, 0, pruned.stderr);
     assert.match(pruned.stdout, /removed 6, .*kept as running 1, still over the limits 0/);
-    const left = new Set((await history.list("cli", { limit: 50 })).sessions.map((x) => x.id));
+    const left = new Set((await history.list(appDataKey(cliApp), { limit: 50 })).sessions.map((x) => x.id));
     assert.deepEqual(left, new Set([...newestFirst(made).slice(0, 5), held.id]), "the newest 5 and the running one");
 
     const forever = await cli(["sessions", "prune", "forever"]);

@@ -212,10 +212,11 @@ describe("refused fields: 400 naming the field, saying what to do instead", () =
     { field: "background", body: { ...base, background: true }, param: "background" },
     { field: "prompt", body: { ...base, prompt: { id: "pmpt_123" } }, param: "prompt", hint: /instructions/ },
     {
+      // A hosted tool Patchbay does not run (web_search it runs itself: server/server-tools).
       field: "tool_choice forcing a hosted tool",
-      body: { ...base, tools: [{ type: "web_search" }], tool_choice: { type: "web_search_preview" } },
+      body: { ...base, tools: [{ type: "file_search" }], tool_choice: { type: "file_search" } },
       param: "tool_choice",
-      hint: /web_search \(tools\[0\]\)/,
+      hint: /file_search \(tools\[0\]\)/,
     },
     {
       field: "unknown tool type",
@@ -295,12 +296,14 @@ describe("agent tools: hosted dropped with a warning, namespace and custom tools
     },
     { type: "custom", name: "apply_patch", description: "Apply a patch.", format: { type: "text" } },
   ];
-  test("offered hosted tools are not sent upstream and are named in x-patchbay-warnings", async () => {
+  test("hosted tools Patchbay does not run are not sent upstream and are named in x-patchbay-warnings", async () => {
     const { res, upstream } = await run("/v1/responses", { model: "mock/mock-model", input: "hi", tools });
     const names = (upstream.tools as Array<{ function: { name: string } }>).map((t) => t.function.name).sort();
-    assert.deepEqual(names, ["client_apply_patch", "crm__lookup"]);
+    // web_search is offered as the function Patchbay runs itself (server/server-tools); file_search is dropped.
+    assert.deepEqual(names, ["client_apply_patch", "crm__lookup", "web_search"]);
     const warnings = String(res.headers["x-patchbay-warnings"] ?? "");
-    assert.match(warnings, /web_search \(tools\[0\]\), file_search \(tools\[1\]\)/);
+    assert.match(warnings, /file_search \(tools\[1\]\)/);
+    assert.doesNotMatch(warnings, /web_search \(tools\[0\]\)/);
   });
   test("the model's calls come back as a namespaced function_call and a custom_tool_call; history maps back", async () => {
     const { res } = await run("/v1/responses", { model: "mock/mock-model", input: "go", tools, stream: true }, [

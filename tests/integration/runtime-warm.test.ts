@@ -34,13 +34,17 @@ async function ask(f: PatchbayFixture, key: string, tool: string): Promise<{ ms:
   return { ms: Date.now() - t0, sessionId: res.headers.get("x-patchbay-session") ?? "" };
 }
 
-/** The folder name (hash) of the tool set that offers `tool`, under the app's folder. */
-function toolsetFolder(dataDir: string, tool: string): string {
-  // Tool-set folders are under the app's data key (apps.json), not its bare name.
+/** The app's folder name under `<dataDir>/apps`: its data key (apps.json), not its bare name. */
+function appKey(dataDir: string): string {
   const apps = JSON.parse(fs.readFileSync(path.join(dataDir, "apps.json"), "utf8")) as {
     data: { apps: Array<{ name: string; dataKey?: string }> };
   };
-  const appDir = path.join(dataDir, "apps", apps.data.apps.find((a) => a.name === APP)?.dataKey ?? APP);
+  return apps.data.apps.find((a) => a.name === APP)?.dataKey ?? APP;
+}
+
+/** The folder name (hash) of the tool set that offers `tool`, under the app's folder. */
+function toolsetFolder(dataDir: string, tool: string): string {
+  const appDir = path.join(dataDir, "apps", appKey(dataDir));
   const hit = fs
     .readdirSync(appDir)
     .find((h) => fs.readFileSync(path.join(appDir, h, ".patchbay", "toolset.json"), "utf8").includes(`"${tool}"`));
@@ -106,7 +110,7 @@ describe("session pool and pre-warming", () => {
     const f = fx2;
     await waitFor(
       "the recent tool set to be pre-warmed",
-      () => f.logLines.some((l) => l.includes(`pre-warmed ${APP}/${warmDir}`)),
+      () => f.logLines.some((l) => l.includes(`pre-warmed ${appKey(f.dataDir)}/${warmDir}`)),
       90_000,
     );
     t.diagnostic(f.logLines.filter((l) => l.includes("pre-warmed")).join(" | "));

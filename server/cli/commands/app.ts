@@ -72,7 +72,8 @@ Examples:
   $ patchbay app list
   $ patchbay app models my-editor "anthropic/*,openai/gpt-5"
   $ patchbay app alias my-editor fast openai/gpt-5#low
-  $ patchbay app alias my-editor fast openai/gpt-5#low --fallback anthropic/claude-haiku-4-5
+  $ patchbay app alias my-editor fast openai/gpt-5#low \\
+      --fallback anthropic/claude-haiku-4-5
   $ patchbay app route my-editor subagent fast
   $ patchbay app budget my-editor --requests 200/5h
   $ patchbay app history my-editor --max-sessions 200 --max-age-days 30
