@@ -65,6 +65,7 @@ export * from "./admin/schemas";
 export * from "./admin/history";
 export * from "./admin/connect";
 export * from "./admin/stored-responses";
+export { buildPath, buildQuery } from "./admin/endpoint-url";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -383,21 +384,3 @@ export type EndpointParsedInput<E> = {
 };
 /** Response body of an endpoint (for SSE rows: one event's data). */
 export type EndpointOutput<E> = E extends { output: infer S extends z.ZodType } ? z.output<S> : never;
-
-/** Fills `:param` segments of a row's path (values URI-encoded). */
-export function buildPath(path: string, params: Record<string, unknown> | undefined): string {
-  return path.replace(/:([A-Za-z0-9_]+)/g, (_m, key: string) => {
-    const value = params?.[key];
-    if (value === undefined || value === null) throw new Error(`Missing path parameter '${key}' for ${path}`);
-    return encodeURIComponent(String(value));
-  });
-}
-
-/** Encodes a flat query object (`undefined` values skipped) as `?a=1&b=2`, or "" when empty. */
-export function buildQuery(query: Record<string, unknown> | undefined): string {
-  if (!query) return "";
-  const parts = Object.entries(query)
-    .filter(([, v]) => v !== undefined && v !== null)
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
-  return parts.length ? `?${parts.join("&")}` : "";
-}
