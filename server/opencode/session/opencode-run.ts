@@ -39,7 +39,9 @@ export interface RunContext {
 
 /** Title of a session whose request carries no words of the user's own (only tool results or injected context). */
 const UNTITLED_SESSION = "(no user text)";
-const PLUGIN_ANNOUNCE_GRACE_MS = 2_000;
+/** The plugin announces itself within milliseconds on an idle machine; a busy 2-core one (three OpenCodes booting)
+ *  was seen past 2 s. Only the failure path waits this long. */
+const PLUGIN_ANNOUNCE_GRACE_MS = 10_000;
 /** A request on an OpenCode that became ready less than this ago is "fresh" (cold caches and instances), ms. */
 const FRESH_WINDOW_MS = 30_000;
 
