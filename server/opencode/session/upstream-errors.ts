@@ -146,14 +146,14 @@ function mapApiError(data: Record<string, unknown>, fallback: string): ModelErro
       status: 429,
       message: `The provider is rate limiting requests: ${message}`,
     };
-    if (QUOTA_TEXT.test(message) || upstreamCode(data) === "insufficient_quota") err.kind = "quota";
+    if (QUOTA_TEXT.test(message) || upstreamErrorField(data, "code") === "insufficient_quota") err.kind = "quota";
     const retryAfter = retryAfterOf(data.responseHeaders);
     if (retryAfter !== undefined) err.retryAfter = retryAfter;
     return err;
   }
   if (status === 400 || status === 413 || status === 422) {
-    const param = upstreamParam(data);
-    const overflow = upstreamCode(data) === "context_length_exceeded" || CONTEXT_TEXT.test(message);
+    const param = upstreamErrorField(data, "param");
+    const overflow = upstreamErrorField(data, "code") === "context_length_exceeded" || CONTEXT_TEXT.test(message);
     const kind = overflow ? { kind: "context_length" as const } : {};
     return { code: "upstream_bad_request", status: 400, message, ...(param ? { param } : {}), ...kind };
   }
@@ -162,25 +162,14 @@ function mapApiError(data: Record<string, unknown>, fallback: string): ModelErro
   return { code: "upstream_error", status: 502, message: `Could not reach the provider: ${message}` };
 }
 
-/** The field the upstream named in `error.param` of an OpenAI-style body, else null. */
-function upstreamParam(data: Record<string, unknown>): string | null {
+/** `error.param` (the field the upstream named) or `error.code` (e.g. `context_length_exceeded`,
+ *  `insufficient_quota`) of an OpenAI-style upstream body, else null. */
+function upstreamErrorField(data: Record<string, unknown>, field: "param" | "code"): string | null {
   if (typeof data.responseBody !== "string") return null;
   try {
     const body: unknown = JSON.parse(data.responseBody);
     const e = isRecord(body) ? body.error : undefined;
-    return isRecord(e) && typeof e.param === "string" ? e.param : null;
-  } catch {
-    return null;
-  }
-}
-
-/** `error.code` of an OpenAI-style upstream body (e.g. `context_length_exceeded`, `insufficient_quota`), else null. */
-function upstreamCode(data: Record<string, unknown>): string | null {
-  if (typeof data.responseBody !== "string") return null;
-  try {
-    const body: unknown = JSON.parse(data.responseBody);
-    const e = isRecord(body) ? body.error : undefined;
-    return isRecord(e) && typeof e.code === "string" ? e.code : null;
+    return isRecord(e) && typeof e[field] === "string" ? e[field] : null;
   } catch {
     return null;
   }
