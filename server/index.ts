@@ -177,6 +177,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       recordRequest: createRequestRecorder(requestIndex, log),
       now,
       lanExposure: () => settings.get().lanExposure,
+      ...(deps.commitAfterMs !== undefined ? { commitAfterMs: deps.commitAfterMs } : {}),
       health: () => {
         const s = supervisor.status();
         return { ok: s.state === "ready", opencode: s.state };

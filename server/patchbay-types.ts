@@ -50,6 +50,11 @@ export interface PatchbayDeps {
   clientEnv?: Record<string, string | undefined>;
   /** OpenCode runtime knobs (recycle/reap/pre-warm timings, session pool size); defaults suit production. */
   runtime?: { timings?: RuntimeTimings; sessionPoolSize?: number };
+  /**
+   * How long a stream waits for its first output before committing its headers (ms; default 1000). Before the commit
+   * an upstream error is a real HTTP status; after it, an in-band error event. Tests on a loaded machine raise it.
+   */
+  commitAfterMs?: number;
 }
 
 /** URLs printed by `serve` and used by the desktop shell. */

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Runs the test suites with Node's built-in runner: one process per test file (so each integration file owns its
-// OpenCode), several files at a time, longest first, then prints how long each took.
+// Runs the test suites with Node's built-in runner, several processes at a time, longest first, then prints how long
+// each took. Unit files run in batches and integration files that use the shared Patchbay in groups, one process each
+// (build/scripts/test-group.mjs); every other file runs in its own process.
 // Usage: node build/scripts/run-tests.mjs [unit|integration|e2e ...] [--only <substring>[,<substring>...]]
 // Env: PATCHBAY_TEST_CONCURRENCY = files that boot an OpenCode or a browser at once (default 3);
 //      PATCHBAY_TEST_PROCESSES = test processes at once in all (default heavy + 1, so unit files fill the gaps).
@@ -77,7 +78,50 @@ const estimate = (f) => known[rel(f)] ?? (isHeavy(f) ? 60 : 3);
 
 const heavySlots = Math.max(1, Number(process.env.PATCHBAY_TEST_CONCURRENCY ?? "3"));
 const processSlots = Math.max(heavySlots, Number(process.env.PATCHBAY_TEST_PROCESSES ?? heavySlots + 1));
-const queue = [...files].sort((a, b) => estimate(b) - estimate(a));
+
+// Jobs: a job is one process. Files share a process (build/scripts/test-group.mjs) unless they say otherwise: unit
+// files in batches of about UNIT_BATCH_S seconds, integration files that use the shared Patchbay
+// (tests/harness/shared-patchbay.ts) in groups of about GROUP_S seconds. Every other file (its own fixture options,
+// a browser, child processes it must own) runs alone, as before. A file opts out with the line `// test-group: alone`.
+const UNIT_BATCH_S = Number(process.env.PATCHBAY_TEST_UNIT_BATCH_S ?? "60");
+const GROUP_S = Number(process.env.PATCHBAY_TEST_GROUP_S ?? "150");
+const text = (f) => readFileSync(f, "utf8");
+const alone = (f) => /^\/\/ test-group: alone\b/m.test(text(f));
+const groupKind = (f) => {
+  if (alone(f)) return null;
+  if (!isHeavy(f)) return "unit";
+  if (text(f).includes("useSharedPatchbay(")) return "shared-patchbay";
+  return null;
+};
+
+/** Packs files (longest first) into jobs of about `limit` seconds each. */
+function pack(kind, groupFiles, limit) {
+  const sorted = [...groupFiles].sort((a, b) => estimate(b) - estimate(a));
+  const bins = [];
+  for (const f of sorted) {
+    const bin = bins.find((b) => b.seconds + estimate(f) <= limit);
+    if (bin) {
+      bin.files.push(f);
+      bin.seconds += estimate(f);
+    } else bins.push({ files: [f], seconds: estimate(f) });
+  }
+  return bins.map((b, i) => ({
+    name: `${kind} group ${i + 1}`,
+    files: b.files,
+    heavy: kind !== "unit",
+    seconds: b.seconds,
+  }));
+}
+
+const jobs = [];
+const byKind = new Map();
+for (const f of files) {
+  const kind = groupKind(f);
+  if (kind) byKind.set(kind, [...(byKind.get(kind) ?? []), f]);
+  else jobs.push({ name: rel(f), files: [f], heavy: isHeavy(f), seconds: estimate(f) });
+}
+for (const [kind, groupFiles] of byKind) jobs.push(...pack(kind, groupFiles, kind === "unit" ? UNIT_BATCH_S : GROUP_S));
+const queue = jobs.sort((a, b) => b.seconds - a.seconds);
 
 /** @type {Set<import("node:child_process").ChildProcess>} */
 const running = new Set();
@@ -87,15 +131,25 @@ for (const sig of ["SIGINT", "SIGTERM"])
     process.exit(130);
   });
 
-/** Runs one file in its own `node --test`; its output is printed in one piece when it ends (no interleaving). */
-function runFile(file) {
+/** Each file's duration and result inside a group, from the spec reporter's top-level suite lines. */
+function fileResults(job, output, seconds, ok) {
+  if (job.files.length === 1) return [{ file: rel(job.files[0]), seconds, ok }];
+  const found = new Map();
+  for (const m of output.matchAll(/^([✔✖]) (tests\/\S+\.test\.ts) \(([\d.]+)ms\)$/gmu))
+    found.set(m[2], { file: m[2], seconds: Number(m[3]) / 1000, ok: m[1] === "✔" });
+  // A file with no line of its own (the process died first) failed with the group, unless the group passed.
+  return job.files.map((f) => found.get(rel(f)) ?? { file: rel(f), seconds: 0, ok });
+}
+
+/** Runs one job in its own process; its output is printed in one piece when it ends (no interleaving). */
+function runJob(job) {
   return new Promise((resolve) => {
     const t0 = Date.now();
-    const child = spawn(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", rel(file)], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-      env,
-    });
+    const argv =
+      job.files.length === 1
+        ? ["--import", "tsx", "--test", "--test-reporter=spec", rel(job.files[0])]
+        : ["--import", "tsx", "--test-reporter=spec", "build/scripts/test-group.mjs", ...job.files.map(rel)];
+    const child = spawn(process.execPath, argv, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env });
     running.add(child);
     const chunks = [];
     child.stdout.on("data", (c) => chunks.push(c));
@@ -104,11 +158,11 @@ function runFile(file) {
       running.delete(child);
       const seconds = (Date.now() - t0) / 1000;
       const ok = code === 0;
-      process.stdout.write(
-        `\n── ${rel(file)} (${seconds.toFixed(1)} s, ${ok ? "passed" : `FAILED: ${signal ?? code}`})\n`,
-      );
-      process.stdout.write(Buffer.concat(chunks));
-      resolve({ file: rel(file), seconds, ok });
+      const output = Buffer.concat(chunks).toString("utf8");
+      const title = job.files.length === 1 ? job.name : `${job.name}: ${job.files.length} files`;
+      process.stdout.write(`\n── ${title} (${seconds.toFixed(1)} s, ${ok ? "passed" : `FAILED: ${signal ?? code}`})\n`);
+      process.stdout.write(output);
+      resolve({ job, seconds, ok, files: fileResults(job, output, seconds, ok) });
     });
   });
 }
@@ -120,13 +174,13 @@ await new Promise((resolve) => {
   const pump = () => {
     if (queue.length === 0 && running.size === 0) return resolve();
     while (running.size < processSlots) {
-      // The longest waiting file that fits: a heavy one needs a heavy slot; unit files take the other slots.
-      const i = queue.findIndex((f) => !isHeavy(f) || heavy < heavySlots);
+      // The longest waiting job that fits: a heavy one needs a heavy slot; unit batches take the other slots.
+      const i = queue.findIndex((j) => !j.heavy || heavy < heavySlots);
       if (i < 0) break;
-      const [file] = queue.splice(i, 1);
-      if (isHeavy(file)) heavy++;
-      void runFile(file).then((r) => {
-        if (isHeavy(file)) heavy--;
+      const [job] = queue.splice(i, 1);
+      if (job.heavy) heavy++;
+      void runJob(job).then((r) => {
+        if (job.heavy) heavy--;
         results.push(r);
         pump();
       });
@@ -138,21 +192,24 @@ const totalSeconds = (Date.now() - t0) / 1000;
 
 // The duration table (slowest first) and this run's durations for the next run's ordering.
 results.sort((a, b) => b.seconds - a.seconds);
-console.log(`\nTest files by duration (${heavySlots} heavy / ${processSlots} processes at once):`);
+console.log(`\nJobs by duration (${heavySlots} heavy / ${processSlots} processes at once):`);
 for (const r of results.slice(0, 40))
-  console.log(`  ${r.seconds.toFixed(1).padStart(7)} s  ${r.ok ? "    " : "FAIL"}  ${r.file}`);
-if (results.length > 40) console.log(`  … and ${results.length - 40} more under ${results[40].seconds.toFixed(1)} s`);
-const failed = results.filter((r) => !r.ok);
+  console.log(
+    `  ${r.seconds.toFixed(1).padStart(7)} s  ${r.ok ? "    " : "FAIL"}  ${r.job.name}` +
+      (r.job.files.length > 1 ? ` (${r.job.files.length} files)` : ""),
+  );
+const fileRows = results.flatMap((r) => r.files);
+const failed = fileRows.filter((r) => !r.ok);
 console.log(
-  `\n${results.length} files in ${totalSeconds.toFixed(0)} s; ` +
+  `\n${fileRows.length} files in ${results.length} processes, ${totalSeconds.toFixed(0)} s; ` +
     (failed.length ? `${failed.length} FAILED: ${failed.map((r) => r.file).join(", ")}` : "all passed"),
 );
 try {
   mkdirSync(path.dirname(durationsFile), { recursive: true });
   const next = readJson(durationsFile);
-  for (const r of results) next[r.file] = Math.round(r.seconds * 10) / 10;
+  for (const r of fileRows) if (r.seconds > 0) next[r.file] = Math.round(r.seconds * 10) / 10;
   writeFileSync(durationsFile, JSON.stringify(next, null, 2) + "\n");
 } catch {
   // Only an ordering hint; a read-only checkout just keeps the committed estimates.
 }
-process.exit(failed.length ? 1 : 0);
+process.exit(failed.length || results.some((r) => !r.ok) ? 1 : 0);

@@ -8,7 +8,8 @@ import { generateObject, generateText, stepCountIs, streamText, tool } from "ai"
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { createOpenAI } from "@ai-sdk/openai";
 import { z } from "zod";
-import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
+import type { PatchbayFixture } from "../harness/patchbay-fixture";
+import { releaseSharedPatchbay, useSharedPatchbay } from "../harness/shared-patchbay";
 
 type Json = Record<string, unknown>;
 
@@ -20,11 +21,11 @@ const NO_STORE = { openai: { store: false } };
 before(async () => {
   // The SDK logs its own warnings (e.g. json_object without structuredOutputs) to the console; the tests assert them.
   (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
-  fx = await startPatchbayFixture();
+  fx = await useSharedPatchbay();
   key = await fx.createKey("ai-sdk");
 });
 after(async () => {
-  await fx?.stop();
+  await releaseSharedPatchbay(fx);
 });
 
 const bodies = () => fx.mock.chatRequests().map((r) => r.body);

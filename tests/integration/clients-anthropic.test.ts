@@ -5,7 +5,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import Anthropic from "@anthropic-ai/sdk";
-import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
+import type { PatchbayFixture } from "../harness/patchbay-fixture";
+import { releaseSharedPatchbay, useSharedPatchbay } from "../harness/shared-patchbay";
 
 type Json = Record<string, unknown>;
 
@@ -17,13 +18,13 @@ const MODEL = "mock/mock-model";
 const RED_PNG = fs.readFileSync(new URL("../fixtures/red16.b64", import.meta.url), "utf8").trim();
 
 before(async () => {
-  fx = await startPatchbayFixture();
+  fx = await useSharedPatchbay();
   key = await fx.createKey("anthropic-client");
   root = fx.apiBase.replace(/\/v1$/, "");
   client = new Anthropic({ apiKey: key, baseURL: root, maxRetries: 0, timeout: 120_000 });
 });
 after(async () => {
-  await fx?.stop();
+  await releaseSharedPatchbay(fx);
 });
 
 const bodies = () => fx.mock.chatRequests().map((r) => r.body);

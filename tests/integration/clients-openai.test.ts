@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import type OpenAI from "openai";
 import { zodResponseFormat, zodTextFormat } from "openai/helpers/zod";
 import { z } from "zod";
-import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
+import type { PatchbayFixture } from "../harness/patchbay-fixture";
+import { releaseSharedPatchbay, useSharedPatchbay } from "../harness/shared-patchbay";
 
 type Json = Record<string, unknown>;
 
@@ -15,11 +16,11 @@ let client: OpenAI;
 const MODEL = "mock/mock-model";
 
 before(async () => {
-  fx = await startPatchbayFixture();
+  fx = await useSharedPatchbay();
   client = fx.openai(await fx.createKey("openai-client"));
 });
 after(async () => {
-  await fx?.stop();
+  await releaseSharedPatchbay(fx);
 });
 
 const bodies = () => fx.mock.chatRequests().map((r) => r.body);

@@ -10,7 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSnippets, KEY_ENV } from "../../shared/admin/snippets";
-import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
+import type { PatchbayFixture } from "../harness/patchbay-fixture";
+import { releaseSharedPatchbay, useSharedPatchbay } from "../harness/shared-patchbay";
 import type { RecordedRequest } from "../harness/mock-upstream";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -115,7 +116,7 @@ function textOf(content: unknown): string {
 }
 
 before(async () => {
-  fx = await startPatchbayFixture();
+  fx = await useSharedPatchbay();
   key = await fx.createKey("codex");
   home = fs.mkdtempSync(path.join(os.tmpdir(), "pb-codex-"));
   const snippet = buildSnippets({ baseUrl: fx.apiBase, model: MODEL, app: "codex" }).find((s) => s.id === "codex");
@@ -124,7 +125,7 @@ before(async () => {
   fs.writeFileSync(path.join(home, ".codex", "config.toml"), `${snippet.code}\n`);
 });
 after(async () => {
-  await fx?.stop();
+  await releaseSharedPatchbay(fx);
   if (home) fs.rmSync(home, { recursive: true, force: true });
 });
 

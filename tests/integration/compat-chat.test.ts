@@ -2,7 +2,8 @@
 // test named by its id, run by the case runner (tests/compat/) against Patchbay + real OpenCode + the mock upstream.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
+import type { PatchbayFixture } from "../harness/patchbay-fixture";
+import { releaseSharedPatchbay, useSharedPatchbay } from "../harness/shared-patchbay";
 import { loadCompatCases } from "../compat/cases";
 import { exchange } from "../compat/exchange";
 import { expectEnvelope } from "../compat/expect";
@@ -16,7 +17,7 @@ let fx: PatchbayFixture;
 let key: string;
 
 before(async () => {
-  fx = await startPatchbayFixture();
+  fx = await useSharedPatchbay();
   key = await fx.createKey("compat-chat");
   // Warm up: the first request in a new instance directory boots it; timing cases must not pay for that.
   fx.mock.reset();
@@ -28,7 +29,7 @@ before(async () => {
   assert.equal(warm.status, 200, await warm.text());
 });
 after(async () => {
-  await fx?.stop();
+  await releaseSharedPatchbay(fx);
 });
 
 test("every compat case has exactly one spec", () => {

@@ -2,7 +2,8 @@
 // by its id, run by the case runner (tests/compat/) against Patchbay + real OpenCode + the mock upstream.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
+import type { PatchbayFixture } from "../harness/patchbay-fixture";
+import { releaseSharedPatchbay, useSharedPatchbay } from "../harness/shared-patchbay";
 import { loadCompatCases } from "../compat/cases";
 import { runCompatCase } from "../compat/runner";
 import { compatSpecs } from "../compat/specs";
@@ -13,11 +14,11 @@ let fx: PatchbayFixture;
 let key: string;
 
 before(async () => {
-  fx = await startPatchbayFixture();
+  fx = await useSharedPatchbay();
   key = await fx.createKey("compat-responses");
 });
 after(async () => {
-  await fx?.stop();
+  await releaseSharedPatchbay(fx);
 });
 
 describe("compat cases: Responses API", () => {

@@ -7,7 +7,8 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
+import type { PatchbayFixture } from "../harness/patchbay-fixture";
+import { releaseSharedPatchbay, useSharedPatchbay } from "../harness/shared-patchbay";
 import type { MockReply } from "../harness/mock-upstream";
 import { red16Base64 } from "../compat/cases";
 import { exchange, type Exchange } from "../compat/exchange";
@@ -22,7 +23,7 @@ let origin: string;
 const table: Array<{ name: string; applied: string[] }> = [];
 
 before(async () => {
-  fx = await startPatchbayFixture();
+  fx = await useSharedPatchbay();
   key = await fx.createKey("fidelity");
   await fx.admin.updateApp({ params: { name: "fidelity" }, body: { limits: { concurrency: 16 } } });
   origin = fx.apiBase.replace(/\/v1$/, "");
@@ -41,7 +42,7 @@ after(async () => {
         `\n#   (differences known: ${legend.join(", ")})\n`,
     );
   }
-  await fx?.stop();
+  await releaseSharedPatchbay(fx);
 });
 
 const fn = (name: string, properties: Json = {}, extra: Json = {}) => ({

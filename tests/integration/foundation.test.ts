@@ -2,17 +2,18 @@
 // and every client-causable error on the basic routes (issue 2).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
+import type { PatchbayFixture } from "../harness/patchbay-fixture";
+import { releaseSharedPatchbay, useSharedPatchbay } from "../harness/shared-patchbay";
 
 let fx: PatchbayFixture;
 let key: string;
 
 before(async () => {
-  fx = await startPatchbayFixture();
+  fx = await useSharedPatchbay();
   key = await fx.createKey("foundation");
 });
 after(async () => {
-  await fx?.stop();
+  await releaseSharedPatchbay(fx);
 });
 
 /** Asserts an OpenAI error envelope with the given status and code. */

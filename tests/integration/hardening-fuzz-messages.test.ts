@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { z } from "zod";
 import { anthropicErrorType } from "../../server/wires/anthropic-messages/error-envelope";
-import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
+import type { PatchbayFixture } from "../harness/patchbay-fixture";
+import { releaseSharedPatchbay, useSharedPatchbay } from "../harness/shared-patchbay";
 
 const SEED = Number(process.env.PATCHBAY_FUZZ_SEED ?? Date.now() % 2 ** 31);
 const RUNS = { messages: 250, countTokens: 150 };
@@ -25,7 +26,7 @@ let root: string;
 const tally: Record<number, number> = {};
 
 before(async () => {
-  fx = await startPatchbayFixture();
+  fx = await useSharedPatchbay();
   await fx.admin.createApp({ body: { name: "fuzz-anthropic", models: [ALLOWED] } });
   // maxTools 0: bodies with tools are decoded (and fuzz the decoder) but never create OpenCode instances.
   await fx.admin.updateApp({
@@ -39,7 +40,7 @@ before(async () => {
 });
 after(async () => {
   process.stderr.write(`[fuzz-messages] statuses ${JSON.stringify(tally)}\n`);
-  await fx?.stop();
+  await releaseSharedPatchbay(fx);
 });
 
 const weird = fc.constantFrom<unknown>(

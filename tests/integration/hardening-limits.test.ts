@@ -4,7 +4,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { AppLimits } from "../../shared/apps";
-import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
+import type { PatchbayFixture } from "../harness/patchbay-fixture";
+import { releaseSharedPatchbay, useSharedPatchbay } from "../harness/shared-patchbay";
 import { chatBody, expectEnvelope, inBandError, readSse, waitFor } from "../harness/http-helpers";
 
 const MODEL = "mock/mock-model";
@@ -12,13 +13,13 @@ let fx: PatchbayFixture;
 let key: string;
 
 before(async () => {
-  fx = await startPatchbayFixture();
+  fx = await useSharedPatchbay();
   key = await fx.createKey("limits");
   const warm = await fx.api("/v1/chat/completions", { method: "POST", key, body: chatBody(MODEL) });
   assert.equal(warm.status, 200);
 });
 after(async () => {
-  await fx?.stop();
+  await releaseSharedPatchbay(fx);
 });
 
 async function setLimits(limits: Partial<AppLimits>): Promise<void> {

@@ -1,24 +1,19 @@
-// Bounded sweeps against the real OpenCode (one `opencode serve` + mock upstream for this file): with 2,000 sessions
-// over the limit one sweep stops at its budget and the next continues oldest first; a sweep yields to requests in
-// flight (checked by the order of events, not by latency); and the measurements of issue 6 (list 1,000, prune 500),
-// printed, not judged.
+// Bounded sweeps against the real OpenCode (one `opencode serve` + mock upstream for this file): with 650 sessions over
+// the limit one sweep stops at its budget and the next continues oldest first; a sweep yields to requests in flight
+// (checked by the order of events, not by latency); paging through 500 sessions and a whole prune. Timings of
+// listing and pruning at scale are the benchmark's (they were printed here; a shared test pass is no place for them).
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { performance } from "node:perf_hooks";
-import {
-  DEFAULT_SWEEP_BUDGET,
-  DEFAULT_SWEEP_CONCURRENCY,
-  DEFAULT_SWEEP_PAUSE_MS,
-  HistoryService,
-} from "../../server/history/history-service";
+import { DEFAULT_SWEEP_BUDGET, HistoryService } from "../../server/history/history-service";
 import { compareNewestFirst } from "../../server/history/session-pager";
 import type { SweepResult } from "../../shared/admin/history";
-import { createSessions, startHistoryEnv, timed, type Created, type HistoryEnv } from "./history-support";
+import { createSessions, startHistoryEnv, type Created, type HistoryEnv } from "./history-support";
 
 const MODEL = { providerID: "mock", modelID: "mock-model" };
 const LIMIT_50 = { maxSessions: 50, maxAgeDays: null };
 /** A deadline no sweep here reaches: the budget, not the clock, must stop them (exact counts on a loaded machine). */
 const BUDGET_ONLY = 600_000;
+const SESSIONS = 50 + 2 * DEFAULT_SWEEP_BUDGET + 50;
 
 let env: HistoryEnv;
 let history: HistoryService;
@@ -30,26 +25,22 @@ before(async () => {
   env = await startHistoryEnv();
   history = new HistoryService({ opencode: env.supervisor, appsDir: env.appsDir, activeRequests: () => inFlight });
   const dirs = ["t1", "t2"].map((t) => env.toolSetDir("s", t));
-  const made = await timed(
-    async () =>
-      (s = await createSessions(
-        env,
-        2050,
-        (i) => dirs[i % 2] as string,
-        (i) => `S-${i}`,
-      )),
+  // 50 kept + two sweeps' budgets (2 × 300) + 50 left for a third: enough to show a sweep stops at its budget.
+  s = await createSessions(
+    env,
+    SESSIONS,
+    (i) => dirs[i % 2] as string,
+    (i) => `S-${i}`,
   );
-  console.log(`# created 2,050 sessions in ${Math.round(made.ms)} ms`);
 });
 
 after(async () => {
   await env?.stop();
 });
 
-/** One client request as the backend makes it: a new session, one prompt, answer complete. Returns its latency. */
-async function request(dir: string, n: number): Promise<number> {
+/** One client request as the backend makes it: a new session, one prompt, answer complete. */
+async function request(dir: string, n: number): Promise<void> {
   const client = env.supervisor.client();
-  const t0 = performance.now();
   inFlight++;
   try {
     const created = await client.session.create({ directory: dir, title: `req-${n}` });
@@ -60,51 +51,49 @@ async function request(dir: string, n: number): Promise<number> {
       parts: [{ type: "text", text: `question ${n}` }],
     });
     assert.ok(r.data, `request ${n} failed: ${JSON.stringify(r.error)}`);
-    return performance.now() - t0;
   } finally {
     inFlight--;
   }
 }
 
 describe("bounded sweeps with the real OpenCode", () => {
-  test("measure: listing 1,000 sessions", async () => {
+  test("paging: 500 sessions of two tool sets in pages of 100 and 200, newest first, none twice", async () => {
     for (const limit of [100, 200]) {
-      const r = await timed(async () => {
-        let cursor: string | undefined;
-        let n = 0;
-        while (n < 1000) {
-          const page = await history.list("s", { limit, ...(cursor ? { cursor } : {}) });
-          n += page.sessions.length;
-          cursor = page.nextCursor ?? undefined;
-        }
-        return n;
-      });
-      assert.equal(r.value, 1000);
-      console.log(`# list 1,000 of 2,050 sessions (2 tool sets) in pages of ${limit}: ${Math.round(r.ms)} ms`);
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      while (ids.length < 500) {
+        const page = await history.list("s", { limit, ...(cursor ? { cursor } : {}) });
+        assert.ok(page.sessions.length > 0 && page.sessions.length <= limit, `a page of at most ${limit}`);
+        ids.push(...page.sessions.map((x) => x.id));
+        cursor = page.nextCursor ?? undefined;
+      }
+      assert.equal(new Set(ids).size, ids.length, "no session listed twice");
+      const newestFirst = [...s].sort(compareNewestFirst).map((x) => x.id);
+      assert.deepEqual(ids.slice(0, 500), newestFirst.slice(0, 500));
     }
   });
 
-  test("with 2,000 over the limit one sweep stops at its budget and the next continues, oldest first", async () => {
+  test("with 650 over the limit one sweep stops at its budget and the next continues, oldest first", async () => {
     const oldestFirst = [...s].sort(compareNewestFirst).reverse();
     const client = env.supervisor.client();
     const exists = async (c: Created) => (await client.session.get({ sessionID: c.id })).response.status === 200;
 
-    const first = await timed(() => history.prune("s", { limits: LIMIT_50, deadlineMs: BUDGET_ONLY }));
-    console.log(`# sweep 1: ${JSON.stringify(pick(first.value))} in ${Math.round(first.ms)} ms`);
-    assert.equal(first.value.removed, DEFAULT_SWEEP_BUDGET);
-    assert.ok(first.value.remaining > 0, "it knows more is left");
+    const first = await history.prune("s", { limits: LIMIT_50, deadlineMs: BUDGET_ONLY });
+    console.log(`# sweep 1: ${JSON.stringify(pick(first))}`);
+    assert.equal(first.removed, DEFAULT_SWEEP_BUDGET);
+    assert.ok(first.remaining > 0, "it knows more is left");
     assert.ok(
-      first.value.scanned < 1000,
-      `a bounded sweep does not read all 2,050 sessions (read ${first.value.scanned})`,
+      first.scanned < SESSIONS,
+      `a bounded sweep does not read all ${SESSIONS} sessions (read ${first.scanned})`,
     );
     assert.equal(await exists(oldestFirst[0]!), false);
     assert.equal(await exists(oldestFirst[DEFAULT_SWEEP_BUDGET - 1]!), false);
     assert.equal(await exists(oldestFirst[DEFAULT_SWEEP_BUDGET]!), true, "the budget stops it");
 
-    const second = await timed(() => history.prune("s", { limits: LIMIT_50, deadlineMs: BUDGET_ONLY }));
-    console.log(`# sweep 2: ${JSON.stringify(pick(second.value))} in ${Math.round(second.ms)} ms`);
-    assert.equal(second.value.removed, DEFAULT_SWEEP_BUDGET);
-    assert.ok(second.value.remaining > 0);
+    const second = await history.prune("s", { limits: LIMIT_50, deadlineMs: BUDGET_ONLY });
+    console.log(`# sweep 2: ${JSON.stringify(pick(second))}`);
+    assert.equal(second.removed, DEFAULT_SWEEP_BUDGET);
+    assert.ok(second.remaining > 0);
     assert.equal(await exists(oldestFirst[2 * DEFAULT_SWEEP_BUDGET - 1]!), false);
     assert.equal(await exists(oldestFirst[2 * DEFAULT_SWEEP_BUDGET]!), true);
     assert.equal(await exists(oldestFirst.at(-1)!), true, "the newest stay");
@@ -136,20 +125,16 @@ describe("bounded sweeps with the real OpenCode", () => {
     assert.equal(await over(), overBefore - 20);
   });
 
-  test("measure: pruning 500 sessions", async () => {
+  test("a whole prune: 150 sessions over a limit of 50, one sweep with a budget above the excess removes all 100", async () => {
     const dirs = ["t1", "t2"].map((t) => env.toolSetDir("p", t));
     await createSessions(
       env,
-      550,
+      150,
       (i) => dirs[i % 2] as string,
       (i) => `P-${i}`,
     );
-    const r = await timed(() => history.prune("p", { limits: LIMIT_50, budget: 500, deadlineMs: 60_000 }));
-    console.log(
-      `# prune 500 of 550 sessions (scan included, concurrency ${DEFAULT_SWEEP_CONCURRENCY}, pause ${DEFAULT_SWEEP_PAUSE_MS} ms): ${Math.round(r.ms)} ms`,
-    );
-    assert.equal(r.value.removed, 500);
-    assert.equal(r.value.remaining, 0);
+    const r = await history.prune("p", { limits: LIMIT_50, budget: 500, deadlineMs: BUDGET_ONLY });
+    assert.deepEqual([r.removed, r.remaining, r.failed], [100, 0, 0]);
   });
 });
 

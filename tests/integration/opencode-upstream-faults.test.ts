@@ -3,7 +3,8 @@
 // finish_reason, and tools named after Object.prototype keys.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
+import type { PatchbayFixture } from "../harness/patchbay-fixture";
+import { releaseSharedPatchbay, useSharedPatchbay } from "../harness/shared-patchbay";
 
 type Json = Record<string, unknown>;
 
@@ -50,13 +51,13 @@ const errorOf = (j: Json | null) => j?.error as Json | undefined;
 
 describe("OpenCode bridge: upstream faults and hostile names", () => {
   before(async () => {
-    fx = await startPatchbayFixture();
+    fx = await useSharedPatchbay();
     key = await fx.createKey("faults");
     fx.mock.reset();
     assert.equal((await chat({ messages: [{ role: "user", content: "warm up" }] })).status, 200); // boots the instance
   });
   after(async () => {
-    await fx?.stop();
+    await releaseSharedPatchbay(fx);
   });
 
   test('a 429 worded "slow down" is a 429 with Retry-After, at once, with no hidden retry', async () => {

@@ -3,7 +3,8 @@
 // before any output is a real HTTP error even when streaming; function calls and structured output come back right.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
+import type { PatchbayFixture } from "../harness/patchbay-fixture";
+import { releaseSharedPatchbay, useSharedPatchbay } from "../harness/shared-patchbay";
 import type { MockReply } from "../harness/mock-upstream";
 import { red16Base64 } from "../compat/cases";
 import { exchange, type Exchange } from "../compat/exchange";
@@ -18,12 +19,12 @@ let key: string;
 let origin: string;
 
 before(async () => {
-  fx = await startPatchbayFixture();
+  fx = await useSharedPatchbay();
   key = await fx.createKey("responses");
   origin = fx.apiBase.replace(/\/v1$/, "");
 });
 after(async () => {
-  await fx?.stop();
+  await releaseSharedPatchbay(fx);
 });
 
 function post(pathname: string, body: unknown): Promise<Exchange> {

@@ -6,7 +6,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
+import type { PatchbayFixture } from "../harness/patchbay-fixture";
+import { releaseSharedPatchbay, useSharedPatchbay } from "../harness/shared-patchbay";
 
 type Json = Record<string, unknown>;
 
@@ -17,11 +18,11 @@ const B = "mock-vision";
 const FIVE_HOURS_S = 5 * 3600;
 
 before(async () => {
-  fx = await startPatchbayFixture();
+  fx = await useSharedPatchbay();
   root = fx.apiBase.replace(/\/v1$/, "");
 });
 after(async () => {
-  await fx?.stop();
+  await releaseSharedPatchbay(fx);
 });
 
 /** Models of the upstream requests that carry `marker` (a late request of an earlier test never matches). */
