@@ -94,6 +94,7 @@ describe("bounded sweeps with the real OpenCode", () => {
     console.log(`# sweep 2: ${JSON.stringify(pick(second))}`);
     assert.equal(second.removed, DEFAULT_SWEEP_BUDGET);
     assert.ok(second.remaining > 0);
+    assert.ok(second.scanned < first.scanned, "the next sweep reads only what is still over the limit");
     assert.equal(await exists(oldestFirst[2 * DEFAULT_SWEEP_BUDGET - 1]!), false);
     assert.equal(await exists(oldestFirst[2 * DEFAULT_SWEEP_BUDGET]!), true);
     assert.equal(await exists(oldestFirst.at(-1)!), true, "the newest stay");
