@@ -79,10 +79,12 @@ const estimate = (f) => known[rel(f)] ?? (isHeavy(f) ? 60 : 3);
 const heavySlots = Math.max(1, Number(process.env.PATCHBAY_TEST_CONCURRENCY ?? "3"));
 const processSlots = Math.max(heavySlots, Number(process.env.PATCHBAY_TEST_PROCESSES ?? heavySlots + 1));
 
-// Jobs: a job is one process. Files share a process (build/scripts/test-group.mjs) unless they say otherwise: unit
-// files in batches of about UNIT_BATCH_S seconds, integration files that use the shared Patchbay
-// (tests/harness/shared-patchbay.ts) in groups of about GROUP_S seconds. Every other file (its own fixture options,
-// a browser, child processes it must own) runs alone, as before. A file opts out with the line `// test-group: alone`.
+// Jobs: a job is one process, and a process costs CPU (Node + tsx start, ~2-5 s) on a CPU-bound machine. So files share
+// processes (build/scripts/test-group.mjs runs them one after another): unit files in batches of about UNIT_BATCH_S
+// estimated seconds; integration files that use the shared Patchbay (tests/harness/shared-patchbay.ts) in groups of
+// about GROUP_S seconds with ONE Patchbay + OpenCode per group; other integration and e2e files (each starts its own
+// fixture) in groups of about GROUP_S seconds too. A file that must have a process of its own says so with the line
+// `// test-group: alone`.
 const UNIT_BATCH_S = Number(process.env.PATCHBAY_TEST_UNIT_BATCH_S ?? "60");
 const GROUP_S = Number(process.env.PATCHBAY_TEST_GROUP_S ?? "150");
 const text = (f) => readFileSync(f, "utf8");
@@ -91,7 +93,7 @@ const groupKind = (f) => {
   if (alone(f)) return null;
   if (!isHeavy(f)) return "unit";
   if (text(f).includes("useSharedPatchbay(")) return "shared-patchbay";
-  return null;
+  return rel(f).split("/")[1];
 };
 
 /** Packs files (longest first) into jobs of about `limit` seconds each. */
@@ -145,10 +147,8 @@ function fileResults(job, output, seconds, ok) {
 function runJob(job) {
   return new Promise((resolve) => {
     const t0 = Date.now();
-    const argv =
-      job.files.length === 1
-        ? ["--import", "tsx", "--test", "--test-reporter=spec", rel(job.files[0])]
-        : ["--import", "tsx", "--test-reporter=spec", "build/scripts/test-group.mjs", ...job.files.map(rel)];
+    // Even a lone file goes through test-group.mjs: `node --test <file>` would start a second process for it.
+    const argv = ["--import", "tsx", "--test-reporter=spec", "build/scripts/test-group.mjs", ...job.files.map(rel)];
     const child = spawn(process.execPath, argv, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env });
     running.add(child);
     const chunks = [];

@@ -512,29 +512,3 @@ describe("concurrency", () => {
   });
 });
 
-describe("latency", () => {
-  test("first request on a new tool set vs a warm one (measured; printed)", async () => {
-    const name = `probe_${crypto.randomBytes(3).toString("hex")}`;
-    const body = {
-      model: "mock/mock-model",
-      messages: [{ role: "user", content: "ping" }],
-      tools: [fn(name, { q: { type: "string" } })],
-    };
-    const timeOne = async () => {
-      fx.mock.reset();
-      const t0 = performance.now();
-      const got = await send(body);
-      const ms = Math.round(performance.now() - t0);
-      assert.equal(got.text, "MOCK_DEFAULT_REPLY");
-      assert.equal(((upstreamBody(fx.mock.chatRequests()).tools as Json[])[0]!.function as Json).name, name);
-      return ms;
-    };
-    const cold = await timeOne();
-    const warm: number[] = [];
-    for (let i = 0; i < 5; i++) warm.push(await timeOne());
-    warm.sort((a, b) => a - b);
-    process.stdout.write(
-      `\n# latency: new tool set ${cold} ms; warm median ${warm[2]} ms (min ${warm[0]}, max ${warm[4]})\n`,
-    );
-  });
-});
