@@ -2,6 +2,7 @@
 // the model and routes the action ids.
 import { CONNECT_CLIENT_IDS, CONNECT_CLIENT_NAMES, type ConnectClientId } from "../shared/admin/connect";
 import type { PatchbayStatus } from "../shared/status";
+import { activeRateLimits, budgetLine, rateLimitLine, type TimeFormat } from "../shared/limits";
 
 /** What a menu item does when clicked. */
 export type TrayAction =
@@ -30,8 +31,12 @@ export interface TrayMenuOptions {
   platform: NodeJS.Platform;
   /** Apps listed before "More in the dashboard…" (menus with hundreds of entries are unusable). Default 20. */
   maxApps?: number;
-  /** Clock for "last recycle n min ago" (epoch ms; default Date.now). */
+  /** Clock for "last recycle n min ago" and which rate limits still hold (epoch ms; default Date.now). */
   now?: number;
+  /** Formats "until …" times (default: local HH:MM). */
+  formatTime?: TimeFormat;
+  /** Rate-limited models listed before "… more on the Overview" (default 5). */
+  maxRateLimits?: number;
 }
 
 const DEFAULT_MAX_APPS = 20;
@@ -48,6 +53,7 @@ export function buildTrayMenu(status: PatchbayStatus, opts: TrayMenuOptions): Me
     { kind: "label", label: apiStatusLine(status) },
     { kind: "label", label: openCodeStatusLine(status) },
     ...runtimeLines(status, opts.now ?? Date.now()).map((label): MenuItemModel => ({ kind: "label", label })),
+    ...limitsLines(status, opts).map((label): MenuItemModel => ({ kind: "label", label })),
     { kind: "separator" },
     running
       ? { kind: "action", label: "Stop API", action: { type: "stop-api" }, enabled: true }
@@ -97,6 +103,23 @@ export function runtimeLines(status: PatchbayStatus, now: number): string[] {
     const min = Math.max(0, Math.round((now - rt.lastRecycle.at) / 60_000));
     lines.push(`Last recycle: ${min < 1 ? "just now" : `${min} min ago`} (${rt.lastRecycle.reason})`);
   }
+  return lines;
+}
+
+/** Limits (issue 24 §4–5), when there are any: one "provider/model rate-limited until 14:05" per model cooling down
+ *  (at most `maxRateLimits`, then "n more on the Overview") and "Budget: app: 80/100 requests per 5 hours, resets
+ *  15:00" for the tightest budget of the apps in use. */
+export function limitsLines(
+  status: PatchbayStatus,
+  opts: Pick<TrayMenuOptions, "now" | "formatTime" | "maxRateLimits">,
+): string[] {
+  if (!status.limits) return [];
+  const limited = activeRateLimits(status.limits.rateLimited, opts.now ?? Date.now());
+  const max = opts.maxRateLimits ?? 5;
+  const lines = limited.slice(0, max).map((r) => rateLimitLine(r, opts.formatTime));
+  if (limited.length > max) lines.push(`${limited.length - max} more rate-limited models on the Overview`);
+  const b = status.limits.tightestBudget;
+  if (b) lines.push(`Budget: ${budgetLine(b, opts.formatTime)}`);
   return lines;
 }
 

@@ -46,6 +46,7 @@ import { tightenDataDir } from "./stores/store-paths";
 import { acquireInstanceLock } from "./instance-lock";
 import { removeRuntimeFile, writeRuntimeFile } from "./runtime-file";
 import { Cooldowns } from "./routing/cooldowns";
+import { limitsGlance, watchLimits } from "./budgets/glance";
 import { PATCHBAY_VERSION } from "./version";
 
 export type { Patchbay, PatchbayDeps, PatchbayUrls, DesktopHost, UserOpenCodePaths } from "./patchbay-types";
@@ -258,6 +259,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     totals: requestLog.totals(),
     apps: apps.list().map((x) => ({ name: x.name })),
     modelCount: modelCountNow(),
+    limits: limitsGlance(apps.list(), budgets, cooldowns, now()),
   });
   function modelCountNow(): number | null {
     if (modelCount === null && supervisor.status().state === "ready") countModels();
@@ -268,6 +270,15 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     for (const l of listeners) l(s);
   };
   emitLater = emit;
+  // Limits change without a status event of their own: a provider's 429, a counted request, a window moving on.
+  const stopWatchingLimits = watchLimits({
+    cooldowns,
+    glance: () => limitsGlance(apps.list(), budgets, cooldowns, now()),
+    onRequest: (l) => requestLog.subscribe((e) => l(e.app)),
+    appHasBudgets: (name) => (apps.get(name)?.budgets.length ?? 0) > 0,
+    emit,
+    now,
+  });
   // A memory limit below a fresh OpenCode's use is allowed (soaks force recycles) but said at once, here and in status.
   let lastMemoryLimit = settings.get().opencodeMemoryLimitMB;
   settings.onChange((next) => {
@@ -357,6 +368,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     history: withConversations(history.admin, requestIndex),
     ...(deps.clientEnv ? { clientEnv: deps.clientEnv } : {}),
     responses,
+    budgetStatuses: (app) => budgets.statuses(app, now()),
     adminToken,
     adminOrigin: () => adminOrigin,
     staticDir: deps.rendererDir ?? path.resolve(import.meta.dirname, "../dist/renderer"),
@@ -398,6 +410,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       if (stopped) return;
       stopped = true;
       retirement.stop();
+      stopWatchingLimits();
       adminApp.close();
       // runtime.json belongs to the Patchbay that wrote it (a refused second start must not remove the first's).
       if (wroteRuntime) removeRuntimeFile(dataDir);

@@ -1,5 +1,6 @@
 // Zod schema of Patchbay's runtime status: what the tray, the Overview page and `GET /admin/api/status` show.
 import { z } from "zod";
+import { LimitsGlance } from "./limits";
 
 /** State of the supervised `opencode serve` child. */
 export const OpenCodeState = z.enum(["stopped", "starting", "ready", "restarting", "failed"]);
@@ -81,6 +82,8 @@ export const PatchbayStatus = z.object({
    *  null while unknown (OpenCode not ready yet). 0 means nothing can be served: see {@link NO_MODELS}. Absent from
    *  older servers. */
   modelCount: z.number().int().nullable().optional(),
+  /** Provider models rate-limited now and the tightest budget of the apps in use (absent from older servers). */
+  limits: LimitsGlance.optional(),
 });
 export type PatchbayStatus = z.infer<typeof PatchbayStatus>;
 

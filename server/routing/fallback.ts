@@ -55,6 +55,8 @@ export async function* runChain(
     /** Called once the targets still cooling down are known (before any is tried), with what was skipped so far:
      *  a stream may commit its headers before the first event, so these are set as early as possible. */
     onSkipped?: (skipped: ChainReport["skipped"]) => void;
+    /** The request-log entry, named with each refusal noted in `cooldowns`. */
+    logId?: string;
   },
 ): AsyncGenerator<ModelEvent> {
   const { report, cooldowns } = opts;
@@ -101,7 +103,12 @@ export async function* runChain(
       }
       if (first?.type === "error") {
         const error = first.error;
-        if (error.retryAfter !== undefined) cooldowns.note(target.id, opts.now() + error.retryAfter * 1000);
+        // Patchbay's own states (OpenCode starting) carry a retry time too, but say nothing of this target.
+        if (error.retryAfter !== undefined && isFallbackError(error))
+          cooldowns.note(target.id, opts.now() + error.retryAfter * 1000, {
+            ...(opts.logId ? { logId: opts.logId } : {}),
+            message: error.message,
+          });
         if (!last && isFallbackError(error) && !opts.signal.aborted) {
           report.skipped.push({
             model: target.id,

@@ -6,9 +6,10 @@ import type { RequestLogEntry } from "../../shared/log-entry";
 import type { BackendRequest, ModelEvent } from "../core/contract";
 import type { BudgetReservation, BudgetWire } from "../budgets/budget-guard";
 import { BudgetExhaustedError } from "../budgets/budget-guard";
+import { toPatchbayError } from "../core/errors";
 import type { Admitted } from "../http/model-run/admission";
 import type { ModelRequestDeps } from "../http/model-run/types";
-import { Cooldowns } from "./cooldowns";
+import { Cooldowns, noteRefusal } from "./cooldowns";
 import { runChain, type ChainReport } from "./fallback";
 import { requestHint, routeFor } from "./roles";
 
@@ -77,10 +78,11 @@ export function streamChain(
     };
     return deps.backend.stream(backendRequest, signal);
   };
-  if (!chained) return run(admitted.chain[0]!)[Symbol.asyncIterator]();
+  if (!chained) return watchRefusal(run(admitted.chain[0]!), admitted.chain[0]!.id, cooldowns, deps.now, entry.id);
   const events = runChain(admitted.chain, run, {
     cooldowns,
     now: deps.now,
+    logId: entry.id,
     report,
     signal,
     onSkipped: (skipped) =>
@@ -99,6 +101,33 @@ export function streamChain(
     },
   });
   return events;
+}
+
+/** The events of a single target, noting a provider's 429 with a retry time (Overview, tray, later chains). */
+async function* watchRefusal(
+  events: AsyncIterable<ModelEvent>,
+  model: string,
+  cooldowns: Cooldowns,
+  now: () => number,
+  logId: string,
+): AsyncGenerator<ModelEvent> {
+  try {
+    for await (const event of events) {
+      if (event.type === "error") noteRefusal(cooldowns, model, event.error, now(), logId);
+      yield event;
+    }
+  } catch (err) {
+    const e = toPatchbayError(err);
+    const error = { status: e.status, code: e.code, message: e.message };
+    noteRefusal(
+      cooldowns,
+      model,
+      e.retryAfter === undefined ? error : { ...error, retryAfter: e.retryAfter },
+      now(),
+      logId,
+    );
+    throw err;
+  }
 }
 
 /** A reason as a header value: printable ASCII, no list separators, at most 200 characters. */

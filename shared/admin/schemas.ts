@@ -1,6 +1,6 @@
 // Zod schemas of the admin API's inputs and outputs that are not plain shared records (apps, keys, settings, log
 // entries, status). Used by the endpoint table in shared/admin-api.ts. No Node, no DOM.
-import { BudgetList, FallbackMap, RouteMap } from "../routing";
+import { BudgetList, BudgetStatus, FallbackMap, RouteMap } from "../routing";
 import { z } from "zod";
 import { AliasMap, App, AppLimitsFields, AppName, HistoryLimitsFields, ModelPatternInput } from "../apps";
 import { KeyInfo } from "../keys";
@@ -154,7 +154,12 @@ export const DailyUsage = z.object({
 export type DailyUsage = z.infer<typeof DailyUsage>;
 
 export const UsageQuery = z.strictObject({ days: z.coerce.number().int().min(1).max(366).optional() });
-export const UsageReport = z.object({ app: z.string(), days: z.array(DailyUsage) });
+export const UsageReport = z.object({
+  app: z.string(),
+  days: z.array(DailyUsage),
+  /** Where each budget of the app stands now (used/limit, reset time); empty without budgets. */
+  budgets: z.array(BudgetStatus).default([]),
+});
 export type UsageReport = z.infer<typeof UsageReport>;
 
 /** `GET /admin/api/desktop`: native state, only when a DesktopHost is present. */

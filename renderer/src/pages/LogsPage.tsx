@@ -14,6 +14,7 @@ import { PageHeader } from "../components/PageHeader";
 import { EmptyState, ErrorState, Loading } from "../components/States";
 import { EMPTY, formatMs, formatNumber, formatTime, statusTone } from "../lib/format";
 import { LogDetailDrawer } from "./LogDetailDrawer";
+import { useLinkedLogEntry } from "./useLinkedLogEntry";
 
 interface Filters {
   app: string;
@@ -56,6 +57,7 @@ export function LogsPage() {
   const [live, setLive] = useState<RequestLogEntry[]>([]);
   const [held, setHeld] = useState<RequestLogEntry[]>([]);
   const [selected, setSelected] = useState<RequestLogEntry | null>(null);
+  useLinkedLogEntry(setSelected);
   // Highlight entries that arrive live, not the replay burst right after the page opens.
   const [freshIds, setFreshIds] = useState<ReadonlySet<string>>(new Set());
   const [mountedAt] = useState(() => Date.now());

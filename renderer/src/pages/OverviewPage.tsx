@@ -12,6 +12,7 @@ import { NoModelsNotice } from "../components/NoModelsNotice";
 import { Callout, ErrorState, Loading } from "../components/States";
 import { EMPTY, formatNumber, formatUptime } from "../lib/format";
 import { RuntimeFacts } from "./OverviewRuntime";
+import { OverviewLimits } from "./OverviewLimits";
 
 function Stat({ label, value }: { label: string; value: string }) {
   return (
@@ -135,6 +136,8 @@ export function OverviewPage() {
           <dd className="mono">{s.dataDir}</dd>
         </dl>
       </section>
+
+      <OverviewLimits limits={s.limits} />
 
       <div className="grid grid-4">
         <Stat label="Requests today" value={formatNumber(s.totals.requestsToday)} />

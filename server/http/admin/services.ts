@@ -8,6 +8,8 @@ import type { DesktopHost } from "../../patchbay-types";
 import type { AppsStore, KeysStore, RequestLog, SettingsStore } from "../../stores/types";
 import type { PatchbayStatus } from "../../../shared/status";
 import type { Express } from "express";
+import type { App } from "../../../shared/apps";
+import type { BudgetStatus } from "../../../shared/routing";
 
 /** Dependencies of {@link createAdminApp}. */
 export interface AdminServices {
@@ -41,6 +43,8 @@ export interface AdminServices {
   /** Environment that locates coding agents' config files for the connect rows (HOME, CLAUDE_CONFIG_DIR,
    *  CODEX_HOME); default: this process's. */
   clientEnv?: Record<string, string | undefined>;
+  /** Where each budget of `app` stands now (Usage page); absent → no budgets are reported. */
+  budgetStatuses?(app: App): BudgetStatus[];
   /** Stored Responses (issue 13). Absent → their endpoints answer 503 `backend_unavailable`. */
   responses?: ResponseStore;
 }

@@ -7,6 +7,14 @@ export class OverviewPage {
   readonly heading = () => this.page.getByRole("heading", { name: "Overview", level: 1 });
   readonly apiRegion = () => this.page.getByRole("region", { name: "OpenAI API" });
   readonly openCodeRegion = () => this.page.getByRole("region", { name: "OpenCode" });
+  /** The Limits card (rate-limited models, tightest budget); absent when there is nothing to show. */
+  readonly limitsRegion = () => this.page.getByRole("region", { name: "Limits", exact: true });
+  /** One rate-limited model's row. */
+  readonly rateLimited = (model: string) =>
+    this.limitsRegion()
+      .getByRole("list", { name: "Rate-limited models" })
+      .getByRole("listitem")
+      .filter({ hasText: model });
 
   async ready(): Promise<this> {
     await this.heading().waitFor();

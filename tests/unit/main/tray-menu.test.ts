@@ -4,8 +4,9 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { buildTrayMenu, appSnippet, clientBaseUrl, type MenuItemModel, type TrayAction } from "../../../main/tray-menu";
 import { allTrayIconFiles, trayIconFile, trayIconState, trayIsDarkFor, trayToolTip } from "../../../main/tray-icon";
-import { clickOpensDashboard, toMenuTemplate } from "../../../main/tray";
-import { makeStatus } from "./fake-electron";
+import { clickOpensDashboard, toMenuTemplate, TrayController } from "../../../main/tray";
+import type { LimitsGlance } from "../../../shared/limits";
+import { createFakePorts, makeStatus } from "./fake-electron";
 
 const opts = { launchAtLogin: false, platform: "linux" as const };
 
@@ -226,5 +227,75 @@ describe("runtime lines", () => {
       "Memory: OpenCode 640 MB · Patchbay 120 MB",
       "Last recycle: 12 min ago (idle for 31 min at 700 MB)",
     ]);
+  });
+});
+
+describe("limits lines (issue 24 §4–5)", () => {
+  const T = Date.UTC(2026, 0, 1, 12);
+  const hhmm = (t: number) => new Date(t).toISOString().slice(11, 16);
+  const limited = (model: string, until: number) => ({
+    model,
+    provider: model.split("/")[0]!,
+    until,
+    since: T,
+    logId: null,
+    message: null,
+  });
+  const limits: LimitsGlance = {
+    rateLimited: [limited("mock/a", T + 60_000), limited("other/b", T - 1)],
+    tightestBudget: {
+      app: "claude-code",
+      metric: "requests",
+      limit: 100,
+      window: "5h",
+      used: 80,
+      resetAt: T + 3_600_000,
+      spent: false,
+      retryAt: null,
+    },
+  };
+
+  test("each model still cooling, then the tightest budget, after the status lines", () => {
+    const model = buildTrayMenu({ ...makeStatus({}), limits }, { ...opts, now: T, formatTime: hhmm });
+    assert.deepEqual(labels(model).slice(0, 5), [
+      "API running on 127.0.0.1:4747",
+      "OpenCode 1.18.33 ready",
+      "mock/a rate-limited until 12:01",
+      "Budget: claude-code: 80/100 requests per 5 hours, resets 13:00",
+      "---",
+    ]);
+    assert.equal(labels(buildTrayMenu(makeStatus({}), opts)).length, 13, "no limits: no lines");
+  });
+
+  test("many models: the first few, then how many more", () => {
+    const many = Array.from({ length: 7 }, (_, i) => limited(`p/m${i}`, T + 1000 * (i + 1)));
+    const model = buildTrayMenu(
+      { ...makeStatus({}), limits: { rateLimited: many, tightestBudget: null } },
+      { ...opts, now: T, formatTime: hhmm, maxRateLimits: 3 },
+    );
+    assert.deepEqual(labels(model).slice(2, 6), [
+      "p/m0 rate-limited until 12:00",
+      "p/m1 rate-limited until 12:00",
+      "p/m2 rate-limited until 12:00",
+      "4 more rate-limited models on the Overview",
+    ]);
+  });
+
+  test("the tray (fake Electron) shows them after a status update", () => {
+    const ports = createFakePorts({ userData: "/tmp/unused-tray" });
+    const tray = new TrayController({ ports, iconDir: "/icons", onAction: () => undefined });
+    tray.create(makeStatus({}), false);
+    assert.ok(!ports.trays[0]!.labels().some((l) => l.includes("rate-limited")));
+    const soon = Date.now() + 3_600_000;
+    tray.update({ ...makeStatus({}), limits: { ...limits, rateLimited: [limited("mock/a", soon)] } });
+    const shown = ports.trays[0]!.labels();
+    assert.ok(
+      shown.some((l) => /^mock\/a rate-limited until \S/.test(l)),
+      shown.join(" | "),
+    );
+    assert.ok(
+      shown.some((l) => l.startsWith("Budget: claude-code: 80/100 requests per 5 hours, resets ")),
+      shown.join(" | "),
+    );
   });
 });

@@ -36,6 +36,7 @@ let base: string;
 const apps = new OneApp();
 const backend = new TwoModels();
 const log = new MemoryLog();
+const cooldowns = new Cooldowns(() => now);
 
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-route-unit-"));
@@ -56,7 +57,7 @@ before(async () => {
       health: () => ({ ok: true, opencode: "ready" }),
       log: () => undefined,
       budgets: createBudgetGuard(store),
-      cooldowns: new Cooldowns(() => now),
+      cooldowns,
     },
     WIRE_TABLE,
   );
@@ -199,4 +200,29 @@ test("budgets: N pass with utilization headers, N+1 is refused natively on all t
   assert.equal(backend.streams.length, 2, "refused requests never reached the backend");
   now = t0 + 5 * H + 1;
   assert.equal((await call("chat", "mock/mock-model")).status, 200, "the window moved on");
+});
+
+test("a single model's 429 with a retry time is recorded with its log entry (Overview, tray); it is still tried", async () => {
+  setApp({});
+  now += 3 * H; // past earlier tests' cooldowns
+  backend.script = () => refuse429;
+  const r = await call("messages", "mock/mock-model");
+  assert.equal(r.status, 429);
+  assert.equal(r.headers.get("retry-after"), "60");
+  const entry = log.entries.at(-1);
+  assert.ok(entry);
+  assert.deepEqual(
+    cooldowns.list().map((c) => [c.model, c.until, c.logId]),
+    [["mock/mock-model", now + 60_000, entry.id]],
+  );
+  assert.match(cooldowns.list()[0]?.message ?? "", /slow down/);
+  backend.script = () => textAnswer("fine again");
+  const again = await call("chat", "mock/mock-model");
+  assert.equal(again.status, 200, "without a chain the model is asked (the provider decides)");
+  // A budget's 429 is Patchbay's, not the provider's: nothing is noted.
+  setApp({ budgets: [{ metric: "requests", limit: 1, window: "5h" }] });
+  now += 61_000;
+  await call("chat", "mock/other");
+  assert.equal((await call("chat", "mock/other")).status, 429);
+  assert.deepEqual(cooldowns.list(), []);
 });

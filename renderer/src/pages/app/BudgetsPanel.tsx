@@ -29,7 +29,7 @@ export function BudgetsPanel() {
   };
 
   return (
-    <div className="card stack-lg" aria-label="Budgets">
+    <section className="card stack-lg" aria-label="Budgets">
       <div>
         <h2>Budgets</h2>
         <p className="section-note">
@@ -91,6 +91,6 @@ export function BudgetsPanel() {
         onSave={() => save.mutate({ budgets: draft }, { onSuccess: (a) => setDraft(a.budgets) })}
         onReset={() => setDraft(app.budgets)}
       />
-    </div>
+    </section>
   );
 }

@@ -31,7 +31,7 @@ export function RoutesPanel() {
   );
   const dirty = JSON.stringify(value) !== JSON.stringify(app.routes);
   return (
-    <div className="card stack-lg" aria-label="Routes by request role">
+    <section className="card stack-lg" aria-label="Routes by request role">
       <div>
         <h2>Routes by request role</h2>
         <p className="section-note">
@@ -62,6 +62,6 @@ export function RoutesPanel() {
         onSave={() => save.mutate({ routes: value }, { onSuccess: (a) => setDraft(toDraft(a.routes)) })}
         onReset={() => setDraft(toDraft(app.routes))}
       />
-    </div>
+    </section>
   );
 }

@@ -9,6 +9,7 @@ import { api, qk } from "../../api";
 import { EmptyState, ErrorState, Loading } from "../../components/States";
 import { formatCompact, formatNumber } from "../../lib/format";
 import { useCurrentApp } from "./context";
+import { BudgetUse } from "./BudgetUse";
 
 const PERIODS = [7, 30, 90] as const;
 // Mid-tone colours that read on both the light and the dark theme.
@@ -101,6 +102,7 @@ export default function UsageTab() {
           ))}
         </div>
       </div>
+      {usage.data ? <BudgetUse budgets={usage.data.budgets} /> : null}
       {usage.isPending ? (
         <Loading label="Loading usage…" />
       ) : usage.isError ? (

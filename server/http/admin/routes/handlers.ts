@@ -80,8 +80,12 @@ export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
   },
 
   getUsage: ({ params, query }, s) => {
-    requireApp(s, params.name);
-    return { app: params.name, days: s.requestLog.usage(params.name, query.days ?? 30) };
+    const app = requireApp(s, params.name);
+    return {
+      app: params.name,
+      days: s.requestLog.usage(params.name, query.days ?? 30),
+      budgets: s.budgetStatuses?.(app) ?? [],
+    };
   },
 
   ...historyHandlers,

@@ -1,0 +1,171 @@
+// Routing and limits in the dashboard (issue 24), one headless Patchbay (real OpenCode + mock upstream) and Chromium:
+// the Models tab's routes and the Limits tab's budgets save, remove and refuse bad input (nothing saved); the Usage
+// tab shows each budget as used/limit with its reset; the Overview shows a provider model rate-limited until its
+// retry time and links the refusal to its log entry.
+import { after, afterEach, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import OpenAI from "openai";
+import { startDashboardFixture, type DashboardFixture } from "./support/dashboard-fixture";
+import { eventually } from "./support/eventually";
+import { Dashboard } from "./pages/dashboard";
+import { BudgetsPanel, BudgetUse, RoutesPanel } from "./pages/limits-panels";
+import { RequestDetailsDrawer } from "./pages/logs-page";
+
+const APP = "e2e-limits";
+let d: DashboardFixture;
+let dash: Dashboard;
+let key = "";
+
+/** The app as the server has it now. */
+const stored = () => d.fx.admin.getApp({ params: { name: APP } });
+
+/** `ms` as the dashboard's formatTime shows it (browser's locale and zone: today → HH:MM:SS, else date and time). */
+function shownTime(ms: number): Promise<string> {
+  return d.page.evaluate((t) => {
+    const date = new Date(t);
+    if (new Date().toDateString() === date.toDateString())
+      return new Intl.DateTimeFormat(undefined, {
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+        hourCycle: "h23",
+      }).format(date);
+    return new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" }).format(date);
+  }, ms);
+}
+
+before(async () => {
+  d = await startDashboardFixture();
+  dash = new Dashboard(d.page);
+  key = await d.fx.createKey(APP, { models: ["mock/*"] });
+  await d.fx.admin.updateApp({ params: { name: APP }, body: { aliases: { cheap: "mock/mock-reasoner" } } });
+  await dash.login(d.fx.urls.loginUrl);
+});
+afterEach(async () => {
+  for (let i = 0; i < 3 && (await d?.page.locator("dialog[open]").count()) > 0; i++)
+    await d.page.keyboard.press("Escape");
+});
+after(async () => {
+  await d?.stop();
+});
+
+describe("routing and limits in the dashboard", { timeout: 240_000 }, () => {
+  test("routes: a bad target is refused with the server's words and nothing saved; save, then remove", async () => {
+    const detail = await (await dash.apps()).open(APP);
+    await detail.models();
+    const routes = await new RoutesPanel(d.page).ready();
+
+    await routes.set("subagent", "nonesuch");
+    await routes.clickSave();
+    await routes
+      .error()
+      .filter({ hasText: /neither an alias of app "e2e-limits" nor provider\/model/ })
+      .waitFor();
+    await routes.set("subagent", "other/not-allowed");
+    await routes.clickSave();
+    await routes
+      .error()
+      .filter({ hasText: /may not use; add it to the app's models first/ })
+      .waitFor();
+    assert.deepEqual((await stored()).routes, {}, "nothing saved");
+
+    await routes.set("subagent", "cheap");
+    await routes.set("compaction", "mock/mock-model");
+    await routes.save();
+    assert.deepEqual((await stored()).routes, { subagent: "cheap", compaction: "mock/mock-model" });
+    await d.screenshot("limits-01-routes");
+
+    await routes.set("compaction", "");
+    await routes.save();
+    assert.deepEqual((await stored()).routes, { subagent: "cheap" }, "an emptied role is removed");
+  });
+
+  test("budgets: a malformed window is refused at the field, nothing added or saved; add, save, remove", async () => {
+    const detail = await (await dash.apps()).open(APP);
+    await detail.tab("Limits");
+    const budgets = await new BudgetsPanel(d.page).ready();
+
+    await budgets.add("Requests", "10/7x");
+    await budgets
+      .region()
+      .getByText('Invalid requests budget "10/7x": unknown window "7x"; use 5h, day, week.')
+      .waitFor();
+    assert.equal(await budgets.specField().getAttribute("aria-invalid"), "true");
+    await budgets.add("Tokens", "lots/day");
+    await budgets
+      .region()
+      .getByText(/Invalid tokens budget "lots\/day": use N\/<window>/)
+      .waitFor();
+    assert.deepEqual(await budgets.listed(), [], "nothing added");
+    assert.equal(await budgets.saveButton().isDisabled(), true, "nothing to save");
+
+    await budgets.add("Requests", "3/5h");
+    await budgets.add("Tokens", "1000000/day");
+    assert.deepEqual(await budgets.listed(), ["3 requests per 5 hours", "1000000 tokens per day"]);
+    await budgets.save();
+    assert.deepEqual((await stored()).budgets, [
+      { metric: "requests", limit: 3, window: "5h" },
+      { metric: "tokens", limit: 1000000, window: "day" },
+    ]);
+    await d.screenshot("limits-02-budgets");
+
+    await budgets.remove("1000000 tokens per day");
+    await budgets.save();
+    assert.deepEqual((await stored()).budgets, [{ metric: "requests", limit: 3, window: "5h" }]);
+  });
+
+  test("usage: each budget as used/limit with its reset time", async () => {
+    const openai = new OpenAI({ apiKey: key, baseURL: d.fx.apiBase, maxRetries: 0, timeout: 120_000 });
+    d.fx.mock.reset();
+    for (let i = 0; i < 2; i++)
+      await openai.chat.completions.create({
+        model: "mock/mock-model",
+        messages: [{ role: "user", content: `u${i}` }],
+      });
+    const usage = await d.fx.admin.getUsage({ params: { name: APP }, query: {} });
+    const budget = usage.budgets[0];
+    assert.ok(budget && budget.resetAt !== null, JSON.stringify(usage.budgets));
+    assert.equal(budget.used, 2);
+
+    const detail = await (await dash.apps()).open(APP);
+    await detail.tab("Usage");
+    const use = await new BudgetUse(d.page).ready();
+    const item = use.item("3 requests per 5 hours");
+    await item.getByText("2/3", { exact: true }).waitFor();
+    await item.getByText(`resets ${await shownTime(budget.resetAt)}`, { exact: true }).waitFor();
+    assert.equal(await item.getByRole("meter").getAttribute("value"), "2");
+    await d.screenshot("limits-03-usage-budgets");
+  });
+
+  test("overview: a provider's 429 shows the model rate-limited until its retry time, linked to the refusal", async () => {
+    // Out of the way of the 3-request budget of the earlier step.
+    await d.fx.admin.updateApp({ params: { name: APP }, body: { budgets: [] } });
+    const openai = new OpenAI({ apiKey: key, baseURL: d.fx.apiBase, maxRetries: 0, timeout: 120_000 });
+    d.fx.mock.reset();
+    d.fx.mock.setResponder(() => ({
+      error: { status: 429, message: "rate limit exceeded", headers: { "retry-after": "600" } },
+    }));
+    await assert.rejects(
+      openai.chat.completions.create({ model: "mock/mock-vision", messages: [{ role: "user", content: "limited" }] }),
+      (err: unknown) => err instanceof OpenAI.APIError && err.status === 429,
+    );
+    d.fx.mock.setResponder(() => ({ text: "MOCK_DEFAULT_REPLY" }));
+    const limited = await eventually("the refusal in the status", async () => {
+      const r = d.fx.pb.status().limits?.rateLimited.find((x) => x.model === "mock/mock-vision");
+      assert.ok(r);
+      return r;
+    });
+    assert.ok(limited.logId, "the refusal's log entry is known");
+
+    const overview = await dash.overview();
+    const row = overview.rateLimited("mock/mock-vision");
+    await row.getByText(`rate-limited until ${await shownTime(limited.until)}`, { exact: true }).waitFor();
+    await d.screenshot("limits-04-overview-rate-limited");
+    await row.getByRole("link", { name: "See the refusal" }).click();
+    const drawer = await new RequestDetailsDrawer(d.page).ready();
+    const text = await drawer.text();
+    assert.match(text, /429/);
+    assert.match(text, /rate limit exceeded/);
+    assert.match(new URL(d.page.url()).search, new RegExp(`entry=${limited.logId}`));
+  });
+});
