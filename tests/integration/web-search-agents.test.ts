@@ -13,6 +13,7 @@ import { buildSnippets, claudeCodeEnv, KEY_ENV } from "../../shared/admin/snippe
 import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
 import type { MockReply, RecordedRequest } from "../harness/mock-upstream";
 import { MockSearxng } from "../harness/mock-searxng";
+import type { LogServerToolCall } from "../../shared/log-entry";
 
 type Json = Record<string, unknown>;
 
@@ -85,6 +86,15 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): 
   });
 }
 
+/** The searches of `app`'s newest logged request that ran any (the request log's `serverTools`, `ms` left out). */
+async function loggedSearches(app: string): Promise<Array<Omit<LogServerToolCall, "ms">>> {
+  const logs = await fx.admin.queryLogs({ query: { app } });
+  const entry = logs.entries.find((e) => e.serverTools?.length);
+  return (entry?.serverTools ?? []).map(({ ms, ...rest }) => {
+    assert.ok(ms >= 0);
+    return rest;
+  });
+}
 const describeRun = (r: Run) => `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr.slice(-4000)}`;
 const messagesOf = (r: RecordedRequest | undefined) => ((r?.body.messages as Json[] | undefined) ?? []) as Json[];
 const toolNamesOf = (r: RecordedRequest | undefined) =>
@@ -153,6 +163,10 @@ describe("Claude Code's WebSearch through Patchbay", () => {
     assert.deepEqual(search.queries, [QUERY], "Patchbay ran the search against the backend once");
     const result = webSearchToolResult();
     assert.doesNotMatch(result, /Web search error/, result);
+    // The request log's record of WebSearch's own request names the search it ran.
+    assert.deepEqual(await loggedSearches("claude-code"), [
+      { kind: "web_search", target: QUERY, backend: `SearXNG at ${search.url}`, results: HITS.length },
+    ]);
     for (const h of HITS) {
       assert.ok(result.includes(h.url), `${h.url} in the tool result: ${result}`);
       assert.ok(result.includes(h.title), `${h.title} in the tool result: ${result}`);
@@ -174,6 +188,10 @@ describe("Claude Code's WebSearch through Patchbay", () => {
       assert.match(result, /Web search error: unavailable/, result);
       // The search model saw the error (it wrote its "could not search" line), not results it could pass on.
       assert.ok(result.includes(SEARCH_FAILED) && !result.includes(MODEL_WORDS), result);
+      const logged = await loggedSearches("claude-code");
+      assert.equal(logged.length, 1, JSON.stringify(logged));
+      assert.equal(logged[0]?.results, 0);
+      assert.match(logged[0]?.error ?? "", /^unavailable: Web search and fetch are off for app 'claude-code'/);
     } finally {
       await fx.admin.updateApp({ params: { name: "claude-code" }, body: { webSearch: true } });
     }
@@ -245,6 +263,9 @@ describe("Codex's hosted web_search through Patchbay", () => {
     assert.equal(r.code, 0, describeRun(r));
     assert.match(r.stdout, new RegExp(CODEX_FINAL), describeRun(r));
     assert.deepEqual(search.queries, [QUERY]);
+    assert.deepEqual(await loggedSearches("codex"), [
+      { kind: "web_search", target: QUERY, backend: `SearXNG at ${search.url}`, results: HITS.length },
+    ]);
     const result = searchResultSeenByModel();
     for (const h of HITS) assert.ok(result.includes(h.url) && result.includes(h.title), result);
     // Codex's transcript names the search it was told about (the web_search_call item's query).
