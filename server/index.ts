@@ -152,6 +152,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       searchUrl: () => deps.searchUrl ?? settings.get().searchUrl,
       // The backend sees the app's data key (shared/apps.ts appDataKey), not its name.
       webSearchOn: (key) => apps.list().find((a) => appDataKey(a) === key)?.webSearch ?? false,
+      appName: (key) => apps.list().find((a) => appDataKey(a) === key)?.name ?? key,
       fetchPage: createWebFetcher(deps.webFetchAllowAddress ? { allowAddress: deps.webFetchAllowAddress } : {}),
     }),
     onCall: (app, c) =>

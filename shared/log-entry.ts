@@ -9,6 +9,21 @@ export const LogUsage = z.object({
 });
 export type LogUsage = z.infer<typeof LogUsage>;
 
+/** One web search or fetch Patchbay ran for the request (issue 23): what was asked, which backend, how it went. */
+export const LogServerToolCall = z.object({
+  kind: z.enum(["web_search", "web_fetch"]),
+  /** The query (search) or URL (fetch), at most 500 characters. */
+  target: z.string(),
+  /** Who served it: the search backend's label, or "Patchbay fetch". */
+  backend: z.string(),
+  ms: z.number(),
+  /** Hits (search) or 1 (fetched page); 0 with `error`. */
+  results: z.number().int(),
+  /** `<error_code>: <message>` when the call gave the client an error result. */
+  error: z.string().optional(),
+});
+export type LogServerToolCall = z.infer<typeof LogServerToolCall>;
+
 export const RequestLogEntry = z.object({
   id: z.string(),
   /** Start of the request, epoch ms. */
@@ -44,6 +59,8 @@ export const RequestLogEntry = z.object({
   /** True when the request waited for OpenCode to (re)start or be recycled, or ran on an OpenCode ready for less than
    *  30 s (slower first token expected). */
   freshOpenCode: z.boolean().optional(),
+  /** Web searches and fetches Patchbay ran for this request, in order (requests that offered server tools). */
+  serverTools: z.array(LogServerToolCall).optional(),
   /** Present only when the user enabled body logging. */
   requestBody: z.unknown().optional(),
   responseBody: z.unknown().optional(),

@@ -155,6 +155,20 @@ export type ServerToolErrorCode =
   | "unsupported_content_type"
   | "url_too_long";
 
+/** One server tool call as the request log keeps it (shared/log-entry.ts LogServerToolCall). */
+export interface ServerToolCallRecord {
+  kind: ServerToolKind;
+  /** The query or URL. */
+  target: string;
+  /** The search backend's label, or "Patchbay fetch". */
+  backend: string;
+  ms: number;
+  /** Hits (search) or 1 (fetched page); 0 with `error`. */
+  results: number;
+  /** `<error_code>: <message>` of an error outcome. */
+  error?: string;
+}
+
 /** The outcome of one server tool call. */
 export type ServerToolOutcome =
   | { kind: "web_search"; query: string; hits: WebSearchHit[] }
@@ -202,8 +216,8 @@ export type ModelEvent =
   /** A server tool call the model made, run by Patchbay (never returned to the client to run). `input` is the
    *  model's arguments as an object. Its `server-tool-result` follows before any other output. */
   | { type: "server-tool-call"; id: string; name: string; kind: ServerToolKind; input: Record<string, unknown> }
-  /** The outcome of the server tool call `id`. */
-  | { type: "server-tool-result"; id: string; outcome: ServerToolOutcome }
+  /** The outcome of the server tool call `id`; `record` is what the request log keeps of it. */
+  | { type: "server-tool-result"; id: string; outcome: ServerToolOutcome; record?: ServerToolCallRecord }
   /** `warnings`: notes learnt only at the end (e.g. the model ignored tool_choice), for `x-patchbay-warnings`. */
   | { type: "finish"; reason: FinishReason; usage: Usage; warnings?: PatchbayWarning[] }
   | { type: "error"; error: ModelError };

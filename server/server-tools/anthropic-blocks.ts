@@ -3,7 +3,7 @@
 // WebSearchToolResultError, WebFetchToolResultBlock, WebFetchBlock, DocumentBlock, PlainTextSource, ServerToolUsage).
 // `encrypted_content` is Anthropic's opaque page content; Patchbay has none to give, so it is "" (the snippet reached
 // the model as the tool result; a client only shows title and URL).
-import type { ServerToolOutcome, Usage } from "../core/contract";
+import type { ServerToolOutcome, Usage, WebSearchHit } from "../core/contract";
 
 /** `server_tool_use`. `caller` is always a direct call (no code execution in Patchbay). */
 export interface AnthropicServerToolUseBlock {
@@ -116,4 +116,38 @@ function webSearchErrorCode(code: string): string {
   )
     ? code
     : "unavailable";
+}
+
+/** A text block's citation of a search result (`CitationsWebSearchResultLocation`). `encrypted_index` is opaque to
+ *  clients (Anthropic's pointer into its encrypted result); Patchbay has none, so it is "". */
+export interface WebSearchResultLocation {
+  type: "web_search_result_location";
+  url: string;
+  title: string | null;
+  encrypted_index: string;
+  /** Up to 150 characters of the cited result (Anthropic's limit): its snippet, else its title. */
+  cited_text: string;
+}
+
+/** Most characters of `cited_text`. */
+export const MAX_CITED_TEXT_CHARS = 150;
+
+/**
+ * The citations of a text block: one per search result whose URL the text contains, in the order the text first
+ * names them. The model cites by writing a result's URL (the tool result it read lists them); text that names no
+ * result's URL gets no citation, so Patchbay never invents a basis the model did not give.
+ */
+export function webSearchCitations(text: string, hits: readonly WebSearchHit[]): WebSearchResultLocation[] {
+  const seen = new Set<string>();
+  return hits
+    .map((hit) => ({ hit, at: text.indexOf(hit.url) }))
+    .filter(({ hit, at }) => at >= 0 && !seen.has(hit.url) && seen.add(hit.url))
+    .sort((a, b) => a.at - b.at)
+    .map(({ hit }) => ({
+      type: "web_search_result_location" as const,
+      url: hit.url,
+      title: hit.title || null,
+      encrypted_index: "",
+      cited_text: (hit.snippet || hit.title).slice(0, MAX_CITED_TEXT_CHARS),
+    }));
 }

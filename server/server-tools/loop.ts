@@ -10,7 +10,7 @@ import type {
   ModelEvent,
   NeutralMessage,
   PatchbayWarning,
-  ServerToolKind,
+  ServerToolCallRecord,
   ServerToolSpec,
   ToolCall,
   ToolDefinition,
@@ -32,17 +32,7 @@ export interface ServerToolsOptions {
   defaultMaxUses?: number;
 }
 
-/** One call as logged: what was asked, which backend, how long, how many results. */
-export interface ServerToolCallRecord {
-  kind: ServerToolKind;
-  /** The query or URL. */
-  target: string;
-  backend: string;
-  ms: number;
-  /** Hits (search) or 1 (fetched page); 0 with `error`. */
-  results: number;
-  error?: string;
-}
+export type { ServerToolCallRecord };
 
 const SEARCH_PARAMETERS = {
   type: "object",
@@ -159,15 +149,16 @@ async function* runWithServerTools(
             if (spec.kind === "web_search") counts.webSearchRequests++;
             else counts.webFetchRequests++;
           }
-          options.onCall?.(req.app, {
+          const record: ServerToolCallRecord = {
             kind: spec.kind,
-            target: String(input.query ?? input.url ?? ""),
+            target: String(input.query ?? input.url ?? "").slice(0, 500),
             backend: spec.kind === "web_search" ? (services.search?.label ?? "none") : "Patchbay fetch",
             ms: Date.now() - started,
             results: "error" in outcome ? 0 : outcome.kind === "web_search" ? outcome.hits.length : 1,
             ...("error" in outcome ? { error: `${outcome.error}: ${outcome.message}` } : {}),
-          });
-          yield { type: "server-tool-result", id, outcome };
+          };
+          options.onCall?.(req.app, record);
+          yield { type: "server-tool-result", id, outcome, record };
           serverCalls.push({
             call: { id, name: spec.name, arguments: JSON.stringify(input) },
             result: outcomeText(outcome),

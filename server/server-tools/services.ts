@@ -12,6 +12,8 @@ export interface ServerToolConfig {
   searchUrl(): string | null;
   /** The app's web search switch (search and fetch); false turns both off. */
   webSearchOn(app: string): boolean;
+  /** The app's name as the user knows it, for messages (`app` is what the backend sees: its data key). */
+  appName?(app: string): string;
   /** The page fetcher (web-fetch.ts; tests pass one that may reach loopback). */
   fetchPage: PageFetcher;
   timeoutMs?: number;
@@ -36,7 +38,7 @@ export function serverToolServices(config: ServerToolConfig): (app: string) => S
   return (app) => {
     const timeoutMs = config.timeoutMs ?? SERVER_TOOL_TIMEOUT_MS;
     if (!config.webSearchOn(app)) {
-      const off = `Web search and fetch are off for app '${app}' in Patchbay.`;
+      const off = `Web search and fetch are off for app '${config.appName?.(app) ?? app}' in Patchbay.`;
       return { search: null, searchUnavailable: off, fetchPage: null, fetchUnavailable: off, timeoutMs };
     }
     const url = config.searchUrl();

@@ -6,6 +6,7 @@ import { useBaseUrl } from "../api";
 import { CodeBlock } from "../components/CodeBlock";
 import { CopyButton } from "../components/CopyButton";
 import { Dialog } from "../components/Dialog";
+import { ServerToolCalls } from "../components/ServerToolCalls";
 import { Callout } from "../components/States";
 import { EMPTY, formatDateTime, formatMs, formatNumber, statusTone } from "../lib/format";
 
@@ -79,6 +80,14 @@ export function LogDetailDrawer({ entry, onClose }: { entry: RequestLogEntry; on
                   </li>
                 ))}
               </ul>
+            </dd>
+          </>
+        ) : null}
+        {entry.serverTools?.length ? (
+          <>
+            <dt>Web search</dt>
+            <dd>
+              <ServerToolCalls calls={entry.serverTools} />
             </dd>
           </>
         ) : null}

@@ -97,6 +97,8 @@ export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayC
         entry.ttftMs = ctx.now() - entry.time;
         ctx.onFirstOutput();
       }
+      if (event.type === "server-tool-result" && event.record)
+        entry.serverTools = [...(entry.serverTools ?? []), event.record];
       if (event.type === "finish") {
         entry.usage = toLogUsage(event.usage);
         // Late warnings reach the header of a non-streamed answer (not yet sent) and the request log.

@@ -11,6 +11,7 @@ import { refuseEmptyUserContent } from "../../core/tool-helpers";
 import type { WarningList } from "../../core/warnings";
 import { warn } from "../../core/warnings";
 import { parseWire } from "../../core/wire-parse";
+import { serverToolBlockText } from "./server-tool-history";
 import {
   DocumentBlock,
   ImageBlock,
@@ -246,6 +247,12 @@ function decodeAssistantContent(
       }
       case "redacted_thinking":
         reasoning.push({ text: "", redactedData: parseWire(RedactedThinkingBlock, raw, [where]).data });
+        return;
+      case "server_tool_use":
+      case "web_search_tool_result":
+      case "web_fetch_tool_result":
+        // A search or fetch that already ran: the model keeps its query and results as text.
+        parts.push({ type: "text", text: serverToolBlockText(raw) });
         return;
       default:
         notes.add(warn.dropped("messages[].content[].type", `assistant content block type ${q(raw.type, 40)} dropped`));

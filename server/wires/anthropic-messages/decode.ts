@@ -171,8 +171,10 @@ function ignoredFields(body: Record<string, unknown>, notes: WarningList): void 
  * - Assistant content: text, tool_use (→ tool call, `arguments` = JSON.stringify(input)); thinking blocks WITH a
  *   signature and redacted_thinking → `reasoning` (sent back only to an Anthropic provider, which verifies them);
  *   thinking without a signature is dropped (warning): no upstream could verify it.
- * - Tools: custom tools only; server tools (dated `type`) are dropped with a warning, and a `tool_choice` naming one
- *   is a 400. `defer_loading` tools are offered directly (warning) and a `tool_reference` in a tool result becomes the
+ *   `server_tool_use` / `web_search_tool_result` / `web_fetch_tool_result` (a search or fetch that already ran) → text
+ *   of the query and results (server-tool-history.ts).
+ * - Tools: custom tools, and the web search / fetch server tools Patchbay runs (server/server-tools); other server
+ *   tools (dated `type`) are dropped with a warning, and a `tool_choice` naming one of those is a 400. `defer_loading` tools are offered directly (warning) and a `tool_reference` in a tool result becomes the
  *   text `[tool available: <name>]`, since there is no server-side tool search. `tool_choice` any → required, tool → named function, none → none;
  *   `disable_parallel_tool_use` → parallelToolCalls false.
  * - `max_tokens` (required) → maxOutputTokens; `output_config.effort` (else `thinking.budget_tokens` bucketed by

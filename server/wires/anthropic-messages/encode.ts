@@ -2,7 +2,7 @@
 // (Anthropic API reference, "Streaming Messages") and, from the same state, the non-stream Message object, so the two
 // never disagree. Pure: ids are injected; no clocks, no I/O.
 import { assertRunFinished, endRun } from "../../core/run-end";
-import type { FinishReason, ModelError, ModelEvent, Usage } from "../../core/contract";
+import type { FinishReason, ModelError, ModelEvent, Usage, WebSearchHit } from "../../core/contract";
 import type { PatchbayError } from "../../core/errors";
 import { modelErrorToPatchbayError, STREAM_ENDED_EARLY } from "../../core/model-error";
 import type { SseFrame } from "../../core/sse-frame";
@@ -11,8 +11,10 @@ import {
   anthropicServerToolUsage,
   serverToolResultBlock,
   serverToolUseBlock,
+  webSearchCitations,
   type AnthropicServerToolResultBlock,
   type AnthropicServerToolUseBlock,
+  type WebSearchResultLocation,
 } from "../../server-tools/anthropic-blocks";
 
 /** Anthropic usage. `input_tokens` EXCLUDES cache reads (neutral usage includes them). */
@@ -27,7 +29,7 @@ export interface AnthropicUsage {
 
 /** A content block of the answer. `signature` is "" when the upstream gave none. */
 export type AnthropicContentBlock =
-  | { type: "text"; text: string }
+  | { type: "text"; text: string; citations?: WebSearchResultLocation[] }
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
   | AnthropicServerToolUseBlock
@@ -104,6 +106,8 @@ interface EncoderState {
   stopReason: AnthropicStopReason | null;
   usage: Usage | null;
   failure: ModelError | null;
+  /** Results of the searches so far: text that names one of their URLs cites it. */
+  hits: WebSearchHit[];
 }
 
 /**
@@ -132,6 +136,7 @@ export class MessagesEncoder {
     stopReason: null,
     usage: null,
     failure: null,
+    hits: [],
   };
 
   constructor(private readonly options: MessagesEncoderOptions) {}
@@ -191,6 +196,7 @@ export class MessagesEncoder {
         const index = s.blocks.length;
         const block = serverToolResultBlock(event.id, event.outcome);
         s.blocks.push(block);
+        if (!("error" in event.outcome) && event.outcome.kind === "web_search") s.hits.push(...event.outcome.hits);
         frames.push(
           this.frame("content_block_start", { index, content_block: block }),
           this.frame("content_block_stop", { index }),
@@ -259,12 +265,23 @@ export class MessagesEncoder {
     return [this.frame("message_start", { message })];
   }
 
+  /** Closes the open block. A text block that names search results gets their citations first: one
+   *  `citations_delta` each (the stream's way to add them; the SDK's MessageStream appends them to the block). */
   private closeOpen(): SseFrame[] {
     const s = this.s;
     if (s.open === null) return [];
     const index = s.open;
     s.open = null;
-    return [this.frame("content_block_stop", { index })];
+    const frames: SseFrame[] = [];
+    const block = s.blocks[index];
+    if (block?.type === "text" && s.hits.length > 0) {
+      const citations = webSearchCitations(block.text, s.hits);
+      if (citations.length > 0) block.citations = citations;
+      for (const citation of citations)
+        frames.push(this.frame("content_block_delta", { index, delta: { type: "citations_delta", citation } }));
+    }
+    frames.push(this.frame("content_block_stop", { index }));
+    return frames;
   }
 
   private delta(kind: "text" | "thinking", text: string): SseFrame[] {

@@ -29,6 +29,7 @@ import {
 } from "./request-schema";
 import { decodeResponsesToolChoice, decodeResponsesTools, flattenToolName, type ToolNameMap } from "./tools";
 import type { ResponseEcho, ResponseTextFormatOut } from "./wire-types";
+import { pushAssistantText, webSearchCallText } from "./web-search-history";
 
 /** What {@link decodeResponsesRequest} returns: the neutral request, the fields the response object repeats, and the
  *  map from the flat tool names the model sees back to the client's tools (namespace members, custom tools). */
@@ -258,9 +259,8 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
           content: joinTexts(toolOutputTexts(item.output, `${at}.output`, media)),
         });
         return;
-      case "web_search_call":
-        // An earlier search Patchbay (or OpenAI) ran: its results reached the model then; the answer that follows
-        // carries what was used. Not replayed.
+      case "web_search_call": // already ran, not run again: its query and sources stay as assistant text
+        pushAssistantText(messages, webSearchCallText(item));
         return;
       case "reasoning":
         // Reasoning items carry the model's earlier reasoning (often encrypted); they are not replayed.

@@ -81,8 +81,13 @@ export const CustomToolCallOutputItem = z.object({
 });
 /** A `reasoning` item: accepted and dropped. */
 export const ReasoningItem = z.object({ type: z.literal("reasoning") });
-/** A `web_search_call` item from an earlier response (Codex sends them back): the search is not replayed. */
-export const WebSearchCallItem = z.object({ type: z.literal("web_search_call") });
+/** A `web_search_call` item from an earlier response (Codex sends them back): the search is not run again; its
+ *  action (any shape: search, open_page, find) is read by web-search-history.ts. */
+export const WebSearchCallItem = z.object({
+  type: z.literal("web_search_call"),
+  status: z.unknown().optional(),
+  action: z.unknown().optional(),
+});
 /** Codex's `agent_message` item (a message between agents in its multi-agent mode): read as user text. Content is a
  *  string or `input_text` parts (Codex 0.171's AgentMessageInputContent). */
 export const AgentMessageItem = z.object({

@@ -108,6 +108,12 @@ describe("server tool loop", () => {
     const result = events[2] as Extract<ModelEvent, { type: "server-tool-result" }>;
     assert.equal(result.id, call.id);
     assert.deepEqual(result.outcome, { kind: "web_search", query: "news", hits: HITS });
+    // What the request log keeps of the call (the relay appends it to the entry's serverTools).
+    assert.ok(result.record && result.record.ms >= 0);
+    assert.deepEqual(
+      { ...result.record, ms: 0 },
+      { kind: "web_search", target: "news", backend: "fake", ms: 0, results: 2 },
+    );
     const finish = events[4] as Extract<ModelEvent, { type: "finish" }>;
     assert.equal(finish.reason, "stop");
     assert.equal(finish.usage.inputTokens, 20);
@@ -192,6 +198,8 @@ describe("server tool loop", () => {
     assert.ok(result && "error" in result.outcome);
     assert.equal(result.outcome.error, "unavailable");
     assert.match(result.outcome.message, /did not answer within 200 ms/);
+    assert.equal(result.record?.results, 0);
+    assert.match(result.record?.error ?? "", /^unavailable: Web search failed: fake did not answer within 200 ms/);
     clearTimeout(hold);
     assert.equal(events.at(-1)?.type, "finish");
     const finish = events.at(-1) as Extract<ModelEvent, { type: "finish" }>;
