@@ -6,7 +6,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Boxes, LayoutDashboard, LogOut, Plug, ScrollText, Settings } from "lucide-react";
 import { AdminApiError } from "../../shared/admin/client";
 import { qk, useStatus } from "./api";
-import { forgetSession, signOut } from "./session";
+import { forgetSession, signOut, signedOutByUser } from "./session";
 import { ApiBadge } from "./components/StatusBadge";
 
 const NAV = [
@@ -29,12 +29,18 @@ function BrandMark() {
   );
 }
 
-function SignedOut() {
+/** The signed-out screen: why this tab has no session, and the three ways back in (same words as the server's
+ *  used-link page, server/http/admin/pages.ts). */
+function SignedOut({ byUser }: { byUser: boolean }) {
   return (
     <main className="signed-out">
       <div className="card stack">
         <h1>Sign in to Patchbay</h1>
-        <p className="muted">This dashboard session is no longer valid (Patchbay may have restarted).</p>
+        <p className="muted">
+          {byUser
+            ? "You signed out of this dashboard."
+            : "This dashboard session has ended: Patchbay restarted, or it was signed out in another tab."}
+        </p>
         <ul className="muted signed-out-ways">
           <li>Desktop app: open the dashboard from the tray menu.</li>
           <li>
@@ -65,7 +71,7 @@ export function Layout() {
     void signOut().then(() => qc.invalidateQueries({ queryKey: qk.status }));
   };
 
-  if (signedOut) return <SignedOut />;
+  if (signedOut) return <SignedOut byUser={signedOutByUser()} />;
   const s = status.data;
   return (
     <div className="shell">

@@ -61,6 +61,8 @@ export async function completeLogin(): Promise<LoginOutcome> {
       const parsed = res.ok ? SessionCreated.safeParse(await res.json()) : null;
       if (parsed?.success) {
         setSessionToken(parsed.data.sessionToken);
+        memorySignedOut = false;
+        storage()?.removeItem(SIGNED_OUT_KEY);
         outcome = "signed-in";
       }
     } catch {
@@ -71,10 +73,21 @@ export async function completeLogin(): Promise<LoginOutcome> {
   return outcome;
 }
 
+/** sessionStorage key remembering that this tab signed out on purpose (the signed-out screen says so). */
+const SIGNED_OUT_KEY = "patchbay.signedOutByUser";
+let memorySignedOut = false;
+
+/** True when this tab's last session ended by its own Sign out (not by a restart or another tab). */
+export function signedOutByUser(): boolean {
+  return memorySignedOut || storage()?.getItem(SIGNED_OUT_KEY) === "1";
+}
+
 /** Signs out: ends the session on the server (best effort) and forgets the token. */
 export async function signOut(): Promise<void> {
   const headers = authHeaders();
   setSessionToken(null);
+  memorySignedOut = true;
+  storage()?.setItem(SIGNED_OUT_KEY, "1");
   if (!headers.authorization) return;
   await fetch(adminApi.closeDashboardSession.path, { method: "DELETE", headers, credentials: "omit" }).catch(
     () => undefined,

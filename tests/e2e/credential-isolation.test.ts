@@ -102,6 +102,7 @@ describe("the admin credential stays with the admin origin (issue 16 item 9)", {
     await dash.overview();
     await d.page.getByRole("button", { name: "Sign out" }).click();
     await d.page.getByRole("heading", { name: "Sign in to Patchbay", level: 1 }).waitFor();
+    await d.page.getByText("You signed out of this dashboard.").waitFor();
     assert.equal(await d.page.evaluate((key) => sessionStorage.getItem(key), SESSION_STORAGE_KEY), null);
     const res = await fetch(`${d.fx.urls.adminUrl}/admin/api/status`, {
       headers: { authorization: `Bearer ${sessionToken}` },

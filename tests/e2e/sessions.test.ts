@@ -324,6 +324,11 @@ describe("session history end to end", { timeout: 170_000 }, () => {
     const heading = d.page.getByRole("heading", { name: "Sign in to Patchbay", level: 1 });
     await heading.waitFor({ timeout: 10_000 });
     const text = await d.page.getByRole("main").innerText();
+    assert.match(
+      text,
+      /session has ended: Patchbay restarted/,
+      "a session ended by the server is not called a sign-out",
+    );
     for (const part of ["patchbay dashboard", "runtime.json", "adminToken", "tray"]) {
       assert.ok(text.includes(part), `the page mentions ${part}: ${text}`);
     }

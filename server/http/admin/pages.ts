@@ -9,16 +9,26 @@ function page(title: string, body: string): string {
 :root{color-scheme:light dark;font-family:system-ui,-apple-system,"Segoe UI",sans-serif}
 body{margin:0;min-height:100vh;display:grid;place-items:center;background:Canvas;color:CanvasText}
 main{max-width:30rem;padding:2rem;border:1px solid color-mix(in srgb,CanvasText 15%,transparent);border-radius:12px}
-h1{font-size:1.25rem;margin:0 0 .75rem}p{line-height:1.5;margin:.5rem 0;opacity:.85}code{font-size:.9em}
+h1{font-size:1.25rem;margin:0 0 .75rem}p,li{line-height:1.5;margin:.5rem 0;opacity:.85}code{font-size:.9em}
+ul{padding-left:1.2rem;margin:.5rem 0}
 </style></head>
 <body><main><h1>${title}</h1>${body}</main></body></html>`;
 }
 
-/** 401 page for a login link that was already used or is unknown. */
+/** 401 page for a login link that was already used or is unknown. Same ways back in, in the same words, as the
+ *  dashboard's signed-out screen (renderer/src/Layout.tsx). */
 export function loginFailedPage(): string {
   return page(
     "This login link has expired",
-    "<p>Login links work only once. Desktop: open the dashboard from the tray. Headless: run <code>patchbay dashboard</code> for a new login URL (each start of <code>patchbay serve</code> also prints one). Scripts need no login URL: send <code>Authorization: Bearer &lt;adminToken&gt;</code> with the token from <code>runtime.json</code> in Patchbay's data folder.</p>",
+    "<p>A login link works once, and only while the Patchbay that printed it runs.</p>" +
+      "<ul>" +
+      "<li>Desktop app: open the dashboard from the tray menu.</li>" +
+      "<li>Headless: run <code>patchbay dashboard</code> for a new one-time login URL from the running Patchbay. " +
+      "Every launch of <code>patchbay serve</code> also prints one.</li>" +
+      "<li>Scripts need no login URL: they read <code>adminUrl</code> and <code>adminToken</code> from " +
+      "<code>runtime.json</code> in the data folder and call the admin API with " +
+      "<code>Authorization: Bearer &lt;adminToken&gt;</code>.</li>" +
+      "</ul>",
   );
 }
 
