@@ -87,12 +87,15 @@ const processSlots = Math.max(heavySlots, Number(process.env.PATCHBAY_TEST_PROCE
 // `// test-group: alone`.
 const UNIT_BATCH_S = Number(process.env.PATCHBAY_TEST_UNIT_BATCH_S ?? "60");
 const GROUP_S = Number(process.env.PATCHBAY_TEST_GROUP_S ?? "150");
+// Sharing one Patchbay between files is off unless PATCHBAY_TEST_SHARE_PATCHBAY=1: a file's leftover upstream work
+// (OpenCode retries a failed call after the file ended) can consume the next file's scripted replies.
+const SHARE_PATCHBAY = process.env.PATCHBAY_TEST_SHARE_PATCHBAY === "1";
 const text = (f) => readFileSync(f, "utf8");
 const alone = (f) => /^\/\/ test-group: alone\b/m.test(text(f));
 const groupKind = (f) => {
   if (alone(f)) return null;
   if (!isHeavy(f)) return "unit";
-  if (text(f).includes("useSharedPatchbay(")) return "shared-patchbay";
+  if (SHARE_PATCHBAY && text(f).includes("useSharedPatchbay(")) return "shared-patchbay";
   return rel(f).split("/")[1];
 };
 
@@ -148,7 +151,15 @@ function runJob(job) {
   return new Promise((resolve) => {
     const t0 = Date.now();
     // Even a lone file goes through test-group.mjs: `node --test <file>` would start a second process for it.
-    const argv = ["--import", "tsx", "--test-reporter=spec", "build/scripts/test-group.mjs", ...job.files.map(rel)];
+    const share = job.name.startsWith("shared-patchbay") ? ["--share-patchbay"] : [];
+    const argv = [
+      "--import",
+      "tsx",
+      "--test-reporter=spec",
+      "build/scripts/test-group.mjs",
+      ...share,
+      ...job.files.map(rel),
+    ];
     const child = spawn(process.execPath, argv, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env });
     running.add(child);
     const chunks = [];
