@@ -26,7 +26,6 @@ const SPEC_WRAPPING_DEPTH = 8;
 /** Header the plugin sends the token in. */
 export const SIDE_CHANNEL_TOKEN_HEADER = "x-patchbay-token";
 
-
 /**
  * Registry of request specs by OpenCode session id, served at `GET /spec/:sessionID` on 127.0.0.1 with a random
  * token. Unknown sessions get 404 so the plugin fails closed. `start()` is idempotent; `stop()` closes the listener.

@@ -182,13 +182,16 @@ export class Recycler {
     let ready = false;
     if (this.o.prepareSuccessor) {
       const p0 = this.now();
+      const kept = this.keptSuccessor;
       ready = await this.o.prepareSuccessor();
       if (this.stopped) return;
       this.keptSuccessor = ready;
       log(
-        ready
-          ? `[opencode] replacement ready in ${this.now() - p0} ms; swapping at the next moment with no request`
-          : "[opencode] no replacement could be started beside the current process; stopping it first",
+        !ready
+          ? "[opencode] no replacement could be started beside the current process; stopping it first"
+          : kept
+            ? "[opencode] replacement kept from the postponed attempt; swapping at the next moment with no request"
+            : `[opencode] replacement ready in ${this.now() - p0} ms; swapping at the next moment with no request`,
       );
     }
     // Requests keep flowing to the current process meanwhile.

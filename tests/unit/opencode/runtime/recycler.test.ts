@@ -192,7 +192,11 @@ describe("Recycler", () => {
     release!(true);
     await first;
     assert.deepEqual(proc.calls, [], "recycled although requests were still running");
-    assert.equal(discarded, 0, "the ready replacement was discarded by a postponed recycle (a spare OpenCode each time)");
+    assert.equal(
+      discarded,
+      0,
+      "the ready replacement was discarded by a postponed recycle (a spare OpenCode each time)",
+    );
     assert.equal(gate.isHolding, false);
     rss = 500 * MIB; // back under the limit: the kept replacement is not needed any more
     await rec.tick();
@@ -267,7 +271,10 @@ describe("Recycler", () => {
     const ticket = await held;
     assert.equal(ticket.held, true);
     ticket.leave();
-    assert.ok(events.some((e) => e.includes("recycle postponed")), events.join("\n"));
+    assert.ok(
+      events.some((e) => e.includes("recycle postponed")),
+      events.join("\n"),
+    );
     assert.equal(proc.calls.length, 1, "swapped while a stream still ran");
     assert.equal(gate.isHolding, false);
     forever.leave();
