@@ -159,8 +159,9 @@ export class Recycler {
       minUptimeMs: this.o.minUptimeMs ?? 60_000,
     });
     if (decision.action === "none") {
-      // A replacement kept from a postponed recycle is not needed any more (memory back under the limit).
-      if (this.keptSuccessor) {
+      // A replacement kept from a postponed recycle is not needed any more once memory is back under the limit (a
+      // process still over it, within its busy grace, keeps it for the next attempt).
+      if (this.keptSuccessor && this.overSince === null) {
         this.keptSuccessor = false;
         this.o.discardSuccessor?.();
       }

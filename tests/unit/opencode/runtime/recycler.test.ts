@@ -159,9 +159,10 @@ describe("Recycler", () => {
     assert.equal(gate.isHolding, false);
   });
 
-  test("a postponed recycle keeps its ready replacement for the next attempt, discards it once not needed; stop() during the preparation abandons the swap", async () => {
-    const proc = fakeProcess({ t: 0 });
-    const gate = new RequestGate();
+  test("a postponed recycle keeps its ready replacement while memory stays over the limit, discards it once not needed; stop() during the preparation abandons the swap", async () => {
+    const clock = { t: 0 };
+    const proc = fakeProcess(clock);
+    const gate = new RequestGate({ now: () => clock.t });
     let discarded = 0;
     let prepared = 0;
     let rss = 2000 * MIB;
@@ -172,8 +173,9 @@ describe("Recycler", () => {
       readRss: async () => rss,
       limitBytes: () => 1024 * MIB,
       lowWatermarkBytes: () => 0,
+      now: () => clock.t,
       minUptimeMs: 0,
-      busyGraceMs: 0,
+      busyGraceMs: 1000,
       drainTimeoutMs: 20,
       maxHoldMs: 10,
       log: () => {},
@@ -187,17 +189,17 @@ describe("Recycler", () => {
       },
     });
     const stuck = await gate.enter();
+    await rec.tick(); // over the limit while busy: the grace period starts
+    clock.t += 1000;
     const first = rec.tick();
     await new Promise((r) => setTimeout(r, 5));
     release!(true);
     await first;
     assert.deepEqual(proc.calls, [], "recycled although requests were still running");
-    assert.equal(
-      discarded,
-      0,
-      "the ready replacement was discarded by a postponed recycle (a spare OpenCode each time)",
-    );
+    assert.equal(discarded, 0, "a postponed recycle discarded its ready replacement (a spare OpenCode each time)");
     assert.equal(gate.isHolding, false);
+    await rec.tick(); // still over the limit, within the next grace period: nothing to do yet
+    assert.equal(discarded, 0, "the replacement was discarded while memory was still over the limit");
     rss = 500 * MIB; // back under the limit: the kept replacement is not needed any more
     await rec.tick();
     assert.equal(discarded, 1, "a replacement nobody needs was kept");
