@@ -65,7 +65,10 @@ function wireLayers() {
       ["server/core"],
       [...nodeBuiltins, "express", "@opencode-ai/*", ...up.core, ...up.features, ...up.top, "**/wires/*"],
     ),
-    layer(["server/clients", "server/security", "server/demo"], ["express", ...up.core, ...up.features, ...up.top]),
+    layer(
+      ["server/clients", "server/security", "server/demo", "server/tokenizer"],
+      ["express", ...up.core, ...up.features, ...up.top],
+    ),
     layer(
       ["server/stores"],
       ["express", "@opencode-ai/*", ...up.core.filter((p) => p !== "**/stores/*"), ...up.features, ...up.top],

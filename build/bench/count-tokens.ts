@@ -2,7 +2,8 @@
 // one call with js-tiktoken (the baseline, measured in the same run): time and token counts for ordinary prose, a run
 // without spaces, and a large body. Run: npm run bench:count-tokens
 import { getEncoding } from "js-tiktoken";
-import { estimateInputTokens } from "../../server/wires/anthropic-messages/count-tokens";
+import { textsOf } from "../../server/wires/anthropic-messages/count-tokens";
+import { countTexts, withinBudget } from "../../server/tokenizer/token-counter";
 import type { NeutralRequest } from "../../server/core/contract";
 import { neutralRequest } from "../../tests/harness/neutral-fixtures";
 
@@ -17,7 +18,9 @@ function time<T>(fn: () => T): { ms: number; value: T } {
 }
 
 const encoding = getEncoding("o200k_base");
-estimateInputTokens(request("warm up")); // both share the loaded tables
+/** What the tokenizer worker computes for `request` (run here in-thread, to time the counting alone). */
+const estimateInputTokens = (req: NeutralRequest) =>
+  countTexts(withinBudget(textsOf(req).texts), (s) => encoding.encode(s, "all").length) + textsOf(req).fixedTokens;
 const cases: Array<[string, string]> = [
   ["prose, 20 kB", "The quick brown fox jumps over the lazy dog. ".repeat(450)],
   ["no spaces, 5 kB", "a".repeat(5_000)],

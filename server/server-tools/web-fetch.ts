@@ -1,7 +1,7 @@
 // Web fetch for the server tool loop: one page over http(s) through the SSRF-guarded fetcher Patchbay uses for remote
 // images (server/security/remote-image.ts: every DNS answer checked, connection pinned, redirects re-checked), with a
 // size cap and a timeout, returned as plain text (HTML converted by html-to-text).
-import { convert } from "html-to-text";
+import type { convert as Convert } from "html-to-text";
 import type { ServerToolOutcome } from "../core/contract";
 import { PatchbayError } from "../core/errors";
 import { fetchRemoteImage } from "../security/remote-image";
@@ -41,12 +41,13 @@ export function createWebFetcher(options: WebFetchOptions = {}): PageFetcher {
       const raw = Buffer.from(page.dataUrl.slice(page.dataUrl.indexOf(",") + 1), "base64").toString("utf8");
       const html = /html/.test(page.mediaType);
       const title = html ? (/<title[^>]*>([^<]*)<\/title>/i.exec(raw)?.[1]?.trim() ?? null) : null;
-      let text = html ? convert(raw, { wordwrap: false, selectors: [{ selector: "img", format: "skip" }] }) : raw;
+      const convert = html ? await htmlToText() : null;
+      let text = convert ? convert(raw, { wordwrap: false, selectors: [{ selector: "img", format: "skip" }] }) : raw;
       if (text.length > maxChars) text = `${text.slice(0, maxChars)}\n[… page text cut at ${maxChars} characters]`;
       return {
         kind: "web_fetch",
         url,
-        title: title ? decodeEntities(title) : null,
+        title: title && convert ? convert(title, { wordwrap: false }) : null,
         mediaType: page.mediaType,
         text,
         retrievedAt: new Date((options.now ?? Date.now)()).toISOString(),
@@ -74,6 +75,9 @@ function fetchError(err: unknown, signal: AbortSignal): ServerToolOutcome & { ki
   return { kind: "web_fetch", error: "url_not_accessible", message };
 }
 
-function decodeEntities(s: string): string {
-  return convert(s, { wordwrap: false });
+/** html-to-text's `convert`, loaded on the first page fetched (issue 26 item 3: ≈ 2 MB nobody needs until then). */
+let converter: Promise<typeof Convert> | null = null;
+function htmlToText(): Promise<typeof Convert> {
+  converter ??= import("html-to-text").then((m) => m.convert);
+  return converter;
 }

@@ -6,6 +6,7 @@ import crypto from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import { assertJsonDepth } from "../../core/json-depth";
+import { pidAlive } from "../../pid-alive";
 
 /** Depth allowed in a client value inside a spec (the bridge's bound, see spec.ts). */
 const MAX_JSON_DEPTH = 256;
@@ -25,9 +26,6 @@ const SPEC_WRAPPING_DEPTH = 8;
 /** Header the plugin sends the token in. */
 export const SIDE_CHANNEL_TOKEN_HEADER = "x-patchbay-token";
 
-/** Pids remembered per instance directory (see `announced`). */
-const ANNOUNCED_PIDS_KEPT = 3;
-
 /**
  * Registry of request specs by OpenCode session id, served at `GET /spec/:sessionID` on 127.0.0.1 with a random
  * token. Unknown sessions get 404 so the plugin fails closed. `start()` is idempotent; `stop()` closes the listener.
@@ -37,10 +35,17 @@ export class SideChannel {
   /** Instance directory → pids of the OpenCode processes whose companion plugin announced itself there, newest last
    *  (a recycle's replacement boots instances while the current process still serves them: both must count). */
   private readonly announced = new Map<string, number[]>();
+  /** Whether a pid names a live process: announcements of exited processes are dropped, never live ones. */
+  private readonly alive: (pid: number) => boolean;
   private readonly secret = crypto.randomBytes(24).toString("hex");
   private server: http.Server | null = null;
   private starting: Promise<SideChannelEndpoint> | null = null;
   private endpointValue: SideChannelEndpoint | null = null;
+
+  /** `alive` (tests) replaces the process-table check. */
+  constructor(opts: { alive?: (pid: number) => boolean } = {}) {
+    this.alive = opts.alive ?? pidAlive;
+  }
 
   /** Starts listening on a random loopback port (once); resolves to the endpoint. */
   start(): Promise<SideChannelEndpoint> {
@@ -140,9 +145,11 @@ export class SideChannel {
       const hello = Hello.safeParse(safeJson(Buffer.concat(chunks).toString("utf8")));
       if (!hello.success) return send(400, '{"error":"bad hello"}');
       const dir = realpath(hello.data.directory);
-      // The last few processes are enough (current and replacement); older pids are gone or about to be.
-      const pids = (this.announced.get(dir) ?? []).filter((p) => p !== hello.data.pid);
-      this.announced.set(dir, [...pids, hello.data.pid].slice(-ANNOUNCED_PIDS_KEPT));
+      // Every live process keeps its announcement (the current one, a replacement, spares of postponed recycles:
+      // a fixed "last 3" once dropped the current process and failed its requests, issue 21 §4.1). Exited ones
+      // are dropped here, which also bounds the list by the number of live OpenCode processes.
+      const pids = (this.announced.get(dir) ?? []).filter((p) => p !== hello.data.pid && this.alive(p));
+      this.announced.set(dir, [...pids, hello.data.pid]);
       send(200, '{"ok":true}');
     });
   }

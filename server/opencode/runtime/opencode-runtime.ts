@@ -24,8 +24,10 @@ export interface RuntimeTimings {
   idleRecycleMs?: number;
   /** No recycle of a process younger than this (default 60 000). */
   minUptimeMs?: number;
-  /** Longest drain before a recycle is postponed (default 60 000). */
+  /** Longest wait, requests flowing, for a moment with none in flight (default 60 000), then longest hold of new
+   *  requests while the last ones finish (default 5 000) before a recycle is postponed. */
   drainTimeoutMs?: number;
+  maxHoldMs?: number;
   /** Instance reaper period (default 60 000) and idle time before disposal (default 10 min). */
   reapEveryMs?: number;
   instanceIdleMs?: number;
@@ -99,6 +101,7 @@ export function createOpenCodeRuntime(d: OpenCodeRuntimeDeps): OpenCodeRuntime {
     ...(t.idleRecycleMs !== undefined ? { idleRecycleMs: t.idleRecycleMs } : {}),
     ...(t.minUptimeMs !== undefined ? { minUptimeMs: t.minUptimeMs } : {}),
     ...(t.drainTimeoutMs !== undefined ? { drainTimeoutMs: t.drainTimeoutMs } : {}),
+    ...(t.maxHoldMs !== undefined ? { maxHoldMs: t.maxHoldMs } : {}),
     onRecycle: () => d.onChange?.(),
     ...(d.process.prepareSuccessor
       ? { prepareSuccessor: () => d.process.prepareSuccessor!((client) => bootInstancesInUse(client)) }

@@ -37,16 +37,20 @@ export interface RecyclerOptions {
   idleRecycleMs?: number;
   /** Never recycle a process younger than this (default 60 000). */
   minUptimeMs?: number;
-  /** Longest wait for in-flight requests to finish before giving up this recycle (default 60 000). */
+  /** Longest wait for a moment with no request in flight before this recycle gives up (default 60 000). New
+   *  requests are NOT held meanwhile: they go to the current process (issue 21 §4.1: a hold as long as a long stream
+   *  held every client for a minute). */
   drainTimeoutMs?: number;
-  /** With the replacement ready, wait up to this long for a moment with no request in flight before holding any
-   *  (default 10 000): a swap in such a gap holds nobody. */
-  gapWaitMs?: number;
+  /** Once that wait is over, new requests are held at most this long for the requests in flight to finish; then the
+   *  hold is released and the recycle postponed (default 5 000). The one wait a new request can suffer from a
+   *  recycle (plus the swap itself, or a start-up when no replacement could be started). */
+  maxHoldMs?: number;
   log?: (line: string) => void;
   /** Starts the replacement beside the current process before requests are held; true once it answers (then
    *  `process.recycle` only swaps). Without it the hold also covers the start-up. */
   prepareSuccessor?: () => Promise<boolean>;
-  /** Stops a replacement that will not be swapped in (recycle postponed, or stopping). */
+  /** Stops a replacement that will not be swapped in (the recycle is no longer needed, or stopping). A postponed
+   *  recycle keeps its ready replacement for the next attempt: discarding it every time churned 0.5 GB processes. */
   discardSuccessor?: () => void;
   /** Called after each completed recycle. */
   onRecycle?: (info: RecycleInfo) => void;
@@ -65,6 +69,8 @@ export class Recycler {
   private lastRss: number | null = null;
   private lastCheckAt = 0;
   private stopped = false;
+  /** A ready replacement survives a postponed recycle (see `discardSuccessor`). */
+  private keptSuccessor = false;
 
   constructor(opts: RecyclerOptions) {
     this.o = opts;
@@ -152,43 +158,61 @@ export class Recycler {
       idleRecycleMs: this.o.idleRecycleMs ?? 30 * 60_000,
       minUptimeMs: this.o.minUptimeMs ?? 60_000,
     });
-    if (decision.action === "none") return;
+    if (decision.action === "none") {
+      // A replacement kept from a postponed recycle is not needed any more once memory is back under the limit (a
+      // process still over it, within its busy grace, keeps it for the next attempt).
+      if (this.keptSuccessor && this.overSince === null) {
+        this.keptSuccessor = false;
+        this.o.discardSuccessor?.();
+      }
+      return;
+    }
     this.busy = this.swap(decision.reason).finally(() => {
       this.busy = null;
     });
   }
 
-  /** Start the replacement while requests still flow, wait briefly for a moment with none in flight, then hold new
-   *  requests, let in-flight ones finish, swap, let everyone in: held requests wait for the drain (nothing, in a gap)
-   *  and the swap, never for a start-up. */
+  /** Start the replacement while requests still flow, wait (up to `drainTimeoutMs`, nobody held) for a moment with
+   *  no request in flight, then hold new requests at most `maxHoldMs` while the last ones finish, swap, let everyone
+   *  in. Held requests wait for that short drain and the swap, never for a long stream nor (with a replacement) a
+   *  start-up. When no gap comes, the recycle is postponed: requests keep going to the current process, and the
+   *  ready replacement is kept for the next attempt. */
   private async swap(reason: string): Promise<void> {
     const { gate } = this.o;
     const log = this.o.log ?? (() => {});
+    let ready = false;
     if (this.o.prepareSuccessor) {
       const p0 = this.now();
-      const ok = await this.o.prepareSuccessor();
+      const kept = this.keptSuccessor;
+      ready = await this.o.prepareSuccessor();
       if (this.stopped) return;
+      this.keptSuccessor = ready;
       log(
-        ok
-          ? `[opencode] replacement ready in ${this.now() - p0} ms; swapping at the next moment with no request`
-          : "[opencode] no replacement could be started beside the current process; stopping it first",
+        !ready
+          ? "[opencode] no replacement could be started beside the current process; stopping it first"
+          : kept
+            ? "[opencode] replacement kept from the postponed attempt; swapping at the next moment with no request"
+            : `[opencode] replacement ready in ${this.now() - p0} ms; swapping at the next moment with no request`,
       );
-      // Requests keep flowing meanwhile; without a gap the hold below waits for the drain instead.
-      if (ok) await gate.drained(this.o.gapWaitMs ?? 10_000);
-      if (this.stopped) return;
     }
+    // Requests keep flowing to the current process meanwhile.
+    await gate.drained(this.o.drainTimeoutMs ?? 60_000);
+    if (this.stopped) return;
     gate.hold();
     const t0 = this.now();
     try {
-      const drained = await gate.drained(this.o.drainTimeoutMs ?? 60_000);
+      const drained = await gate.drained(this.o.maxHoldMs ?? 5_000);
       if (!drained) {
         // Failing long requests is worse than a big process for another round: try again later.
-        log(`[opencode] recycle postponed: ${gate.inFlight} request(s) still running after the drain timeout`);
-        this.o.discardSuccessor?.(); // the next attempt starts a fresh one; a spare OpenCode is ≈ 0.5 GB
+        log(
+          `[opencode] recycle postponed: ${gate.inFlight} request(s) still running; new requests go to the current ` +
+            `process${ready ? " (the replacement stays ready for the next attempt)" : ""}`,
+        );
         this.overSince = null;
         return;
       }
       log(`[opencode] recycling: ${reason} (drained in ${this.now() - t0} ms)`);
+      this.keptSuccessor = false;
       await this.o.process.recycle(reason);
       this.count++;
       this.overSince = null;

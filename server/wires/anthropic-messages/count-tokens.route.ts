@@ -1,9 +1,10 @@
 // POST /v1/messages/count_tokens: the request is decoded like a Message request (same 400s), its model resolved under
-// the app's policy (same 403/404), and its input tokens ESTIMATED (js-tiktoken; see anthropic/messages/count-tokens).
+// the app's policy (same 403/404), and its input tokens ESTIMATED (js-tiktoken in a worker; see count-tokens.ts and server/tokenizer/).
 import type { RequestHandler } from "express";
 import type { ModelInfo } from "../../core/contract";
 import { resolveModel } from "../../core/model-resolver";
-import { estimateInputTokens } from "./count-tokens";
+import { countInputTokens } from "../../tokenizer/token-count-pool";
+import { textsOf } from "./count-tokens";
 import { decodeCountTokensRequest } from "./decode";
 import { authOf } from "../../http/middleware/api-auth";
 import { formatWarningsHeader } from "../../http/model-run/warnings";
@@ -15,7 +16,8 @@ export function countTokensRoute(catalog: () => Promise<ModelInfo[]>): RequestHa
     resolveModel(authOf(res).app, request.model, await catalog());
     const warnings = formatWarningsHeader(request.warnings);
     if (warnings) res.setHeader("x-patchbay-warnings", warnings);
-    res.setHeader("x-patchbay-estimate", "js-tiktoken o200k_base");
-    res.json({ input_tokens: estimateInputTokens(request) });
+    const { tokens, method } = await countInputTokens(textsOf(request));
+    res.setHeader("x-patchbay-estimate", method);
+    res.json({ input_tokens: tokens });
   };
 }

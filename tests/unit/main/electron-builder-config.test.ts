@@ -113,7 +113,7 @@ describe("electron-builder.yml content", () => {
       assert.ok(existsSync(path.join(ROOT, file)), `${file} missing`);
     }
     // Unpacked together with their sibling modules (supervisor.ts, home.ts), which the bundle locates them from.
-    assert.deepEqual(config.asarUnpack, ["server/opencode/**"]);
+    assert.deepEqual(config.asarUnpack, ["server/opencode/**", "dist/main/*-worker.cjs"]);
     // The generators of dist/: the main bundle script and the dashboard's vite config.
     assert.ok(existsSync(path.join(ROOT, "build/scripts/build-main.mjs")));
     assert.ok(existsSync(path.join(ROOT, "main/main.ts")));

@@ -41,7 +41,8 @@ test("serves registered specs to the token holder only, 404 otherwise, on 127.0.
 });
 
 test("the plugin's hello marks an instance directory as having the plugin, per OpenCode pid", async () => {
-  const sc = new SideChannel();
+  const exited = new Set<number>();
+  const sc = new SideChannel({ alive: (pid) => !exited.has(pid) });
   const { url, token } = await sc.start();
   const hello = (body: unknown, t = token) =>
     fetch(`${url}/hello`, {
@@ -64,8 +65,14 @@ test("the plugin's hello marks an instance directory as having the plugin, per O
   assert.equal((await hello({ v: 1, directory: "/some/dir", pid: 43 })).status, 200);
   assert.equal(sc.pluginLoaded("/some/dir", 42), true, "the replacement's hello hid the current process's plugin");
   assert.equal(sc.pluginLoaded("/some/dir", 43), true);
-  for (const pid of [44, 45, 46]) await hello({ v: 1, directory: "/some/dir", pid });
-  assert.equal(sc.pluginLoaded("/some/dir", 42), false, "old pids are forgotten (bounded)");
+  // Spares of postponed recycles (issue 21 §4.1): however many announce, the live current process keeps its own.
+  for (const pid of [44, 45, 46, 47]) await hello({ v: 1, directory: "/some/dir", pid });
+  assert.equal(sc.pluginLoaded("/some/dir", 42), true, "a spare's hello dropped the current process's announcement");
+  for (const pid of [44, 45, 46]) exited.add(pid);
+  await hello({ v: 1, directory: "/some/dir", pid: 48 });
+  assert.equal(sc.pluginLoaded("/some/dir", 44), false, "an exited process's announcement is kept (unbounded)");
+  assert.equal(sc.pluginLoaded("/some/dir", 42), true);
+  assert.equal(sc.pluginLoaded("/some/dir", 47), true);
   await sc.stop();
 });
 

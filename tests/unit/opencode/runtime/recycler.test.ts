@@ -94,7 +94,7 @@ describe("Recycler", () => {
     assert.equal(gate.isHolding, false, "the gate is released after the recycle");
   });
 
-  test("busy over the limit: waits for the grace period, drains in-flight requests, holds new ones", async () => {
+  test("busy over the limit: waits for the grace period, then for a gap (no hold), then holds new ones while the last request finishes", async () => {
     const clock = { t: 0 };
     const proc = fakeProcess(clock);
     const gate = new RequestGate({ now: () => clock.t });
@@ -107,14 +107,17 @@ describe("Recycler", () => {
       now: () => clock.t,
       minUptimeMs: 0,
       busyGraceMs: 30_000,
+      drainTimeoutMs: 10, // no gap comes: the hold follows
+      maxHoldMs: 60_000,
     });
     const running = await gate.enter();
     await rec.tick(); // over, but busy and within grace
     assert.deepEqual(proc.calls, []);
     clock.t = 30_000;
     const swap = rec.tick();
-    await new Promise((r) => setTimeout(r, 5));
-    assert.equal(gate.isHolding, true);
+    await new Promise((r) => setTimeout(r, 2));
+    assert.equal(gate.isHolding, false, "held while waiting for a gap");
+    await waitUntil(() => gate.isHolding);
     const held = gate.enter();
     assert.deepEqual(proc.calls, [], "recycled before the request in flight finished");
     running.leave();
@@ -156,11 +159,69 @@ describe("Recycler", () => {
     assert.equal(gate.isHolding, false);
   });
 
-  test("a postponed recycle discards its replacement; stop() during the preparation abandons the swap", async () => {
-    const proc = fakeProcess({ t: 0 });
-    const gate = new RequestGate();
+  test("a postponed recycle keeps its ready replacement while memory stays over the limit, discards it once not needed; stop() during the preparation abandons the swap", async () => {
+    const clock = { t: 0 };
+    const proc = fakeProcess(clock);
+    const gate = new RequestGate({ now: () => clock.t });
     let discarded = 0;
+    let prepared = 0;
+    let rss = 2000 * MIB;
     let release: ((ok: boolean) => void) | null = null;
+    const rec = new Recycler({
+      process: proc,
+      gate,
+      readRss: async () => rss,
+      limitBytes: () => 1024 * MIB,
+      lowWatermarkBytes: () => 0,
+      now: () => clock.t,
+      minUptimeMs: 0,
+      busyGraceMs: 1000,
+      drainTimeoutMs: 20,
+      maxHoldMs: 10,
+      log: () => {},
+      prepareSuccessor: () => {
+        prepared++;
+        return new Promise<boolean>((r) => (release = r));
+      },
+      discardSuccessor: () => {
+        discarded++;
+        release?.(false);
+      },
+    });
+    const stuck = await gate.enter();
+    await rec.tick(); // over the limit while busy: the grace period starts
+    clock.t += 1000;
+    const first = rec.tick();
+    await new Promise((r) => setTimeout(r, 5));
+    release!(true);
+    await first;
+    assert.deepEqual(proc.calls, [], "recycled although requests were still running");
+    assert.equal(discarded, 0, "a postponed recycle discarded its ready replacement (a spare OpenCode each time)");
+    assert.equal(gate.isHolding, false);
+    await rec.tick(); // still over the limit, within the next grace period: nothing to do yet
+    assert.equal(discarded, 0, "the replacement was discarded while memory was still over the limit");
+    rss = 500 * MIB; // back under the limit: the kept replacement is not needed any more
+    await rec.tick();
+    assert.equal(discarded, 1, "a replacement nobody needs was kept");
+    stuck.leave();
+
+    rss = 2000 * MIB;
+    release = null;
+    const second = rec.tick();
+    await new Promise((r) => setTimeout(r, 5));
+    assert.ok(release, "the next attempt prepares a replacement");
+    assert.equal(prepared, 2);
+    await rec.stop();
+    await second;
+    assert.equal(discarded, 2, "stop() did not discard the replacement being prepared");
+    assert.deepEqual(proc.calls, [], "swapped during shutdown");
+    assert.equal(gate.isHolding, false);
+  });
+
+  test("long streams: new requests are not held while the recycle waits for a gap, then held at most maxHoldMs; postponed, nothing fails", async () => {
+    const proc = fakeProcess({ t: 0 });
+    const gate = new RequestGate({ holdTimeoutMs: 60_000 });
+    const events: string[] = [];
     const rec = new Recycler({
       process: proc,
       gate,
@@ -169,33 +230,56 @@ describe("Recycler", () => {
       lowWatermarkBytes: () => 0,
       minUptimeMs: 0,
       busyGraceMs: 0,
-      drainTimeoutMs: 20,
-      gapWaitMs: 10,
-      log: () => {},
-      prepareSuccessor: () => new Promise<boolean>((r) => (release = r)),
-      discardSuccessor: () => {
-        discarded++;
-        release?.(false);
-      },
+      drainTimeoutMs: 60_000, // far longer than this test: only a gap or the hold bound can end the wait
+      maxHoldMs: 30,
+      log: (line) => events.push(line),
+      prepareSuccessor: async () => true,
+      discardSuccessor: () => events.push("discarded"),
     });
-    const stuck = await gate.enter();
-    const first = rec.tick();
-    await new Promise((r) => setTimeout(r, 5));
-    release!(true);
-    await first;
-    assert.deepEqual(proc.calls, [], "recycled although the drain timed out");
-    assert.equal(discarded, 1, "the ready replacement was kept after the postponed recycle");
-    stuck.leave();
+    const longStream = await gate.enter();
+    const attempt = rec.tick().then(() => events.push("attempt over"));
+    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(gate.isHolding, false, "new requests were held while a long stream ran");
+    const during = await gate.enter();
+    assert.equal(during.held, false);
+    during.leave();
+    // The long stream keeps running; a gap comes when a short request ends (in-flight 1 → 0 is not a gap here, the
+    // stream still runs), so the wait ends only at the long stream's end or drainTimeoutMs. End it now.
+    longStream.leave();
+    await attempt;
+    assert.equal(proc.calls.length, 1, "swapped in the gap the long stream's end left");
+    assert.ok(!events.includes("discarded"));
 
-    release = null;
-    const second = rec.tick();
-    await new Promise((r) => setTimeout(r, 5));
-    assert.ok(release, "the second attempt prepares a new replacement");
-    await rec.stop();
-    await second;
-    assert.equal(discarded, 2, "stop() did not discard the replacement being prepared");
-    assert.deepEqual(proc.calls, [], "swapped during shutdown");
+    // A stream that never ends: the hold after the wait is bounded by maxHoldMs and the recycle is postponed.
+    const rec2 = new Recycler({
+      process: proc,
+      gate,
+      readRss: async () => 2000 * MIB,
+      limitBytes: () => 1024 * MIB,
+      lowWatermarkBytes: () => 0,
+      minUptimeMs: 0,
+      busyGraceMs: 0,
+      drainTimeoutMs: 20,
+      maxHoldMs: 30,
+      log: (line) => events.push(line),
+      prepareSuccessor: async () => true,
+    });
+    const forever = await gate.enter();
+    const attempt2 = rec2.tick().then(() => events.push("attempt 2 over"));
+    await waitUntil(() => gate.isHolding);
+    // A request arriving during the hold gets in once the hold ends (the gate would 503 only after 60 s).
+    const held = gate.enter().then((t) => (events.push("held request admitted"), t));
+    await attempt2;
+    const ticket = await held;
+    assert.equal(ticket.held, true);
+    ticket.leave();
+    assert.ok(
+      events.some((e) => e.includes("recycle postponed")),
+      events.join("\n"),
+    );
+    assert.equal(proc.calls.length, 1, "swapped while a stream still ran");
     assert.equal(gate.isHolding, false);
+    forever.leave();
   });
 
   test("a drain that times out postpones the recycle and releases the hold", async () => {
@@ -210,6 +294,7 @@ describe("Recycler", () => {
       minUptimeMs: 0,
       busyGraceMs: 0,
       drainTimeoutMs: 20,
+      maxHoldMs: 10,
       log: () => {},
     });
     const stuck = await gate.enter();
@@ -219,6 +304,12 @@ describe("Recycler", () => {
     stuck.leave();
   });
 });
+
+/** Polls `predicate` every millisecond (bounded: 5 s). */
+async function waitUntil(predicate: () => boolean): Promise<void> {
+  for (let i = 0; i < 5000 && !predicate(); i++) await new Promise((r) => setTimeout(r, 1));
+  assert.ok(predicate(), "condition not reached within 5 s");
+}
 
 describe("SessionPool", () => {
   const perm = [{ permission: "x", pattern: "*", action: "allow" }];
