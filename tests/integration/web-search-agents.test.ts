@@ -229,22 +229,23 @@ describe("Codex's hosted web_search through Patchbay", () => {
     });
   }
 
+  /** Search; then (results) a shell call, and after its output the answer; (error) the "could not search" line. */
   function scriptSearch(): void {
     fx.mock.reset();
     fx.mock.setResponder((rec) => {
       const last = messagesOf(rec).at(-1);
       if (last?.role !== "tool")
         return { toolCalls: [{ id: "call_cx_ws", name: "web_search", arguments: { query: QUERY } }] };
+      if (last.tool_call_id === "call_cx_sh") return { text: `${CODEX_FINAL}: see ${HITS[0]!.url}` };
       return textOf(last.content).startsWith("Error (")
         ? { text: SEARCH_FAILED }
-        : { text: `${CODEX_FINAL}: see ${HITS[0]!.url}` };
+        : { toolCalls: [{ id: "call_cx_sh", name: "exec_command", arguments: { cmd: "echo SHELL-AFTER-SEARCH" } }] };
     });
   }
 
   /** The model's continuation within Codex's request: its tool message answering the web_search call. */
   function searchResultSeenByModel(): string {
     const reqs = fx.mock.chatRequests();
-    assert.equal(reqs.length, 2, "one Codex request, two model steps (search, then the answer)");
     assert.ok(toolNamesOf(reqs[0]).includes("web_search"), `offered: ${toolNamesOf(reqs[0]).join(", ")}`);
     // Patchbay names the call itself (srvtoolu_…): the mock's call id never reaches Codex, which sees a web_search_call.
     const messages = messagesOf(reqs[1]);
@@ -270,6 +271,16 @@ describe("Codex's hosted web_search through Patchbay", () => {
     for (const h of HITS) assert.ok(result.includes(h.url) && result.includes(h.title), result);
     // Codex's transcript names the search it was told about (the web_search_call item's query).
     assert.ok(r.stderr.includes(QUERY), describeRun(r));
+    // Codex's next request (after running the shell call) replays the web_search_call item: the model reads it as
+    // assistant text of the query, before the shell call and its output.
+    const reqs = fx.mock.chatRequests();
+    assert.equal(reqs.length, 3, "search step + answer step of Codex's first request, then its second request");
+    const replay = messagesOf(reqs[2]);
+    const turn = replay.find((m) => m.role === "assistant" && textOf(m.content).includes("[web_search:"));
+    assert.ok(turn, JSON.stringify(replay.slice(-4)));
+    assert.equal(textOf(turn.content), `[web_search: ${JSON.stringify(QUERY)}]`);
+    assert.equal((turn.tool_calls as Array<{ id: string }> | undefined)?.[0]?.id, "call_cx_sh");
+    assert.match(textOf(replay.at(-1)?.content), /SHELL-AFTER-SEARCH/);
   });
 
   test("search off for the app: the model reads a native error and no query leaves the machine", async () => {
@@ -281,6 +292,7 @@ describe("Codex's hosted web_search through Patchbay", () => {
       assert.equal(r.code, 0, describeRun(r));
       assert.match(r.stdout, new RegExp(SEARCH_FAILED), describeRun(r));
       assert.deepEqual(search.queries, []);
+      assert.equal(fx.mock.chatRequests().length, 2, "one Codex request, two model steps (search, then the answer)");
       const result = searchResultSeenByModel();
       assert.match(result, /^Error \(unavailable\)/, result);
       for (const h of HITS) assert.ok(!result.includes(h.url), result);
