@@ -74,11 +74,28 @@ export interface ClientConfigFile {
    * The file's text with Patchbay's settings merged in (`current` null: no file yet). Everything else is kept as it
    * was, byte for byte where the format allows. Throws {@link ConfigFileError} for a file it cannot edit safely.
    */
-  merge(current: string | null, settings: ClientSettings): string;
+  merge(current: string | null, settings: ClientSettings, file?: string): string;
   /** The text with Patchbay's settings taken out (used by undo when no backup is known). Throws ConfigFileError. */
   unmerge(current: string): string;
   /** The settings a merged file holds, or null when it holds none. Throws ConfigFileError for a broken file. */
   read(current: string): WrittenSettings | null;
+  /** A second file Patchbay owns whole and the config file refers to (Codex's model catalog). */
+  companion?: CompanionFile;
+}
+
+/**
+ * A file connect writes whole next to a client's config file, which refers to it. Backed up, restored and checked
+ * with the config file (written before it, restored after it, so the config never names a missing file).
+ */
+export interface CompanionFile {
+  /** What it is, for messages (`Codex's model catalog`). */
+  what: string;
+  /** Its absolute path, from the config file's. */
+  path(configFile: string): string;
+  /** Its text for these settings, or null when there is nothing to write (merge then leaves the reference out). */
+  text(settings: ClientSettings): string | null;
+  /** Why its text does not fit the config's `model` (shown by verify), or null when it does. */
+  check(text: string, model: string): string | null;
 }
 
 /** One coding agent. */

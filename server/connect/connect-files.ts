@@ -133,6 +133,22 @@ export interface ConnectPlan {
   backup: string | null;
   /** Set by apply: the permission bits the file had when connect made it 0600 (null when it already was or is new). */
   tightenedFrom: number | null;
+  /** The companion file's plan (Codex's model catalog), when the client has one and these settings fill it. */
+  companion?: ConnectPlan & { what: string };
+}
+
+/**
+ * The companion file of `file` as a target of its own (its own backup record, keyed by its path), whose "merge"
+ * is the whole `text`; null when the client has none. Only ever touched under the config file's lock.
+ */
+function companionTarget(t: ConnectTarget, file: string, text: string): ConnectTarget | null {
+  const c = t.client.config.companion;
+  if (!c) return null;
+  const at = c.path(file);
+  return {
+    ...t,
+    client: { ...t.client, config: { path: () => at, merge: () => text, unmerge: (cur) => cur, read: () => null } },
+  };
 }
 
 /** Reads the file and merges `settings` in, writing nothing. Throws ConfigFileError. */
@@ -142,12 +158,12 @@ export async function planConnect(t: ConnectTarget, settings: ClientSettings): P
   const before = bytes === null ? null : decode(bytes, file);
   let after: string;
   try {
-    after = t.client.config.merge(before, settings);
+    after = t.client.config.merge(before, settings, file);
   } catch (err) {
     throw withFullPath(err, file);
   }
   const found = await readRecord(t, file);
-  return {
+  const plan: ConnectPlan = {
     path: file,
     before,
     after,
@@ -155,6 +171,11 @@ export async function planConnect(t: ConnectTarget, settings: ClientSettings): P
     backup: found?.record.backup ?? null,
     tightenedFrom: null,
   };
+  const companion = t.client.config.companion;
+  const text = companion?.text(settings);
+  const ct = companion && text != null ? companionTarget(t, file, text) : null;
+  if (companion && ct) plan.companion = { ...(await planConnect(ct, settings)), what: companion.what };
+  return plan;
 }
 
 /** The plan as a unified diff with `key` (when given) shortened to its first characters. */
@@ -183,6 +204,11 @@ export async function applyConnect(
 
 async function applyLocked(t: ConnectTarget, settings: ClientSettings, now: () => number): Promise<ConnectPlan> {
   const plan = await planConnect(t, settings);
+  // The companion first: the config file never names a file that is not there yet.
+  if (plan.companion) {
+    const ct = companionTarget(t, plan.path, plan.companion.after);
+    if (ct) plan.companion = { ...(await applyLocked(ct, settings, now)), what: plan.companion.what };
+  }
   const mode = plan.before === null ? null : (await stat(plan.path)).mode & 0o7777;
   // The file holds the key: readable by its owner only (also when connect finds nothing else to change).
   const tightenedFrom = mode !== null && (mode & 0o077) !== 0 ? mode : null;
@@ -225,6 +251,8 @@ export interface UndoOutcome {
   path: string;
   action: "restored" | "removed" | "unmerged" | "nothing";
   savedCurrent: string | null;
+  /** What undo did to the companion file (Codex's model catalog), when the client has one. */
+  companion?: Omit<UndoOutcome, "companion">;
 }
 
 /**
@@ -234,7 +262,13 @@ export interface UndoOutcome {
  */
 export async function undoConnect(t: ConnectTarget, now: () => number = Date.now): Promise<UndoOutcome> {
   const file = configPath(t);
-  return lockedFile(t, file, () => undoLocked(t, file, now));
+  return lockedFile(t, file, async () => {
+    const outcome = await undoLocked(t, file, now);
+    // After the config file, which no longer names it.
+    const ct = companionTarget(t, file, "");
+    const companion = ct ? await undoLocked(ct, configPath(ct), now) : null;
+    return companion && companion.action !== "nothing" ? { ...outcome, companion } : outcome;
+  });
 }
 
 async function undoLocked(t: ConnectTarget, file: string, now: () => number): Promise<UndoOutcome> {
