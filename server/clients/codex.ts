@@ -10,7 +10,7 @@ import {
   ConfigFileError,
   type ClientModel,
   type ClientSettings,
-  type ClientSpec,
+  type LaunchableClient,
   type LaunchPlan,
   type WrittenSettings,
 } from "./types";
@@ -279,7 +279,7 @@ function catalogModel(m: ClientModel): CodexCatalogModel {
 }
 
 /** Codex (`codex`, npm `@openai/codex`). */
-export const codex: ClientSpec = {
+export const codex: LaunchableClient = {
   id: "codex",
   aliases: [],
   name: "Codex",
@@ -296,7 +296,8 @@ export const codex: ClientSpec = {
     companion: {
       what: "Codex's model catalog",
       path: codexCatalogPath,
-      text: codexCatalogCompanion,
+      // Patchbay owns the file whole: its text depends on the settings only.
+      merge: (_current, s) => codexCatalogCompanion(s),
       check: checkCodexCatalog,
     },
   },

@@ -4,7 +4,7 @@
 // secrets), restore it byte for byte on undo. The written file is made 0600 (it holds the key). A file that cannot be
 // read or parsed is refused and left untouched.
 import { createHash } from "node:crypto";
-import { chmod, mkdir, readFile, rm, stat } from "node:fs/promises";
+import { chmod, lstat, mkdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
@@ -138,8 +138,9 @@ export interface ConnectPlan {
 }
 
 /**
- * The companion file of `file` as a target of its own (its own backup record, keyed by its path), whose "merge"
- * is the whole `text`; null when the client has none. Only ever touched under the config file's lock.
+ * The companion file of `file` as a target of its own (its own backup record, keyed by its path) whose merge gives
+ * `text` (the companion's merge, made once by the plan); null when the client has none. Only ever touched under the
+ * config file's lock.
  */
 function companionTarget(t: ConnectTarget, file: string, text: string): ConnectTarget | null {
   const c = t.client.config.companion;
@@ -151,9 +152,46 @@ function companionTarget(t: ConnectTarget, file: string, text: string): ConnectT
   };
 }
 
+/** The companion's plan for `settings` (undefined when the client has none or it has nothing to write). */
+async function planCompanion(
+  t: ConnectTarget,
+  file: string,
+  settings: ClientSettings,
+): Promise<(ConnectPlan & { what: string }) | undefined> {
+  const c = t.client.config.companion;
+  if (!c) return undefined;
+  const at = c.path(file);
+  await refuseLink(at);
+  const bytes = await readBytes(at);
+  let text: string | null;
+  try {
+    text = c.merge(bytes === null ? null : decode(bytes, at), settings);
+  } catch (err) {
+    throw withFullPath(err, at);
+  }
+  const ct = text === null ? null : companionTarget(t, file, text);
+  return ct ? { ...(await planConnect(ct, settings)), what: c.what } : undefined;
+}
+
+/** Refuses a path that is a symbolic link: writing through it would change a file elsewhere (or replace the link). */
+async function refuseLink(file: string): Promise<void> {
+  let link = false;
+  try {
+    link = (await lstat(file)).isSymbolicLink();
+  } catch {
+    return;
+  }
+  if (link)
+    throw new ConfigFileError(
+      `${file} is a symbolic link; Patchbay does not write through links. Replace it with the file itself, or ` +
+        "set the client up by hand. Patchbay did not change it.",
+    );
+}
+
 /** Reads the file and merges `settings` in, writing nothing. Throws ConfigFileError. */
 export async function planConnect(t: ConnectTarget, settings: ClientSettings): Promise<ConnectPlan> {
   const file = configPath(t);
+  await refuseLink(file);
   const bytes = await readBytes(file);
   const before = bytes === null ? null : decode(bytes, file);
   let after: string;
@@ -171,10 +209,8 @@ export async function planConnect(t: ConnectTarget, settings: ClientSettings): P
     backup: found?.record.backup ?? null,
     tightenedFrom: null,
   };
-  const companion = t.client.config.companion;
-  const text = companion?.text(settings);
-  const ct = companion && text != null ? companionTarget(t, file, text) : null;
-  if (companion && ct) plan.companion = { ...(await planConnect(ct, settings)), what: companion.what };
+  const companion = await planCompanion(t, file, settings);
+  if (companion) plan.companion = companion;
   return plan;
 }
 

@@ -3,7 +3,7 @@
 import { z } from "zod";
 
 /** Coding agents whose own config file Patchbay can write (`patchbay connect`, the dashboard's Set up dialog). */
-export const CONNECT_CLIENT_IDS = ["claude-code", "codex"] as const;
+export const CONNECT_CLIENT_IDS = ["claude-code", "codex", "claude-desktop"] as const;
 /** One of {@link CONNECT_CLIENT_IDS}. */
 export const ConnectClientId = z.enum(CONNECT_CLIENT_IDS);
 export type ConnectClientId = z.infer<typeof ConnectClientId>;
@@ -12,6 +12,7 @@ export type ConnectClientId = z.infer<typeof ConnectClientId>;
 export const CONNECT_CLIENT_NAMES: Readonly<Record<ConnectClientId, string>> = {
   "claude-code": "Claude Code",
   codex: "Codex",
+  "claude-desktop": "Claude Desktop",
 };
 
 /** `:client` path parameter. */

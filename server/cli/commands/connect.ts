@@ -63,6 +63,11 @@ Writes:
   codex   ~/.codex/config.toml ($CODEX_HOME): model, model_provider = "patchbay", model_catalog_json and
           [model_providers.patchbay] (base_url, wire_api = "responses", supports_websockets = false, the key as
           experimental_bearer_token); and the model catalog it names, patchbay-models.json next to it
+  claude-desktop
+          its third-party inference profile: Claude-3p/configLibrary/<id>.json in the app's data folder
+          ($CLAUDE_USER_DATA_DIR/configLibrary) with inferenceProvider = "gateway", inferenceGatewayBaseUrl,
+          inferenceGatewayApiKey, inferenceGatewayAuthScheme = "bearer", inferenceModels; and _meta.json beside it
+          (lists the profile as "Patchbay" and applies it). Quit and reopen Claude Desktop afterwards
 The written file is made readable by you only (mode 0600: it holds the key). The original is copied once per file
 (per $CLAUDE_CONFIG_DIR / $CODEX_HOME) to <data folder>/connect-backups/, kept until --undo restores it byte for byte.
 
@@ -136,6 +141,8 @@ Examples:
               ? `The original is kept in ${r.backup}; undo with: ${command} --undo\n`
               : `Undo with: ${command} --undo\n`),
         );
+      if (client.id === "claude-desktop" && r.changed)
+        out("Claude Desktop reads it when it starts: quit it fully and open it again.\n");
       if (client.id === "claude-code" && ctx.io.env.ANTHROPIC_API_KEY)
         ctx.io.err(
           "Note: ANTHROPIC_API_KEY is set in this shell; Claude Code uses the token from settings.json but warns " +
