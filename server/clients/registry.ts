@@ -4,10 +4,11 @@ import { claudeCode } from "./claude-code";
 import { codex } from "./codex";
 import { openCode } from "./opencode";
 import { claudeDesktop } from "./claude-desktop";
+import { copilot } from "./copilot";
 import type { ClientConfigFile, ClientSpec, LaunchableClient } from "./types";
 
 /** Every client, in the order help texts list them. */
-export const CLIENTS: readonly ClientSpec[] = [claudeCode, codex, openCode, claudeDesktop];
+export const CLIENTS: readonly ClientSpec[] = [claudeCode, codex, openCode, copilot, claudeDesktop];
 
 /** The client has an executable and a launch plan (`patchbay launch` can start it). */
 export function isLaunchable(c: ClientSpec): c is LaunchableClient {
