@@ -8,7 +8,7 @@ import {
   ConfigFileError,
   lineColumn,
   type ClientSettings,
-  type ClientSpec,
+  type LaunchableClient,
   type LaunchPlan,
   type WrittenSettings,
 } from "./types";
@@ -158,7 +158,7 @@ export function claudeCodeLaunch(s: ClientSettings, dir: string): LaunchPlan {
 }
 
 /** Claude Code (`claude`, npm `@anthropic-ai/claude-code`). */
-export const claudeCode: ClientSpec = {
+export const claudeCode: LaunchableClient = {
   id: "claude-code",
   aliases: ["claude"],
   name: "Claude Code",

@@ -10,7 +10,7 @@ import {
   ConfigFileError,
   type ClientModel,
   type ClientSettings,
-  type ClientSpec,
+  type LaunchableClient,
   type LaunchPlan,
   type WrittenSettings,
 } from "./types";
@@ -19,6 +19,8 @@ import {
 export const CODEX_PROVIDER = "patchbay";
 /** Variable `launch` passes the key in (the provider's `env_key`). */
 export const CODEX_KEY_ENV = "PATCHBAY_KEY";
+/** Name of the model catalog file (in the launch folder; next to config.toml for connect). */
+export const CODEX_CATALOG_FILE = "patchbay-models.json";
 
 /** A TOML basic string. JSON string escapes are valid TOML for the ids, URLs and keys written here. */
 function str(value: string): string {
@@ -127,8 +129,17 @@ function providerOf(config: Toml): Toml | undefined {
   return p as Toml;
 }
 
-/** Merges Patchbay's provider and model into config.toml text (null: no file yet). Throws ConfigFileError. */
-export function mergeCodexConfig(current: string | null, s: ClientSettings): string {
+/** Where connect writes the model catalog for the config file `file`: `patchbay-models.json` next to it. */
+export function codexCatalogPath(file: string): string {
+  return path.join(path.dirname(file), CODEX_CATALOG_FILE);
+}
+
+/**
+ * Merges Patchbay's provider and model into config.toml text (null: no file yet). With the config file's path and
+ * the app's models, also `model_catalog_json` naming the catalog connect writes next to it
+ * ({@link codexCatalogPath}). Throws ConfigFileError.
+ */
+export function mergeCodexConfig(current: string | null, s: ClientSettings, file?: string): string {
   const text = current ?? "";
   const before = parseConfig(text);
   const { lines, eol, finalEol } = splitLines(text);
@@ -142,9 +153,11 @@ export function mergeCodexConfig(current: string | null, s: ClientSettings): str
   if (table) lines.splice(table[0], table[1] - table[0], ...providerLines(s));
   else lines.push(...(lines.length > 0 && (lines.at(-1) ?? "").trim() !== "" ? [""] : []), ...providerLines(s));
   // Root keys: replaced in place, else inserted before the first table.
+  const catalog = file && s.models?.length ? codexCatalogPath(file) : null;
   for (const [key, value] of [
     ["model_provider", CODEX_PROVIDER],
     ["model", s.model],
+    ...(catalog ? [["model_catalog_json", catalog] as const] : []),
   ] as const) {
     const line = `${key} = ${str(value)}`;
     const at = rootKeyLine(lines, key);
@@ -158,12 +171,12 @@ export function mergeCodexConfig(current: string | null, s: ClientSettings): str
     }
   }
   const merged = joinLines(lines, eol, current === null ? true : finalEol);
-  checkMerged(merged, s);
+  checkMerged(merged, s, catalog);
   return merged;
 }
 
 /** Refuses a text edit that did not produce exactly the intended settings (e.g. an unusual multi-line value). */
-function checkMerged(merged: string, s: ClientSettings): void {
+function checkMerged(merged: string, s: ClientSettings, catalog: string | null): void {
   let after: Toml;
   try {
     after = parse(merged) as Toml;
@@ -175,17 +188,23 @@ function checkMerged(merged: string, s: ClientSettings): void {
     after.model !== s.model ||
     after.model_provider !== CODEX_PROVIDER ||
     p?.base_url !== `${s.origin}/v1` ||
-    p.experimental_bearer_token !== s.key
+    p.experimental_bearer_token !== s.key ||
+    (catalog !== null && after.model_catalog_json !== catalog)
   )
     throw new ConfigFileError("config.toml has a layout Patchbay cannot edit safely; Patchbay did not change it.");
 }
 
-/** Removes Patchbay's provider table, and `model`/`model_provider` when they point at it. Throws ConfigFileError. */
+/**
+ * Removes Patchbay's provider table, and `model`/`model_provider` (and a `model_catalog_json` naming Patchbay's
+ * catalog) when they point at it. Throws ConfigFileError.
+ */
 export function unmergeCodexConfig(current: string): string {
   const config = parseConfig(current);
   const { lines, eol, finalEol } = splitLines(current);
   if (config.model_provider === CODEX_PROVIDER) {
-    for (const key of ["model_provider", "model"]) {
+    const ours =
+      typeof config.model_catalog_json === "string" && path.basename(config.model_catalog_json) === CODEX_CATALOG_FILE;
+    for (const key of ["model_provider", "model", ...(ours ? ["model_catalog_json"] : [])]) {
       const at = rootKeyLine(lines, key);
       if (at >= 0) lines.splice(at, 1);
     }
@@ -210,9 +229,6 @@ export function readCodexConfig(current: string): WrittenSettings | null {
   return { url: `${base.replace(/\/+$/, "")}/responses`, key, model: config.model };
 }
 
-/** Name of the model catalog file (in the launch folder; next to config.toml for connect). */
-export const CODEX_CATALOG_FILE = "patchbay-models.json";
-
 /**
  * One run of Codex on Patchbay: the provider as `-c` overrides, the key in {@link CODEX_KEY_ENV}, and, when the
  * app's models are known, a model catalog in `dir` named by `model_catalog_json` (see codex-catalog.ts).
@@ -229,6 +245,27 @@ export function codexLaunch(s: ClientSettings, dir: string): LaunchPlan {
   };
 }
 
+/**
+ * The catalog `model_catalog_json` names, as the companion file connect writes next to config.toml: the app's models
+ * (none: no catalog, and merge writes no `model_catalog_json`).
+ */
+function codexCatalogCompanion(s: ClientSettings): string | null {
+  return s.models?.length ? codexModelCatalog(s.models.map(catalogModel)) : null;
+}
+
+/** Why the catalog connect wrote does not offer `model` (unreadable, not JSON, model missing), or null when it does. */
+export function checkCodexCatalog(text: string, model: string): string | null {
+  let slugs: unknown[];
+  try {
+    const models = (JSON.parse(text) as { models?: unknown }).models;
+    if (!Array.isArray(models)) return "it has no models list";
+    slugs = models.map((m) => (m as { slug?: unknown } | null)?.slug);
+  } catch {
+    return "it is not valid JSON";
+  }
+  return slugs.includes(model) ? null : `it does not list the model "${model}"`;
+}
+
 /** A client model as a catalog entry. */
 function catalogModel(m: ClientModel): CodexCatalogModel {
   return {
@@ -242,7 +279,7 @@ function catalogModel(m: ClientModel): CodexCatalogModel {
 }
 
 /** Codex (`codex`, npm `@openai/codex`). */
-export const codex: ClientSpec = {
+export const codex: LaunchableClient = {
   id: "codex",
   aliases: [],
   name: "Codex",
@@ -256,5 +293,12 @@ export const codex: ClientSpec = {
     merge: mergeCodexConfig,
     unmerge: unmergeCodexConfig,
     read: readCodexConfig,
+    companion: {
+      what: "Codex's model catalog",
+      path: codexCatalogPath,
+      // Patchbay owns the file whole: its text depends on the settings only.
+      merge: (_current, s) => codexCatalogCompanion(s),
+      check: checkCodexCatalog,
+    },
   },
 };

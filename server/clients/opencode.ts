@@ -1,7 +1,7 @@
 // OpenCode as a client of Patchbay (launch only): a `patchbay` custom provider (OpenAI-compatible, `<origin>/v1`) and
 // the model, passed as inline config in OPENCODE_CONFIG_CONTENT, which OpenCode merges over the user's own config.
 // Pure.
-import type { ClientSettings, ClientSpec } from "./types";
+import type { ClientSettings, LaunchableClient } from "./types";
 
 /** Provider id the inline config adds. */
 export const OPENCODE_PROVIDER = "patchbay";
@@ -25,7 +25,7 @@ export function openCodeConfig(s: ClientSettings): Record<string, unknown> {
 }
 
 /** OpenCode (`opencode`, npm `opencode-ai`). */
-export const openCode: ClientSpec = {
+export const openCode: LaunchableClient = {
   id: "opencode",
   aliases: [],
   name: "OpenCode",

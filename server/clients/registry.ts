@@ -3,10 +3,17 @@ import type { ConnectClientId } from "../../shared/admin/connect";
 import { claudeCode } from "./claude-code";
 import { codex } from "./codex";
 import { openCode } from "./opencode";
-import type { ClientConfigFile, ClientSpec } from "./types";
+import { claudeDesktop } from "./claude-desktop";
+import { copilot } from "./copilot";
+import type { ClientConfigFile, ClientSpec, LaunchableClient } from "./types";
 
 /** Every client, in the order help texts list them. */
-export const CLIENTS: readonly ClientSpec[] = [claudeCode, codex, openCode];
+export const CLIENTS: readonly ClientSpec[] = [claudeCode, codex, openCode, copilot, claudeDesktop];
+
+/** The client has an executable and a launch plan (`patchbay launch` can start it). */
+export function isLaunchable(c: ClientSpec): c is LaunchableClient {
+  return c.launch !== undefined && c.bin !== undefined && c.binEnv !== undefined;
+}
 
 /** The client called `name` (its id or an alias, any case), or undefined. */
 export function findClient(name: string): ClientSpec | undefined {

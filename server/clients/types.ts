@@ -64,6 +64,11 @@ export interface WrittenSettings {
   url: string;
   key: string;
   model: string;
+  /**
+   * How the client sends the key on the Anthropic wire: `bearer` (Authorization only), `x-api-key` (that header only);
+   * absent: both, as Claude Code does with ANTHROPIC_AUTH_TOKEN.
+   */
+  authScheme?: "bearer" | "x-api-key";
 }
 
 /** A client's own config file: where it is and how Patchbay edits it. */
@@ -74,11 +79,31 @@ export interface ClientConfigFile {
    * The file's text with Patchbay's settings merged in (`current` null: no file yet). Everything else is kept as it
    * was, byte for byte where the format allows. Throws {@link ConfigFileError} for a file it cannot edit safely.
    */
-  merge(current: string | null, settings: ClientSettings): string;
+  merge(current: string | null, settings: ClientSettings, file?: string): string;
   /** The text with Patchbay's settings taken out (used by undo when no backup is known). Throws ConfigFileError. */
   unmerge(current: string): string;
   /** The settings a merged file holds, or null when it holds none. Throws ConfigFileError for a broken file. */
   read(current: string): WrittenSettings | null;
+  /** A second file Patchbay owns whole and the config file refers to (Codex's model catalog). */
+  companion?: CompanionFile;
+}
+
+/**
+ * A file connect writes whole next to a client's config file, which refers to it. Backed up, restored and checked
+ * with the config file (written before it, restored after it, so the config never names a missing file).
+ */
+export interface CompanionFile {
+  /** What it is, for messages (`Codex's model catalog`). */
+  what: string;
+  /** Its absolute path, from the config file's. */
+  path(configFile: string): string;
+  /**
+   * Its text for these settings from its current text (null: no file yet), or null when there is nothing to write
+   * (the config's merge then leaves the reference out). Throws ConfigFileError for a file it cannot edit safely.
+   */
+  merge(current: string | null, settings: ClientSettings): string | null;
+  /** Why its text does not fit the config's `model` (shown by verify), or null when it does. */
+  check(text: string, model: string): string | null;
 }
 
 /** One coding agent. */
@@ -89,19 +114,22 @@ export interface ClientSpec {
   aliases: readonly string[];
   /** Display name (`Claude Code`). */
   name: string;
-  /** Executable looked up on PATH. */
-  bin: string;
+  /** Executable looked up on PATH (absent: a desktop app `launch` cannot start). */
+  bin?: string;
   /** Environment variable that overrides the executable's path (tests, unusual installs). */
-  binEnv: string;
+  binEnv?: string;
   /** How to install it. */
   install: string;
   wire: ClientWire;
   /** Environment, arguments and per-run files (inside `dir`, a folder private to this run) that put the client on
-   *  Patchbay for one run. */
-  launch(settings: ClientSettings, dir: string): LaunchPlan;
+   *  Patchbay for one run; absent when `launch` does not support the client (set it up with `connect`). */
+  launch?(settings: ClientSettings, dir: string): LaunchPlan;
   /** Its own config file, when `patchbay connect` supports it. */
   config?: ClientConfigFile;
 }
+
+/** A client `launch` can start: it has an executable and a launch plan. */
+export type LaunchableClient = ClientSpec & Required<Pick<ClientSpec, "launch" | "bin" | "binEnv">>;
 
 /** `1:5` style location of a character offset in `text` (1-based line and column). */
 export function lineColumn(text: string, offset: number): string {

@@ -4,7 +4,7 @@
 // secrets), restore it byte for byte on undo. The written file is made 0600 (it holds the key). A file that cannot be
 // read or parsed is refused and left untouched.
 import { createHash } from "node:crypto";
-import { chmod, mkdir, readFile, rm, stat } from "node:fs/promises";
+import { chmod, lstat, mkdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
@@ -133,21 +133,75 @@ export interface ConnectPlan {
   backup: string | null;
   /** Set by apply: the permission bits the file had when connect made it 0600 (null when it already was or is new). */
   tightenedFrom: number | null;
+  /** The companion file's plan (Codex's model catalog), when the client has one and these settings fill it. */
+  companion?: ConnectPlan & { what: string };
+}
+
+/**
+ * The companion file of `file` as a target of its own (its own backup record, keyed by its path) whose merge gives
+ * `text` (the companion's merge, made once by the plan); null when the client has none. Only ever touched under the
+ * config file's lock.
+ */
+function companionTarget(t: ConnectTarget, file: string, text: string): ConnectTarget | null {
+  const c = t.client.config.companion;
+  if (!c) return null;
+  const at = c.path(file);
+  return {
+    ...t,
+    client: { ...t.client, config: { path: () => at, merge: () => text, unmerge: (cur) => cur, read: () => null } },
+  };
+}
+
+/** The companion's plan for `settings` (undefined when the client has none or it has nothing to write). */
+async function planCompanion(
+  t: ConnectTarget,
+  file: string,
+  settings: ClientSettings,
+): Promise<(ConnectPlan & { what: string }) | undefined> {
+  const c = t.client.config.companion;
+  if (!c) return undefined;
+  const at = c.path(file);
+  await refuseLink(at);
+  const bytes = await readBytes(at);
+  let text: string | null;
+  try {
+    text = c.merge(bytes === null ? null : decode(bytes, at), settings);
+  } catch (err) {
+    throw withFullPath(err, at);
+  }
+  const ct = text === null ? null : companionTarget(t, file, text);
+  return ct ? { ...(await planConnect(ct, settings)), what: c.what } : undefined;
+}
+
+/** Refuses a path that is a symbolic link: writing through it would change a file elsewhere (or replace the link). */
+async function refuseLink(file: string): Promise<void> {
+  let link = false;
+  try {
+    link = (await lstat(file)).isSymbolicLink();
+  } catch {
+    return;
+  }
+  if (link)
+    throw new ConfigFileError(
+      `${file} is a symbolic link; Patchbay does not write through links. Replace it with the file itself, or ` +
+        "set the client up by hand. Patchbay did not change it.",
+    );
 }
 
 /** Reads the file and merges `settings` in, writing nothing. Throws ConfigFileError. */
 export async function planConnect(t: ConnectTarget, settings: ClientSettings): Promise<ConnectPlan> {
   const file = configPath(t);
+  await refuseLink(file);
   const bytes = await readBytes(file);
   const before = bytes === null ? null : decode(bytes, file);
   let after: string;
   try {
-    after = t.client.config.merge(before, settings);
+    after = t.client.config.merge(before, settings, file);
   } catch (err) {
     throw withFullPath(err, file);
   }
   const found = await readRecord(t, file);
-  return {
+  const plan: ConnectPlan = {
     path: file,
     before,
     after,
@@ -155,6 +209,9 @@ export async function planConnect(t: ConnectTarget, settings: ClientSettings): P
     backup: found?.record.backup ?? null,
     tightenedFrom: null,
   };
+  const companion = await planCompanion(t, file, settings);
+  if (companion) plan.companion = companion;
+  return plan;
 }
 
 /** The plan as a unified diff with `key` (when given) shortened to its first characters. */
@@ -183,6 +240,11 @@ export async function applyConnect(
 
 async function applyLocked(t: ConnectTarget, settings: ClientSettings, now: () => number): Promise<ConnectPlan> {
   const plan = await planConnect(t, settings);
+  // The companion first: the config file never names a file that is not there yet.
+  if (plan.companion) {
+    const ct = companionTarget(t, plan.path, plan.companion.after);
+    if (ct) plan.companion = { ...(await applyLocked(ct, settings, now)), what: plan.companion.what };
+  }
   const mode = plan.before === null ? null : (await stat(plan.path)).mode & 0o7777;
   // The file holds the key: readable by its owner only (also when connect finds nothing else to change).
   const tightenedFrom = mode !== null && (mode & 0o077) !== 0 ? mode : null;
@@ -225,6 +287,8 @@ export interface UndoOutcome {
   path: string;
   action: "restored" | "removed" | "unmerged" | "nothing";
   savedCurrent: string | null;
+  /** What undo did to the companion file (Codex's model catalog), when the client has one. */
+  companion?: Omit<UndoOutcome, "companion">;
 }
 
 /**
@@ -234,7 +298,13 @@ export interface UndoOutcome {
  */
 export async function undoConnect(t: ConnectTarget, now: () => number = Date.now): Promise<UndoOutcome> {
   const file = configPath(t);
-  return lockedFile(t, file, () => undoLocked(t, file, now));
+  return lockedFile(t, file, async () => {
+    const outcome = await undoLocked(t, file, now);
+    // After the config file, which no longer names it.
+    const ct = companionTarget(t, file, "");
+    const companion = ct ? await undoLocked(ct, configPath(ct), now) : null;
+    return companion && companion.action !== "nothing" ? { ...outcome, companion } : outcome;
+  });
 }
 
 async function undoLocked(t: ConnectTarget, file: string, now: () => number): Promise<UndoOutcome> {

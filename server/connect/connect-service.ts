@@ -2,6 +2,7 @@
 // app or key), apply, undo and verify. Results use the admin API's schemas (shared/admin/connect.ts).
 import type {
   ConnectApplyResult,
+  ConnectCompanion,
   ConnectPreview,
   ConnectUndoResult,
   ConnectVerifyResult,
@@ -11,7 +12,7 @@ import { PatchbayError } from "../core/errors";
 import { keyPrefixOf } from "../stores/keys-store";
 import type { ConnectableClient } from "../clients/registry";
 import { ConfigFileError, type ClientSettings } from "../clients/types";
-import { applyConnect, configPath, planConnect, planDiff, undoConnect } from "./connect-files";
+import { applyConnect, configPath, planConnect, planDiff, undoConnect, type ConnectPlan } from "./connect-files";
 import { readLaunchKeys } from "./launch-keys";
 import { apiOrigin, chooseModels, clientSettings, type PatchbayAccess } from "./patchbay-access";
 import { patchbayCommand } from "./patchbay-command";
@@ -73,11 +74,18 @@ export async function previewConnect(access: PatchbayAccess, r: ConnectRequest):
     client: r.client.id,
     path: plan.path,
     exists: plan.before !== null,
-    changed: plan.changed,
+    changed: plan.changed || plan.companion?.changed === true,
     diff: planDiff(plan, settings.key === PENDING_KEY ? null : settings.key),
     model: settings.model,
     backup: plan.backup,
+    ...companionOf(plan),
   };
+}
+
+/** The plan's companion file for a result (absent when none). */
+function companionOf(plan: ConnectPlan): { companion?: ConnectCompanion } {
+  const c = plan.companion;
+  return c ? { companion: { what: c.what, path: c.path, changed: c.changed } } : {};
 }
 
 /** Writes the client's config file (app and key made on first use). Throws PatchbayError. */
@@ -92,10 +100,11 @@ export async function applyClientConnect(access: PatchbayAccess, r: ConnectReque
   return {
     client: r.client.id,
     path: plan.path,
-    changed: plan.changed,
+    changed: plan.changed || plan.companion?.changed === true,
     model: settings.model,
     backup: plan.backup,
     tightenedFrom: plan.tightenedFrom,
+    ...companionOf(plan),
   };
 }
 
@@ -130,5 +139,35 @@ export async function verifyClientConnect(
       "not_found",
       `${file} has no Patchbay settings: ${r.client.name} is not set up. Run: ${command}`,
     );
+  const broken = await companionProblem(r.client, file, settings.model);
+  if (broken)
+    return {
+      client: r.client.id,
+      ok: false,
+      request: `read ${broken.path}`,
+      status: null,
+      message: `${broken.what} ${broken.path} does not fit ${file}: ${broken.problem}.`,
+      hint: `Run \`${command}\` again to rewrite it.`,
+    };
   return verifyClient(r.client, settings, command, fetchImpl, undefined, file, r.env);
+}
+
+/** What is wrong with the companion file the config names (missing, unreadable, without the model), or null. */
+async function companionProblem(
+  client: ConnectableClient,
+  file: string,
+  model: string,
+): Promise<{ what: string; path: string; problem: string } | null> {
+  const c = client.config.companion;
+  if (!c) return null;
+  const at = c.path(file);
+  let text: string;
+  try {
+    text = await readFile(at, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { what: c.what, path: at, problem: code === "ENOENT" ? "it does not exist" : `it cannot be read (${code})` };
+  }
+  const problem = c.check(text, model);
+  return problem ? { what: c.what, path: at, problem } : null;
 }

@@ -15,11 +15,19 @@ function body(wire: ClientSpec["wire"], model: string): unknown {
   return { model, messages: [{ role: "user", content: "Reply with the word pong." }], max_tokens: 16 };
 }
 
-/** Headers the client itself sends (Claude Code: the auth token as Bearer, plus the Messages version header). */
-function headers(wire: ClientSpec["wire"], key: string): Record<string, string> {
-  const h: Record<string, string> = { "content-type": "application/json", authorization: `Bearer ${key}` };
+/**
+ * Headers the client itself sends: the key as Bearer (OpenAI wires); on the Messages wire the version header and the
+ * key as the written auth scheme says (Claude Desktop's `bearer` / `x-api-key`), else both (Claude Code).
+ */
+function headers(
+  wire: ClientSpec["wire"],
+  key: string,
+  scheme?: WrittenSettings["authScheme"],
+): Record<string, string> {
+  const h: Record<string, string> = { "content-type": "application/json" };
+  if (wire !== "anthropic-messages" || scheme !== "x-api-key") h.authorization = `Bearer ${key}`;
   if (wire === "anthropic-messages") {
-    h["x-api-key"] = key;
+    if (scheme !== "bearer") h["x-api-key"] = key;
     h["anthropic-version"] = "2023-06-01";
   }
   return h;
@@ -79,7 +87,7 @@ export async function verifyClient(
   try {
     res = await fetchImpl(settings.url, {
       method: "POST",
-      headers: headers(client.wire, settings.key),
+      headers: headers(client.wire, settings.key, settings.authScheme),
       body: JSON.stringify(body(client.wire, settings.model)),
       signal: AbortSignal.timeout(timeoutMs),
       redirect: "error",

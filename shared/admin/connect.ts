@@ -3,7 +3,7 @@
 import { z } from "zod";
 
 /** Coding agents whose own config file Patchbay can write (`patchbay connect`, the dashboard's Set up dialog). */
-export const CONNECT_CLIENT_IDS = ["claude-code", "codex"] as const;
+export const CONNECT_CLIENT_IDS = ["claude-code", "codex", "claude-desktop"] as const;
 /** One of {@link CONNECT_CLIENT_IDS}. */
 export const ConnectClientId = z.enum(CONNECT_CLIENT_IDS);
 export type ConnectClientId = z.infer<typeof ConnectClientId>;
@@ -12,6 +12,7 @@ export type ConnectClientId = z.infer<typeof ConnectClientId>;
 export const CONNECT_CLIENT_NAMES: Readonly<Record<ConnectClientId, string>> = {
   "claude-code": "Claude Code",
   codex: "Codex",
+  "claude-desktop": "Claude Desktop",
 };
 
 /** `:client` path parameter. */
@@ -22,6 +23,16 @@ export const ConnectBody = z.strictObject({
   model: z.string().trim().min(1).max(200).optional(),
 });
 export type ConnectBody = z.infer<typeof ConnectBody>;
+
+/** A second file connect writes with the config file, which names it (Codex's model catalog). */
+export const ConnectCompanion = z.object({
+  /** What it is (`Codex's model catalog`). */
+  what: z.string(),
+  path: z.string(),
+  /** It would change / it changed (false: it already holds this text). */
+  changed: z.boolean(),
+});
+export type ConnectCompanion = z.infer<typeof ConnectCompanion>;
 
 /** What `connect` would change (nothing is written). */
 export const ConnectPreview = z.object({
@@ -37,6 +48,8 @@ export const ConnectPreview = z.object({
   model: z.string(),
   /** A backup of the original from an earlier connect, kept until undo (null: none yet). */
   backup: z.string().nullable(),
+  /** The companion file written too (not diffed: Patchbay owns it whole). */
+  companion: ConnectCompanion.optional(),
 });
 export type ConnectPreview = z.infer<typeof ConnectPreview>;
 
@@ -50,6 +63,8 @@ export const ConnectApplyResult = z.object({
   backup: z.string().nullable(),
   /** The file's permission bits before connect made it 0600 (it holds the key); null/absent when unchanged. */
   tightenedFrom: z.number().int().nullable().optional(),
+  /** The companion file written too. */
+  companion: ConnectCompanion.optional(),
 });
 export type ConnectApplyResult = z.infer<typeof ConnectApplyResult>;
 
@@ -61,6 +76,14 @@ export const ConnectUndoResult = z.object({
   action: z.enum(["restored", "removed", "unmerged", "nothing"]),
   /** The file had been edited since connect: that version was saved here before restoring. */
   savedCurrent: z.string().nullable(),
+  /** What undo did to the companion file (restored before the first connect, removed, or nothing). */
+  companion: z
+    .object({
+      path: z.string(),
+      action: z.enum(["restored", "removed", "unmerged", "nothing"]),
+      savedCurrent: z.string().nullable(),
+    })
+    .optional(),
 });
 export type ConnectUndoResult = z.infer<typeof ConnectUndoResult>;
 

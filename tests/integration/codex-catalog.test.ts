@@ -1,4 +1,4 @@
-// Codex's model catalog through `patchbay launch codex` (issue 25 item 2) with the real `codex` CLI (pinned
+// Codex's model catalog through `patchbay launch codex` and `patchbay connect codex` (issue 25 item 2) with the real `codex` CLI (pinned
 // @openai/codex), a real Patchbay (mock upstream, real OpenCode) and a temp HOME, loopback only. With the catalog
 // Patchbay writes, Codex knows the model: its request's tools gain the freeform `apply_patch` tool (a `custom` tool,
 // which reaches the upstream as the function tool client_apply_patch), and the image Codex's view_image tool returns
@@ -33,12 +33,14 @@ describe("Codex: the model catalog launch writes", { timeout: 600_000 }, () => {
   let tmp: string;
   let home: string;
 
-  function cli(args: string[], timeoutMs = 240_000): Promise<Run> {
+  /** `patchbay …` (or, with `bin`, that executable) in the temp HOME. */
+  function cli(args: string[], timeoutMs = 240_000, bin?: string): Promise<Run> {
     const e: NodeJS.ProcessEnv = { ...process.env };
     for (const k of Object.keys(e))
       if (/^(PATCHBAY_|OPENCODE_|ANTHROPIC_|CLAUDE_|CODEX_)/.test(k) || k === "OPENAI_API_KEY") delete e[k];
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, "--data-dir", fx.dataDir, ...args], {
+      const [cmd, argv] = bin ? [bin, args] : [process.execPath, [BIN, "--data-dir", fx.dataDir, ...args]];
+      const child = spawn(cmd, argv, {
         cwd: tmp,
         env: { ...e, HOME: home, PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ""}`, NO_COLOR: "1" },
         stdio: ["ignore", "pipe", "pipe"],
@@ -96,6 +98,33 @@ describe("Codex: the model catalog launch writes", { timeout: 600_000 }, () => {
     assert.match(JSON.stringify(main[0]!.body.messages), /You are a coding agent running in the Codex CLI/);
     const runs = path.join(fx.dataDir, "launch");
     assert.deepEqual(fs.existsSync(runs) ? fs.readdirSync(runs) : [], []);
+  });
+
+  test("connect codex: the catalog it writes beside config.toml takes effect in a plain `codex exec`", async () => {
+    const r = await cli(["connect", "codex", "--model", MODEL]);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    const catalog = path.join(home, ".codex", "patchbay-models.json");
+    assert.ok(r.stdout.includes(`Wrote Codex's model catalog to ${catalog}.`), r.stdout);
+    assert.match(r.stdout, /^OK: /m);
+    fx.mock.reset();
+    // Codex itself, no launch: it reads ~/.codex/config.toml, whose model_catalog_json names the catalog.
+    const run = await cli(codexArgs("Say hello"), 240_000, path.join(NODE_BIN, "codex"));
+    assert.equal(run.code, 0, run.stderr + run.stdout);
+    assert.match(run.stdout + run.stderr, /MOCK_DEFAULT_REPLY/);
+    const main = fx.mock.chatRequests().filter((q) => toolNames(q.body).length > 0);
+    assert.ok(main.length > 0, "Codex's turn offered tools");
+    // The field that shows it: `tools` gains apply_patch, which Codex offers only for a model its catalog knows.
+    const names = toolNames(main[0]!.body);
+    assert.ok(
+      names.some((n) => /(^|_)apply_patch$/.test(n)),
+      `no apply_patch among ${names.join(", ")}`,
+    );
+    assert.match(JSON.stringify(main[0]!.body.messages), /You are a coding agent running in the Codex CLI/);
+    const undo = await cli(["connect", "codex", "--undo"]);
+    assert.equal(undo.code, 0, undo.stderr + undo.stdout);
+    assert.equal(fs.existsSync(catalog), false, "undo removes the catalog connect created");
+    const config = path.join(home, ".codex", "config.toml");
+    assert.ok(!fs.existsSync(config) || !fs.readFileSync(config, "utf8").includes("patchbay"), "config restored");
   });
 
   test("view_image: the PNG Codex reads with its tool reaches the upstream model as an image", async () => {

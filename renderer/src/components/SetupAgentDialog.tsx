@@ -123,6 +123,11 @@ export function SetupAgentDialog({ client, onClose }: { client: ConnectClientId;
                   <pre className="code" aria-label="Changes" tabIndex={0}>
                     <code>{p.diff}</code>
                   </pre>
+                  {p.companion?.changed ? (
+                    <p>
+                      Also writes {p.companion.what} to <code>{p.companion.path}</code> (the file above names it).
+                    </p>
+                  ) : null}
                 </>
               ) : (
                 <Callout>

@@ -60,8 +60,14 @@ Writes:
           ANTHROPIC_MODEL and the other model tiers, DISABLE_TELEMETRY, DISABLE_ERROR_REPORTING,
           DISABLE_AUTOUPDATER, CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY (/model lists Patchbay's models),
           CLAUDE_CODE_GATEWAY_HINT_HEADERS, CLAUDE_CODE_ATTRIBUTION_HEADER, CLAUDE_CODE_MAX_CONTEXT_TOKENS)
-  codex   ~/.codex/config.toml ($CODEX_HOME): model, model_provider = "patchbay" and [model_providers.patchbay]
-          (base_url, wire_api = "responses", supports_websockets = false, the key as experimental_bearer_token)
+  codex   ~/.codex/config.toml ($CODEX_HOME): model, model_provider = "patchbay", model_catalog_json and
+          [model_providers.patchbay] (base_url, wire_api = "responses", supports_websockets = false, the key as
+          experimental_bearer_token); and the model catalog it names, patchbay-models.json next to it
+  claude-desktop
+          its third-party inference profile: Claude-3p/configLibrary/<id>.json in the app's data folder
+          ($CLAUDE_USER_DATA_DIR/configLibrary) with inferenceProvider = "gateway", inferenceGatewayBaseUrl,
+          inferenceGatewayApiKey, inferenceGatewayAuthScheme = "bearer", inferenceModels; and _meta.json beside it
+          (lists the profile as "Patchbay" and applies it). Quit and reopen Claude Desktop afterwards
 The written file is made readable by you only (mode 0600: it holds the key). The original is copied once per file
 (per $CLAUDE_CONFIG_DIR / $CODEX_HOME) to <data folder>/connect-backups/, kept until --undo restores it byte for byte.
 
@@ -100,6 +106,9 @@ Examples:
         }[r.action];
         out(`${what}\n`);
         if (r.savedCurrent) out(`It had been edited since; that version was saved to ${r.savedCurrent}\n`);
+        const c = r.companion;
+        if (c && c.action !== "nothing")
+          out(`${c.action === "removed" ? "Removed" : "Restored"} ${c.path} (written by \`${command}\`).\n`);
         return;
       }
       if (verifyOnly) return verify(ctx, request);
@@ -109,7 +118,8 @@ Examples:
       if (opts.dryRun) {
         const p = await previewConnect(access, request);
         if (!p.changed) out(`${p.path} already has these settings (model ${p.model}); nothing would change.\n`);
-        else out(`Would write ${p.path}:\n${p.diff}`);
+        else if (p.diff) out(`Would write ${p.path}:\n${p.diff}`);
+        if (p.companion?.changed) out(`Would write ${p.companion.path} (${p.companion.what}).\n`);
         return;
       }
       const r = await applyClientConnect(access, request);
@@ -126,10 +136,13 @@ Examples:
             (r.tightenedFrom != null
               ? `Made it readable by you only (mode 0600, was ${octal(r.tightenedFrom)}): it holds your Patchbay key.\n`
               : "") +
+            (r.companion?.changed ? `Wrote ${r.companion.what} to ${r.companion.path}.\n` : "") +
             (r.backup
               ? `The original is kept in ${r.backup}; undo with: ${command} --undo\n`
               : `Undo with: ${command} --undo\n`),
         );
+      if (client.id === "claude-desktop" && r.changed)
+        out("Claude Desktop reads it when it starts: quit it fully and open it again.\n");
       if (client.id === "claude-code" && ctx.io.env.ANTHROPIC_API_KEY)
         ctx.io.err(
           "Note: ANTHROPIC_API_KEY is set in this shell; Claude Code uses the token from settings.json but warns " +

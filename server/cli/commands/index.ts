@@ -5,6 +5,7 @@ import { registerAppCommands } from "./app";
 import { registerConnectCommand } from "./connect";
 import { registerInstallCliCommand } from "./install-cli";
 import { registerDashboardCommand } from "./dashboard";
+import { registerDoctorCommand } from "./doctor";
 import { registerKeyCommands } from "./key";
 import { registerLaunchCommand } from "./launch";
 import { registerModelsCommand } from "./models";
@@ -21,5 +22,6 @@ export const COMMAND_GROUPS: readonly CommandRegistrar[] = [
   registerSessionsCommands,
   registerLaunchCommand,
   registerConnectCommand,
+  registerDoctorCommand,
   registerInstallCliCommand,
 ];

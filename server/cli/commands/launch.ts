@@ -4,7 +4,8 @@
 import type { Command } from "commander";
 import { AppName } from "../../../shared/apps";
 import { PatchbayError } from "../../core/errors";
-import { clientNames, findClient, unknownClientMessage } from "../../clients/registry";
+import { clientNames, findClient, isLaunchable, unknownClientMessage } from "../../clients/registry";
+import { patchbayCommand } from "../../connect/patchbay-command";
 import type { CliContext } from "../context";
 import { UsageError } from "../errors";
 
@@ -27,7 +28,7 @@ export function registerLaunchCommand(program: Command, ctx: CliContext): void {
   program
     .command("launch")
     .description("Start a coding agent on Patchbay (settings in its environment only; your files are not changed)")
-    .argument("<client>", `the agent: ${clientNames()}`)
+    .argument("<client>", `the agent: ${clientNames(isLaunchable)}`)
     .argument("[args...]", "arguments for the agent, after --")
     .option("--model <model>", "model id or alias (default: the app's `default` alias, else the first model)")
     .option("--app <name>", "app whose key the agent uses (default: the agent's name; created on first use)")
@@ -47,8 +48,14 @@ Codex outside a git repository stops at "Not inside a trusted directory": run it
 --skip-git-repo-check after exec (patchbay launch codex -- exec --skip-git-repo-check "…").`,
     )
     .action(async (name: string, args: string[], opts: LaunchOptions) => {
-      const client = findClient(name);
-      if (!client) throw new UsageError(unknownClientMessage(name));
+      const found = findClient(name);
+      if (!found) throw new UsageError(unknownClientMessage(name, isLaunchable));
+      if (!isLaunchable(found))
+        throw new UsageError(
+          `${found.name} is a desktop app \`launch\` cannot start; set it up with ` +
+            `\`${patchbayCommand(`connect ${found.id}`, ctx.io.env)}\` and start it as usual.`,
+        );
+      const client = found;
       const app = checkAppOption(opts.app) ?? client.id;
       // Loaded here, not at start: the other commands should not pay for the admin client and process helpers.
       const [{ resolveClientBinary }, { clientSettings }, { runClientProcess }, { requireRunningPatchbay }, dirs] =

@@ -18,7 +18,7 @@ test("a near miss gets a suggestion; an unrelated name does not", () => {
   assert.equal(suggestClient(""), null);
   assert.equal(
     unknownClientMessage("claud"),
-    'Unknown client "claud". Did you mean "claude"? Supported: claude (claude-code), codex, opencode.',
+    'Unknown client "claud". Did you mean "claude"? Supported: claude (claude-code), codex, opencode, copilot, claude-desktop.',
   );
   assert.match(unknownClientMessage("vim"), /^Unknown client "vim"\. Supported: /);
   // Only names the command accepts are suggested.

@@ -35,6 +35,7 @@ describe("buildTrayMenu", () => {
       "Apps",
       "Set up Claude Code…",
       "Set up Codex…",
+      "Set up Claude Desktop…",
       "---",
       "Launch at Login",
       "---",

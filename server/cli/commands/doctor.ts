@@ -1,0 +1,63 @@
+// `patchbay doctor [--json] [--client NAME…] [--base-url URL] [--timeout S]`: checks every installed agent CLI
+// against a throwaway Patchbay with the scripted demo model (server/doctor/run-doctor.ts) and prints a table: client,
+// version, each check, the last version that passed; under it, for each failure, the request Patchbay refused and why.
+// Exit code 1 when a check failed.
+import type { Command } from "commander";
+import { findClient } from "../../clients/registry";
+import type { CliContext } from "../context";
+import { UsageError } from "../errors";
+
+interface DoctorCliOptions {
+  json?: boolean;
+  client?: string[];
+  baseUrl?: string;
+  timeout: string;
+}
+
+/** Registers `doctor`. */
+export function registerDoctorCommand(program: Command, ctx: CliContext): void {
+  program
+    .command("doctor")
+    .description("Check every installed coding agent against Patchbay (throwaway Patchbay, demo model, temp homes)")
+    .option("--json", "print the results as JSON")
+    .option("--client <name...>", "check only these (claude, codex, copilot)")
+    .option("--base-url <url>", "send the clients to this URL instead (see how a wrong base URL fails)")
+    .option("--timeout <seconds>", "time per check", "180")
+    .addHelpText(
+      "after",
+      `
+Each agent found (on PATH first, else in Patchbay's node_modules) runs headless in a throwaway home against a
+throwaway Patchbay serving the scripted demo model: a plain prompt and one tool round trip. The last version whose
+checks all passed is kept in <data folder>/doctor.json. Needs no login and no running Patchbay.`,
+    )
+    .action(async (opts: DoctorCliOptions) => {
+      const only = opts.client?.map((n) => {
+        const c = findClient(n);
+        if (!c) throw new UsageError(`Unknown client "${n}". Doctor checks claude, codex and copilot.`);
+        return c.id;
+      });
+      const timeout = Number(opts.timeout);
+      if (!Number.isFinite(timeout) || timeout < 5 || timeout > 3600)
+        throw new UsageError("--timeout: a number of seconds between 5 and 3600.");
+      const { runDoctor } = await import("../../doctor/run-doctor");
+      const results = await runDoctor({
+        createPatchbay: await ctx.loadCreatePatchbay(),
+        dataDir: ctx.dataDir(),
+        env: ctx.io.env,
+        timeoutMs: timeout * 1000,
+        ...(only ? { only } : {}),
+        ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+        ...(opts.json ? {} : { progress: (line: string) => ctx.io.err(`${line}\n`) }),
+      });
+      if (opts.json) ctx.io.out(`${JSON.stringify({ clients: results }, null, 2)}\n`);
+      else if (results.length === 0)
+        ctx.io.out(
+          "No coding agent found to check (claude, codex, copilot). Install one, e.g. npm i -g @openai/codex.\n",
+        );
+      else {
+        const { doctorTable } = await import("../../doctor/doctor-table");
+        ctx.io.out(doctorTable(results));
+      }
+      if (results.some((r) => !r.ok)) ctx.io.exit(1);
+    });
+}

@@ -1,0 +1,60 @@
+// What `patchbay doctor` asks each agent CLI to do, headless, against Patchbay's scripted demo model (`demo/echo`,
+// server/demo/upstream.ts): it answers "You said: …" to a plain prompt and calls a tool only when asked for it by
+// name ("use the Bash tool"), with harmless arguments (`echo demo`), then answers "The tool answered: …". So a check
+// passes when the client's output carries that answer. Pure.
+
+/** One check: the arguments after the launch plan's, and the text the client's output must contain. */
+export interface DoctorCheck {
+  id: "plain" | "tool";
+  /** Column title. */
+  title: string;
+  args: string[];
+  expect: RegExp;
+}
+
+/** The checks of one client, by client id (clients without an entry are not checked). */
+const CLIENT_CHECKS: Record<string, { headless: (prompt: string, tools: boolean) => string[]; tool: string }> = {
+  "claude-code": {
+    // `-p`: print mode; the Bash tool allowed without a prompt (it runs `echo demo`).
+    headless: (prompt, tools) => ["-p", prompt, ...(tools ? ["--allowedTools", "Bash"] : [])],
+    tool: "Bash",
+  },
+  codex: {
+    headless: (prompt, tools) => [
+      "exec",
+      "--skip-git-repo-check",
+      "-c",
+      "analytics.enabled=false",
+      "-c",
+      'otel.exporter="none"',
+      "-c",
+      "check_for_update_on_startup=false",
+      // The demo's shell command is `echo demo`; Codex's sandbox may be unavailable in a throwaway home.
+      ...(tools ? ["--dangerously-bypass-approvals-and-sandbox"] : []),
+      prompt,
+    ],
+    tool: "exec_command",
+  },
+  copilot: {
+    headless: (prompt, tools) => ["-p", prompt, "--no-color", ...(tools ? ["--allow-all-tools"] : [])],
+    tool: "bash",
+  },
+};
+
+/** Ids of the clients doctor checks, in table order. */
+export const DOCTOR_CLIENTS = Object.keys(CLIENT_CHECKS);
+
+/** The checks for client `id` (empty when doctor does not check it). */
+export function doctorChecks(id: string): DoctorCheck[] {
+  const c = CLIENT_CHECKS[id];
+  if (!c) return [];
+  return [
+    { id: "plain", title: "plain prompt", args: c.headless("Say hello to the doctor", false), expect: /You said/ },
+    {
+      id: "tool",
+      title: "tool round trip",
+      args: c.headless(`Please use the ${c.tool} tool`, true),
+      expect: /The tool answered/,
+    },
+  ];
+}

@@ -1,0 +1,212 @@
+// `patchbay doctor`: for each agent CLI the user has (PATH first, then Patchbay's own node_modules), a throwaway
+// Patchbay (temp data folder, the scripted demo model, a throwaway app and key) and a throwaway home per client, then
+// the client run headless through `launch`'s own plan (doctor's checks: checks.ts). A failed check names the request
+// Patchbay refused and why, read from that Patchbay's request log, or says that none reached it.
+import { spawn } from "node:child_process";
+import { mkdtemp, mkdir, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { RequestLogEntry } from "../../shared/log-entry";
+import { CLIENTS, isLaunchable } from "../clients/registry";
+import type { LaunchableClient } from "../clients/types";
+import type { CreatePatchbay } from "../cli/context";
+import { findRunningPatchbay } from "../cli/running-patchbay";
+import { resolveClientBinary } from "../connect/find-binary";
+import { createLaunchDir, removeLaunchDir, writeLaunchFiles } from "../connect/launch-dir";
+import { adminAccess, clientSettings } from "../connect/patchbay-access";
+import { DOCTOR_CLIENTS, doctorChecks, type DoctorCheck } from "./checks";
+import { readDoctorState, rememberPassed } from "./doctor-state";
+
+/** The scripted model every check uses. */
+export const DOCTOR_MODEL = "demo/echo";
+/** The throwaway app's name. */
+export const DOCTOR_APP = "doctor";
+
+/** One check's outcome. */
+export interface DoctorCheckResult {
+  id: DoctorCheck["id"];
+  title: string;
+  ok: boolean;
+  /** Why it failed: the refused request and Patchbay's reason, or what the client did; null when ok. */
+  detail: string | null;
+}
+
+/** One client's row. */
+export interface DoctorClientResult {
+  client: string;
+  name: string;
+  /** The executable checked. */
+  bin: string;
+  /** `--version`'s version, null when it printed none. */
+  version: string | null;
+  checks: DoctorCheckResult[];
+  /** Why there is no image check (the scripted model takes no images). */
+  image: string;
+  ok: boolean;
+  /** The last version whose checks all passed (after this run). */
+  lastPassedVersion: string | null;
+}
+
+/** What doctor needs. */
+export interface DoctorOptions {
+  createPatchbay: CreatePatchbay;
+  /** The user's data folder (where the last passing versions are kept). */
+  dataDir: string;
+  env: Record<string, string | undefined>;
+  /** Client ids to check (default: every one doctor knows that is installed). */
+  only?: string[];
+  /** Send the clients here instead of the throwaway Patchbay (to see how a wrong base URL fails). */
+  baseUrl?: string;
+  /** Per check (ms). */
+  timeoutMs?: number;
+  /** Progress lines. */
+  progress?: (line: string) => void;
+}
+
+/** Variables of the user's shell that would point a client elsewhere or at another account. */
+const CLIENT_ENV = /^(ANTHROPIC_|CLAUDE_|CODEX_|COPILOT_|OPENAI_|GH_|GITHUB_|PATCHBAY_KEY$)/;
+
+interface ProcessResult {
+  code: number | null;
+  output: string;
+  timedOut: boolean;
+}
+
+/** Runs `command` with a bounded time, capturing stdout and stderr together. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, timeoutMs: number) {
+  return new Promise<ProcessResult>((resolve) => {
+    const child = spawn(command, args, {
+      env,
+      cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: process.platform !== "win32",
+    });
+    let output = "";
+    let timedOut = false;
+    const take = (c: Buffer) => {
+      if (output.length < 200_000) output += c.toString();
+    };
+    child.stdout.on("data", take);
+    child.stderr.on("data", take);
+    const kill = () => {
+      try {
+        if (child.pid && process.platform !== "win32") process.kill(-child.pid, "SIGKILL");
+        else child.kill("SIGKILL");
+      } catch {}
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, timeoutMs);
+    child.on("error", (err) => {
+      clearTimeout(timer);
+      resolve({ code: null, output: `${output}${err.message}`, timedOut });
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output, timedOut });
+    });
+  });
+}
+
+/** `1.2.3` (with any pre-release tail) from a `--version` line. */
+export function versionOf(text: string): string | null {
+  return /\d+\.\d+\.\d+(?:[-+][\w.]+)?/.exec(text)?.[0] ?? null;
+}
+
+/** Why a check failed, from what Patchbay logged meanwhile and what the client printed. */
+export function failureDetail(r: ProcessResult, logged: readonly RequestLogEntry[], expect: RegExp): string {
+  const refused = logged.filter((e) => e.status >= 400);
+  const last = r.output.trim().split("\n").filter(Boolean).at(-1)?.slice(0, 200) ?? "";
+  const how = r.timedOut ? "did not finish in time" : `exited with ${r.code}`;
+  if (refused.length > 0) {
+    const e = refused[0]!;
+    return (
+      `Patchbay refused ${e.method} ${e.endpoint}${e.modelAsked ? ` (model ${e.modelAsked})` : ""}: ${e.status}` +
+      `${e.errorCode ? ` ${e.errorCode}` : ""}${e.errorMessage ? `: ${e.errorMessage}` : ""}`
+    );
+  }
+  if (logged.length === 0) return `no request reached Patchbay; the client ${how}${last ? `: ${last}` : ""}`;
+  if (r.code !== 0 || r.timedOut) return `the client ${how}${last ? `: ${last}` : ""}`;
+  return `the answer lacks ${String(expect)}${last ? `; last line: ${last}` : ""}`;
+}
+
+/** The clients doctor checks that are installed, with their executables. */
+function installed(opts: DoctorOptions): Array<{ client: LaunchableClient; bin: string }> {
+  return CLIENTS.filter(isLaunchable)
+    .filter((c) => DOCTOR_CLIENTS.includes(c.id) && (!opts.only || opts.only.includes(c.id)))
+    .flatMap((client) => {
+      const bin = resolveClientBinary(client.bin, client.binEnv, opts.env);
+      return bin ? [{ client, bin }] : [];
+    });
+}
+
+/** Runs every check of every installed client. Starts and stops its own Patchbay. */
+export async function runDoctor(opts: DoctorOptions): Promise<DoctorClientResult[]> {
+  const found = installed(opts);
+  if (found.length === 0) return [];
+  const say = opts.progress ?? (() => undefined);
+  const tmp = await mkdtemp(path.join(os.tmpdir(), "patchbay-doctor-"));
+  const dataDir = path.join(tmp, "data");
+  say("Starting a throwaway Patchbay with the demo model…");
+  const pb = await opts.createPatchbay({ dataDir, port: 0, demo: true, log: () => undefined });
+  try {
+    await pb.start();
+    const running = await findRunningPatchbay(dataDir);
+    if (!running) throw new Error("the throwaway Patchbay did not answer");
+    const access = adminAccess(running.client, dataDir);
+    const settings = await clientSettings(access, DOCTOR_APP, DOCTOR_MODEL);
+    if (opts.baseUrl) settings.origin = opts.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "");
+    const logs = async (since: number) =>
+      (await running.client.queryLogs({ query: { app: DOCTOR_APP, since, limit: 100 } })).entries;
+    const results: DoctorClientResult[] = [];
+    for (const { client, bin } of found) {
+      const home = path.join(tmp, `home-${client.id}`);
+      const work = path.join(tmp, `work-${client.id}`);
+      await mkdir(home, { recursive: true });
+      await mkdir(work, { recursive: true });
+      const base: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(opts.env).filter(([k]) => !CLIENT_ENV.test(k)));
+      const env = { ...base, HOME: home, USERPROFILE: home, NO_COLOR: "1" };
+      const version = versionOf((await run(bin, ["--version"], env, work, 60_000)).output);
+      say(`Checking ${client.name} ${version ?? "(unknown version)"} (${bin})…`);
+      const checks: DoctorCheckResult[] = [];
+      for (const check of doctorChecks(client.id)) {
+        const dir = await createLaunchDir(dataDir);
+        try {
+          const plan = client.launch(settings, dir);
+          await writeLaunchFiles(plan.files ?? {});
+          const runEnv: NodeJS.ProcessEnv = { ...env };
+          for (const k of plan.unsetEnv) delete runEnv[k];
+          Object.assign(runEnv, plan.env);
+          const since = Date.now() - 1;
+          const r = await run(bin, [...plan.args, ...check.args], runEnv, work, opts.timeoutMs ?? 180_000);
+          const ok = r.code === 0 && !r.timedOut && check.expect.test(r.output);
+          checks.push({
+            id: check.id,
+            title: check.title,
+            ok,
+            detail: ok ? null : failureDetail(r, await logs(since).catch(() => []), check.expect),
+          });
+        } finally {
+          await removeLaunchDir(dir);
+        }
+      }
+      const ok = checks.every((c) => c.ok);
+      if (ok && version) await rememberPassed(opts.dataDir, client.id, version);
+      results.push({
+        client: client.id,
+        name: client.name,
+        bin,
+        version,
+        checks,
+        image: "not checked: the demo model takes no images",
+        ok,
+        lastPassedVersion: (await readDoctorState(opts.dataDir)).clients[client.id]?.lastPassedVersion ?? null,
+      });
+    }
+    return results;
+  } finally {
+    await pb.stop().catch(() => undefined);
+    await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
+  }
+}

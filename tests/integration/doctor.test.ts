@@ -1,0 +1,88 @@
+// `patchbay doctor` end to end: the real CLI with the agent CLIs Patchbay's install ships (node_modules/.bin: Claude
+// Code, Codex, GitHub Copilot CLI) in a temp HOME, each against doctor's own throwaway Patchbay (demo model, real
+// OpenCode); loopback only. No fixture: doctor starts (and stops) its own Patchbay, once per run below.
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { DoctorClientResult } from "../../server/doctor/run-doctor";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const BIN = path.join(ROOT, "bin", "patchbay.mjs");
+const NODE_BIN = path.join(ROOT, "node_modules", ".bin");
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe("patchbay doctor", { timeout: 900_000 }, () => {
+  let tmp: string;
+
+  function doctor(args: string[]): Promise<Run> {
+    const e: NodeJS.ProcessEnv = { ...process.env };
+    for (const k of Object.keys(e))
+      if (/^(PATCHBAY_|OPENCODE_|ANTHROPIC_|CLAUDE_|CODEX_|COPILOT_|XDG_)/.test(k)) delete e[k];
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, "--data-dir", path.join(tmp, "data"), "doctor", ...args], {
+        cwd: tmp,
+        // Only Patchbay's own node_modules/.bin: the clients checked are the pinned ones.
+        env: { ...e, HOME: path.join(tmp, "home"), PATH: `${NODE_BIN}${path.delimiter}/usr/bin:/bin`, NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+      const timer = setTimeout(() => child.kill("SIGKILL"), 800_000);
+      child.on("error", reject);
+      child.on("close", (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr });
+      });
+    });
+  }
+
+  before(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pb-doctor-int-"));
+    fs.mkdirSync(path.join(tmp, "home"));
+  });
+  after(() => {
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  test("every installed client passes its checks; the passing versions are remembered", async (t) => {
+    const r = await doctor(["--json", "--timeout", "240"]);
+    t.diagnostic(r.stdout);
+    const clients = (JSON.parse(r.stdout) as { clients: DoctorClientResult[] }).clients;
+    assert.deepEqual(
+      clients.map((c) => c.client),
+      ["claude-code", "codex", "copilot"],
+    );
+    for (const c of clients) {
+      assert.ok(c.version, `${c.client} printed a version`);
+      assert.deepEqual(
+        c.checks.map((k) => [k.id, k.ok, k.detail]),
+        [
+          ["plain", true, null],
+          ["tool", true, null],
+        ],
+        c.client,
+      );
+      assert.equal(c.lastPassedVersion, c.version);
+    }
+    assert.equal(r.code, 0, r.stderr);
+    const state = JSON.parse(fs.readFileSync(path.join(tmp, "data", "doctor.json"), "utf8"));
+    assert.equal(state.clients.codex.lastPassedVersion, clients[1]!.version);
+  });
+
+  test("a broken base URL fails with a readable row and exit code 1", async () => {
+    const r = await doctor(["--client", "codex", "--base-url", "http://127.0.0.1:9", "--timeout", "90"]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /^Codex\s+\d+\.\d+\.\d+\S*\s+FAILED\s+FAILED\s+n\/a\s+\d+\.\d+\.\d+/m);
+    assert.match(r.stdout, /Failures:\n {2}Codex \S+ plain prompt: no request reached Patchbay; the client /);
+  });
+});
