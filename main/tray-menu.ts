@@ -13,6 +13,8 @@ export type TrayAction =
   /** Opens the dashboard's Set up dialog for a coding agent (`/connect?setup=<client>`). */
   | { type: "open-setup"; client: ConnectClientId }
   | { type: "toggle-launch-at-login" }
+  /** "Restart OpenCode": starts a failed or sleeping one now, restarts a ready one between requests. */
+  | { type: "restart-opencode" }
   | { type: "quit" };
 
 /** One entry of the tray menu model. */
@@ -46,8 +48,14 @@ export function buildTrayMenu(status: PatchbayStatus, opts: TrayMenuOptions): Me
   const snippetBase = clientBaseUrl(status);
   return [
     { kind: "label", label: apiStatusLine(status) },
-    { kind: "label", label: openCodeStatusLine(status) },
+    { kind: "label", label: openCodeStatusLine(status, opts.now ?? Date.now()) },
     ...runtimeLines(status, opts.now ?? Date.now()).map((label): MenuItemModel => ({ kind: "label", label })),
+    {
+      kind: "action",
+      label: "Restart OpenCode",
+      action: { type: "restart-opencode" },
+      enabled: status.opencode.state !== "stopped" && status.opencode.state !== "starting",
+    },
     { kind: "separator" },
     running
       ? { kind: "action", label: "Stop API", action: { type: "stop-api" }, enabled: true }
@@ -100,8 +108,9 @@ export function runtimeLines(status: PatchbayStatus, now: number): string[] {
   return lines;
 }
 
-/** Second status line: the supervised OpenCode child's state. */
-export function openCodeStatusLine(status: PatchbayStatus): string {
+/** Second status line: the supervised OpenCode child's state ("OpenCode: sleeping / starting / ready", issue 26). A
+ *  failed one says when it is tried again (`now`: epoch ms, default Date.now). */
+export function openCodeStatusLine(status: PatchbayStatus, now: number = Date.now()): string {
   const { opencode } = status;
   switch (opencode.state) {
     case "ready":
@@ -110,10 +119,16 @@ export function openCodeStatusLine(status: PatchbayStatus): string {
       return "OpenCode starting…";
     case "restarting":
       return opencode.reason ? `OpenCode restarting (${opencode.reason})` : "OpenCode restarting…";
-    case "failed":
-      return opencode.reason ? `OpenCode failed: ${opencode.reason}` : "OpenCode failed";
+    case "failed": {
+      const retry = opencode.nextRetryAt
+        ? ` (next try in ${Math.max(1, Math.ceil((opencode.nextRetryAt - now) / 1000))} s)`
+        : "";
+      return (opencode.reason ? `OpenCode failed: ${opencode.reason}` : "OpenCode failed") + retry;
+    }
     case "stopped":
       return "OpenCode stopped";
+    case "sleeping":
+      return "OpenCode sleeping (starts on the next request)";
   }
 }
 

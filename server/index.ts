@@ -25,6 +25,7 @@ import { conversationsDir, RequestIndex } from "./conversations/request-index";
 import { stopLeftoverOpenCode } from "./opencode/process/leftover";
 import { createOpenCodeHistoryPort } from "./history/opencode-port";
 import { createOpenCodeRuntime } from "./opencode/runtime/opencode-runtime";
+import { setUpKeepAlive } from "./opencode/runtime/keep-alive-setup";
 import { memoryLimitNotice } from "./opencode/runtime/memory-limit";
 import { RequestGate } from "./opencode/session/request-gate";
 import { SideChannel } from "./opencode/protocol/side-channel";
@@ -104,7 +105,18 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     gate,
     ...(deps.runtime?.sessionPoolSize !== undefined ? { sessionPoolSize: deps.runtime.sessionPoolSize } : {}),
   });
-  const historyPort = createOpenCodeHistoryPort(supervisor);
+  const { keepAlive, automaticSweeps, restart } = setUpKeepAlive({
+    process: supervisor,
+    gate,
+    settings,
+    override: deps.opencodeKeepAliveMs,
+    quiet: () => runtime.prewarmed(),
+    log,
+    now,
+    onChange: () => emit(),
+  });
+  // History calls count as uses of OpenCode: the keep-alive never stops it under one (and they wake it).
+  const historyPort = keepAlive.around(createOpenCodeHistoryPort(supervisor));
   const runtime = createOpenCodeRuntime({
     process: supervisor,
     backend,
@@ -130,6 +142,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   const runs = new RunRegistry();
   const history = createHistory({
     opencode: supervisor,
+    port: historyPort,
+    automaticSweeps,
     dataDir,
     limitsOf: (app) => apps.get(app)?.history ?? null,
     apps: () => apps.list().map((a) => a.name),
@@ -177,6 +191,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       recordRequest: createRequestRecorder(requestIndex, log),
       now,
       lanExposure: () => settings.get().lanExposure,
+      onClientProbe: () => keepAlive.wakeEarly("a client's first probe"),
       health: () => {
         const s = supervisor.status();
         return { ok: s.state === "ready", opencode: s.state };
@@ -244,7 +259,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     uptimeMs: now() - startedAt,
     api: api.status(),
     opencode: supervisor.status(),
-    runtime: runtime.status(),
+    runtime: { ...runtime.status(), keepAlive: keepAlive.status() },
     dataDir,
     demo: Boolean(demo),
     notices: [
@@ -352,6 +367,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     },
     startApi,
     stopApi,
+    restartOpenCode: () => void restart(),
+    onVisit: () => keepAlive.wakeEarly("dashboard visit"),
     ...(deps.desktop ? { desktop: deps.desktop } : {}),
     history: withConversations(history.admin, requestIndex),
     ...(deps.clientEnv ? { clientEnv: deps.clientEnv } : {}),
@@ -369,6 +386,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       await stopLeftoverOpenCode(dataDir, log);
       void supervisor.start();
       runtime.start();
+      keepAlive.start();
       history.sweeper.start();
       admin = new Listener(adminApp.handler, "127.0.0.1", 0, WIRES.unmatchedErrorBody);
       const a = await admin.start();
@@ -402,6 +420,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       if (wroteRuntime) removeRuntimeFile(dataDir);
       await Promise.allSettled([api.close(500), admin?.stop(500)]);
       await history.sweeper.stop();
+      keepAlive.stop();
       await runtime.stop();
       await backend.close();
       await supervisor.stop();
@@ -428,6 +447,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       return urls;
     },
     createLoginUrl,
+    restartOpenCode: restart,
     onRequest: (listener) => requestLog.subscribe(listener),
   };
   return pb;

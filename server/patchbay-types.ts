@@ -50,6 +50,9 @@ export interface PatchbayDeps {
   clientEnv?: Record<string, string | undefined>;
   /** OpenCode runtime knobs (recycle/reap/pre-warm timings, session pool size); defaults suit production. */
   runtime?: { timings?: RuntimeTimings; sessionPoolSize?: number };
+  /** OpenCode keep-alive for this run, ms (null = forever; CLI `--opencode-keep-alive`, PATCHBAY_OPENCODE_KEEP_ALIVE);
+   *  wins over the setting. */
+  opencodeKeepAliveMs?: number | null;
 }
 
 /** URLs printed by `serve` and used by the desktop shell. */
@@ -85,4 +88,7 @@ export interface Patchbay {
   readonly urls: PatchbayUrls | null;
   /** A fresh one-time dashboard login URL (each works once). */
   createLoginUrl(): string;
+  /** "Restart OpenCode" (tray, dashboard): starts a failed or sleeping OpenCode now, restarts a ready one between
+   *  requests. Resolves once it is ready or failed; never throws. Optional so that test doubles may leave it out. */
+  restartOpenCode?(): Promise<void>;
 }
