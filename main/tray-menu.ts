@@ -50,12 +50,7 @@ export function buildTrayMenu(status: PatchbayStatus, opts: TrayMenuOptions): Me
     { kind: "label", label: apiStatusLine(status) },
     { kind: "label", label: openCodeStatusLine(status, opts.now ?? Date.now()) },
     ...runtimeLines(status, opts.now ?? Date.now()).map((label): MenuItemModel => ({ kind: "label", label })),
-    {
-      kind: "action",
-      label: "Restart OpenCode",
-      action: { type: "restart-opencode" },
-      enabled: status.opencode.state !== "stopped" && status.opencode.state !== "starting",
-    },
+    ...restartItems(status),
     { kind: "separator" },
     running
       ? { kind: "action", label: "Stop API", action: { type: "stop-api" }, enabled: true }
@@ -84,6 +79,13 @@ export function buildTrayMenu(status: PatchbayStatus, opts: TrayMenuOptions): Me
     { kind: "separator" },
     { kind: "action", label: "Quit Patchbay", action: { type: "quit" }, enabled: true },
   ];
+}
+
+/** "Restart OpenCode" while it is failed, backing off or asleep (a ready one is restarted from the dashboard). */
+function restartItems(status: PatchbayStatus): MenuItemModel[] {
+  const state = status.opencode.state;
+  if (state !== "failed" && state !== "restarting" && state !== "sleeping") return [];
+  return [{ kind: "action", label: "Restart OpenCode", action: { type: "restart-opencode" }, enabled: true }];
 }
 
 /** First status line: whether the OpenAI API is listening, and where (or why not). */
