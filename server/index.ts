@@ -319,8 +319,10 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     // Count the models once per start of OpenCode, so the terminal, the Overview and the Connect page can say at
     // once that there are none (issue 16 item 12), not at the first 404.
     if (st.state !== lastState) {
+      // A sleep and its wake keep the count: logins are read at start, so the models cannot have changed.
+      const sleepOrWake = st.state === "sleeping" || lastState === "sleeping";
       lastState = st.state;
-      modelCount = null;
+      if (!sleepOrWake) modelCount = null;
       lastCountAt = -Infinity;
       if (st.state === "ready") countModels();
     }
