@@ -142,6 +142,9 @@ export function runShell(deps: ShellDeps): Shell | null {
       case "stop-api":
         pb.stopApi().catch(fail("stop the API"));
         return;
+      case "restart-opencode":
+        void pb.restartOpenCode?.();
+        return;
       case "copy-base-url": {
         const url = pb.status().api.baseUrl;
         if (url) ports.writeClipboard(url);

@@ -14,7 +14,7 @@ export function trayIconState(status: PatchbayStatus): TrayIconState {
   const oc = status.opencode.state;
   if (oc === "failed" || status.api.error !== null) return "error";
   if (!status.api.running) return "stopped";
-  if (oc === "ready") return "running";
+  if (oc === "ready" || oc === "sleeping") return "running"; // asleep is idle, not a fault: the API answers
   return "starting";
 }
 

@@ -14,6 +14,8 @@ export type TrayAction =
   /** Opens the dashboard's Set up dialog for a coding agent (`/connect?setup=<client>`). */
   | { type: "open-setup"; client: ConnectClientId }
   | { type: "toggle-launch-at-login" }
+  /** "Restart OpenCode": starts a failed or sleeping one now, restarts a ready one between requests. */
+  | { type: "restart-opencode" }
   | { type: "quit" };
 
 /** One entry of the tray menu model. */
@@ -51,9 +53,10 @@ export function buildTrayMenu(status: PatchbayStatus, opts: TrayMenuOptions): Me
   const snippetBase = clientBaseUrl(status);
   return [
     { kind: "label", label: apiStatusLine(status) },
-    { kind: "label", label: openCodeStatusLine(status) },
+    { kind: "label", label: openCodeStatusLine(status, opts.now ?? Date.now()) },
     ...runtimeLines(status, opts.now ?? Date.now()).map((label): MenuItemModel => ({ kind: "label", label })),
     ...limitsLines(status, opts).map((label): MenuItemModel => ({ kind: "label", label })),
+    ...restartItems(status),
     { kind: "separator" },
     running
       ? { kind: "action", label: "Stop API", action: { type: "stop-api" }, enabled: true }
@@ -82,6 +85,13 @@ export function buildTrayMenu(status: PatchbayStatus, opts: TrayMenuOptions): Me
     { kind: "separator" },
     { kind: "action", label: "Quit Patchbay", action: { type: "quit" }, enabled: true },
   ];
+}
+
+/** "Restart OpenCode" while it is failed, backing off or asleep (a ready one is restarted from the dashboard). */
+function restartItems(status: PatchbayStatus): MenuItemModel[] {
+  const state = status.opencode.state;
+  if (state !== "failed" && state !== "restarting" && state !== "sleeping") return [];
+  return [{ kind: "action", label: "Restart OpenCode", action: { type: "restart-opencode" }, enabled: true }];
 }
 
 /** First status line: whether the OpenAI API is listening, and where (or why not). */
@@ -123,8 +133,9 @@ export function limitsLines(
   return lines;
 }
 
-/** Second status line: the supervised OpenCode child's state. */
-export function openCodeStatusLine(status: PatchbayStatus): string {
+/** Second status line: the supervised OpenCode child's state ("OpenCode: sleeping / starting / ready", issue 26). A
+ *  failed one says when it is tried again (`now`: epoch ms, default Date.now). */
+export function openCodeStatusLine(status: PatchbayStatus, now: number = Date.now()): string {
   const { opencode } = status;
   switch (opencode.state) {
     case "ready":
@@ -133,10 +144,16 @@ export function openCodeStatusLine(status: PatchbayStatus): string {
       return "OpenCode starting…";
     case "restarting":
       return opencode.reason ? `OpenCode restarting (${opencode.reason})` : "OpenCode restarting…";
-    case "failed":
-      return opencode.reason ? `OpenCode failed: ${opencode.reason}` : "OpenCode failed";
+    case "failed": {
+      const retry = opencode.nextRetryAt
+        ? ` (next try in ${Math.max(1, Math.ceil((opencode.nextRetryAt - now) / 1000))} s)`
+        : "";
+      return (opencode.reason ? `OpenCode failed: ${opencode.reason}` : "OpenCode failed") + retry;
+    }
     case "stopped":
       return "OpenCode stopped";
+    case "sleeping":
+      return "OpenCode sleeping (starts on the next request)";
   }
 }
 

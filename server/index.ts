@@ -25,6 +25,7 @@ import { conversationsDir, RequestIndex } from "./conversations/request-index";
 import { stopLeftoverOpenCode } from "./opencode/process/leftover";
 import { createOpenCodeHistoryPort } from "./history/opencode-port";
 import { createOpenCodeRuntime } from "./opencode/runtime/opencode-runtime";
+import { setUpKeepAlive } from "./opencode/runtime/keep-alive-setup";
 import { memoryLimitNotice } from "./opencode/runtime/memory-limit";
 import { RequestGate } from "./opencode/session/request-gate";
 import { SideChannel } from "./opencode/protocol/side-channel";
@@ -105,7 +106,18 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     gate,
     ...(deps.runtime?.sessionPoolSize !== undefined ? { sessionPoolSize: deps.runtime.sessionPoolSize } : {}),
   });
-  const historyPort = createOpenCodeHistoryPort(supervisor);
+  const { keepAlive, automaticSweeps, restart } = setUpKeepAlive({
+    process: supervisor,
+    gate,
+    settings,
+    override: deps.opencodeKeepAliveMs,
+    quiet: () => runtime.prewarmed(),
+    log,
+    now,
+    onChange: () => emit(),
+  });
+  // History calls count as uses of OpenCode: the keep-alive never stops it under one (and they wake it).
+  const historyPort = keepAlive.around(createOpenCodeHistoryPort(supervisor));
   const runtime = createOpenCodeRuntime({
     process: supervisor,
     backend,
@@ -131,6 +143,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   const runs = new RunRegistry();
   const history = createHistory({
     opencode: supervisor,
+    port: historyPort,
+    automaticSweeps,
     dataDir,
     limitsOf: (app) => apps.get(app)?.history ?? null,
     apps: () => apps.list().map((a) => a.name),
@@ -180,6 +194,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       now,
       lanExposure: () => settings.get().lanExposure,
       ...(deps.commitAfterMs !== undefined ? { commitAfterMs: deps.commitAfterMs } : {}),
+      onClientProbe: () => keepAlive.wakeEarly("a client's first probe"),
       health: () => {
         const s = supervisor.status();
         return { ok: s.state === "ready", opencode: s.state };
@@ -247,7 +262,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     uptimeMs: now() - startedAt,
     api: api.status(),
     opencode: supervisor.status(),
-    runtime: runtime.status(),
+    runtime: { ...runtime.status(), keepAlive: keepAlive.status() },
     dataDir,
     demo: Boolean(demo),
     notices: [
@@ -317,8 +332,10 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     // Count the models once per start of OpenCode, so the terminal, the Overview and the Connect page can say at
     // once that there are none (issue 16 item 12), not at the first 404.
     if (st.state !== lastState) {
+      // A sleep and its wake keep the count: logins are read at start, so the models cannot have changed.
+      const sleepOrWake = st.state === "sleeping" || lastState === "sleeping";
       lastState = st.state;
-      modelCount = null;
+      if (!sleepOrWake) modelCount = null;
       lastCountAt = -Infinity;
       if (st.state === "ready") countModels();
     }
@@ -365,6 +382,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     },
     startApi,
     stopApi,
+    restartOpenCode: () => void restart(),
+    onVisit: () => keepAlive.wakeEarly("dashboard visit"),
     ...(deps.desktop ? { desktop: deps.desktop } : {}),
     history: withConversations(history.admin, requestIndex),
     ...(deps.clientEnv ? { clientEnv: deps.clientEnv } : {}),
@@ -383,6 +402,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       await stopLeftoverOpenCode(dataDir, log);
       void supervisor.start();
       runtime.start();
+      keepAlive.start();
       history.sweeper.start();
       admin = new Listener(adminApp.handler, "127.0.0.1", 0, WIRES.unmatchedErrorBody);
       const a = await admin.start();
@@ -417,6 +437,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       if (wroteRuntime) removeRuntimeFile(dataDir);
       await Promise.allSettled([api.close(500), admin?.stop(500)]);
       await history.sweeper.stop();
+      keepAlive.stop();
       await runtime.stop();
       await backend.close();
       await supervisor.stop();
@@ -443,6 +464,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       return urls;
     },
     createLoginUrl,
+    restartOpenCode: restart,
     onRequest: (listener) => requestLog.subscribe(listener),
   };
   return pb;

@@ -55,6 +55,9 @@ export interface PatchbayDeps {
    * an upstream error is a real HTTP status; after it, an in-band error event. Tests on a loaded machine raise it.
    */
   commitAfterMs?: number;
+  /** OpenCode keep-alive for this run, ms (null = forever; CLI `--opencode-keep-alive`, PATCHBAY_OPENCODE_KEEP_ALIVE);
+   *  wins over the setting. */
+  opencodeKeepAliveMs?: number | null;
 }
 
 /** URLs printed by `serve` and used by the desktop shell. */
@@ -90,4 +93,7 @@ export interface Patchbay {
   readonly urls: PatchbayUrls | null;
   /** A fresh one-time dashboard login URL (each works once). */
   createLoginUrl(): string;
+  /** "Restart OpenCode" (tray, dashboard): starts a failed or sleeping OpenCode now, restarts a ready one between
+   *  requests. Resolves once it is ready or failed; never throws. Optional so that test doubles may leave it out. */
+  restartOpenCode?(): Promise<void>;
 }

@@ -130,6 +130,12 @@ export const adminApi = {
   },
   startApi: { method: "POST", path: "/admin/api/api/start", output: AdminStatus, summary: "Start the OpenAI listener" },
   stopApi: { method: "POST", path: "/admin/api/api/stop", output: AdminStatus, summary: "Stop the OpenAI listener" },
+  restartOpenCode: {
+    method: "POST",
+    path: "/admin/api/opencode/restart",
+    output: AdminStatus,
+    summary: "Start OpenCode now (failed, sleeping) or restart it between requests (ready); answers at once",
+  },
 
   listApps: { method: "GET", path: "/admin/api/apps", output: AppList, summary: "Apps with key counts" },
   createApp: {

@@ -1,5 +1,6 @@
 // Zod schema for Patchbay's global settings.
 import { z } from "zod";
+import { DEFAULT_KEEP_ALIVE, KeepAliveText } from "./keep-alive";
 
 export const DEFAULT_PORT = 4747;
 export const DEFAULT_HOST = "127.0.0.1";
@@ -55,6 +56,10 @@ export const Settings = z.object({
   /** The SearXNG-compatible search endpoint (`GET <url>/search?q=…&format=json`) that serves the web search server
    *  tools; null = none (searches get the wire's "unavailable" result). `--search-url`/PATCHBAY_SEARCH_URL win. */
   searchUrl: SearchUrl.nullable().default(null),
+  /** OpenCode keep-alive: after this long without a model request OpenCode is stopped ("sleeping") and started again
+   *  on demand (shared/keep-alive.ts: `10m`, `90s`, `0` = at once, `forever` = never). `--opencode-keep-alive` and
+   *  PATCHBAY_OPENCODE_KEEP_ALIVE win. */
+  opencodeKeepAlive: KeepAliveText.default(DEFAULT_KEEP_ALIVE),
 });
 export type Settings = z.infer<typeof Settings>;
 /** A settings change: only the named fields (no defaults, so unnamed fields are never reset). */
@@ -68,6 +73,7 @@ export const SettingsPatch = z
     launchAtLogin: z.boolean(),
     opencodeMemoryLimitMB: OpenCodeMemoryLimitMB.nullable(),
     searchUrl: SearchUrl.nullable(),
+    opencodeKeepAlive: KeepAliveText,
   })
   .partial();
 export type SettingsPatch = z.infer<typeof SettingsPatch>;

@@ -2,8 +2,9 @@
 import { z } from "zod";
 import { LimitsGlance } from "./limits";
 
-/** State of the supervised `opencode serve` child. */
-export const OpenCodeState = z.enum(["stopped", "starting", "ready", "restarting", "failed"]);
+/** State of the supervised `opencode serve` child. `sleeping`: stopped on purpose after the keep-alive period without
+ *  a model request (issue 26); the next request, model list or dashboard visit starts it again. */
+export const OpenCodeState = z.enum(["stopped", "starting", "ready", "restarting", "failed", "sleeping"]);
 export type OpenCodeState = z.infer<typeof OpenCodeState>;
 
 export const OpenCodeStatus = z.object({
@@ -15,6 +16,9 @@ export const OpenCodeStatus = z.object({
   url: z.string().nullable(),
   pid: z.number().int().nullable(),
   restarts: z.number().int(),
+  /** While `failed`: when the next start is tried by itself (epoch ms; backoff 5 s doubling to 5 min), else null.
+   *  Absent from older servers. */
+  nextRetryAt: z.number().nullable().optional(),
 });
 export type OpenCodeStatus = z.infer<typeof OpenCodeStatus>;
 
@@ -42,6 +46,12 @@ export const RuntimeStatus = z.object({
   /** Planned restarts since Patchbay started. */
   recycles: z.number().int(),
   lastRecycle: RecycleInfo.nullable(),
+  /** OpenCode keep-alive (issue 26): the period without a model request after which OpenCode sleeps (ms; null =
+   *  forever), when it will sleep if nothing comes (epoch ms; null when it will not, e.g. busy or asleep), and how
+   *  often it slept. Absent from older servers. */
+  keepAlive: z
+    .object({ ms: z.number().nullable(), sleepsAt: z.number().nullable(), sleeps: z.number().int() })
+    .optional(),
 });
 export type RuntimeStatus = z.infer<typeof RuntimeStatus>;
 

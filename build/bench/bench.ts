@@ -6,6 +6,7 @@
 //
 // Usage: node --import tsx build/bench/bench.ts [--short | --smoke] [--json FILE] [--profile DIR] [--no-session-pool]
 //        node --import tsx build/bench/bench.ts --soak [--soak-minutes N]   (the runtime soak: build/bench/soak.ts)
+//        node --import tsx build/bench/bench.ts --idle   (idle footprint and wake latency, keep-alive: build/bench/idle.ts)
 //   --no-session-pool  Patchbay creates every session on the request path (compare TTFT with the pool on).
 //   --short    24 requests per cell, 200 for RSS, 10 s idle (prints the same table).
 //   --smoke    the test suite's mode: a few requests per cell and a 1 s idle window. It checks that every step of the
@@ -22,6 +23,7 @@ import path from "node:path";
 import { MockUpstream } from "../../tests/harness/mock-upstream";
 import { createOpenCodeUser } from "../../tests/harness/opencode-user";
 import { runSoak } from "./soak";
+import { runIdleBench } from "./idle";
 import { startDirectChild, startPatchbayChild, type PatchbayChild } from "./children";
 import {
   CHAT_STREAM,
@@ -301,7 +303,9 @@ const SOAK = process.argv.includes("--soak");
 const soakIdx = process.argv.indexOf("--soak-minutes");
 const SOAK_MINUTES = soakIdx > 0 ? Number(process.argv[soakIdx + 1]) : 10;
 
-await (SOAK ? runSoak(SOAK_MINUTES) : main()).catch((err: unknown) => {
+const IDLE = process.argv.includes("--idle");
+
+await (SOAK ? runSoak(SOAK_MINUTES) : IDLE ? runIdleBench() : main()).catch((err: unknown) => {
   const cause = err instanceof Error && err.cause ? `\ncaused by: ${String(err.cause)}` : "";
   process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}${cause}\n`);
   process.exitCode = 1;

@@ -4,7 +4,7 @@ import type { HistoryLimits } from "../../shared/apps";
 import type { LastSweep, PrunePreview, SweepResult } from "../../shared/admin/history";
 import { appDirectory } from "../opencode/process/instance-pool";
 import { HistoryService, type PruneOptions } from "./history-service";
-import type { OpenCodeClientFactory } from "./opencode-port";
+import type { OpenCodeClientFactory, OpenCodeHistoryPort } from "./opencode-port";
 import { Sweeper } from "./sweeper";
 
 export { HistoryService } from "./history-service";
@@ -22,6 +22,12 @@ export interface AdminHistory {
 export interface CreateHistoryOptions {
   /** The OpenCode supervisor (`client()` throws PatchbayError `backend_unavailable` while it is down). */
   opencode: OpenCodeClientFactory;
+  /** The OpenCode calls (default: the adapter over `opencode`); the composition root passes one that counts as a use
+   *  of OpenCode, so the keep-alive never stops it under a history call. */
+  port?: OpenCodeHistoryPort;
+  /** False while automatic sweeps (timer, after requests) must not run, e.g. OpenCode sleeps and waking it for a
+   *  sweep is not due; "Prune now" always runs. Default: always. */
+  automaticSweeps?: () => boolean;
   /** Patchbay's data folder (apps' session folders are `<dataDir>/apps/<data key>/<toolset>/`). */
   dataDir: string;
   /** The data key of app `name` (shared/apps.ts `appDataKey`; default: the name itself). */
@@ -57,6 +63,7 @@ export function createHistory(o: CreateHistoryOptions): {
 } {
   const service = new HistoryService({
     opencode: o.opencode,
+    ...(o.port ? { port: o.port } : {}),
     appsDir: (app) => appDirectory(o.dataDir, o.dataKeyOf ? o.dataKeyOf(app) : app),
     hasApp: (app) => o.limitsOf(app) !== null,
     ...(o.now ? { now: o.now } : {}),
@@ -81,6 +88,7 @@ export function createHistory(o: CreateHistoryOptions): {
     apps: o.apps,
     log: o.log,
     ...(o.now ? { now: o.now } : {}),
+    ...(o.automaticSweeps ? { automaticAllowed: o.automaticSweeps } : {}),
   });
   const admin: AdminHistory = {
     service: {

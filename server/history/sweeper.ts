@@ -27,6 +27,9 @@ export interface SweeperOptions {
   continueAfterMs?: number;
   /** Timer period over all apps with limits. Default 600 000 (10 minutes). */
   intervalMs?: number;
+  /** False while automatic sweeps must wait (OpenCode sleeps: a sweep would wake it); they are skipped, and the
+   *  timer or the next request tries again. Default: always allowed. */
+  automaticAllowed?: () => boolean;
   /** Budget, deadline, concurrency and pause of each sweep (defaults: HistoryService's). */
   sweep?: Pick<PruneOptions, "budget" | "deadlineMs" | "concurrency" | "pauseMs">;
 }
@@ -116,6 +119,7 @@ export class Sweeper {
     if (this.stopped || this.pending.has(app)) return;
     const t = setTimeout(() => {
       this.pending.delete(app);
+      if (this.o.automaticAllowed?.() === false) return;
       void this.enqueue(app, trigger, false).catch(() => {});
     }, delayMs);
     t.unref();
@@ -123,6 +127,7 @@ export class Sweeper {
   }
 
   private onTimer(): void {
+    if (this.o.automaticAllowed?.() === false) return;
     for (const app of this.o.apps()) {
       const limits = this.o.limitsOf(app);
       if (limits && hasLimits(limits) && !this.pending.has(app)) void this.enqueue(app, "timer", false).catch(() => {});

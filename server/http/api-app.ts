@@ -18,6 +18,8 @@ export interface ApiAppDeps extends WireDeps {
   lanExposure: () => boolean;
   /** Reports the backend's health for /healthz. */
   health: () => { ok: boolean; opencode: string };
+  /** A client's first sign (`HEAD /`, Claude Code's probe seconds before its first prompt): wake OpenCode early. */
+  onClientProbe?: () => void;
   /** Deadlines for receiving a request body (ms); see body-deadline.ts. */
   bodyDeadlines?: BodyDeadlineOptions;
 }
@@ -68,7 +70,10 @@ export function createApiApp(deps: ApiAppDeps, table: WireTable): express.Expres
 
   const json = perAppJsonBody();
   // Anthropic clients (Claude Code probes the base URL) get a 200 on the root.
-  app.head("/", (_req, res) => void res.status(200).end());
+  app.head("/", (_req, res) => {
+    deps.onClientProbe?.();
+    res.status(200).end();
+  });
   app.get("/", (_req, res) => void res.json({ status: "ok", service: "patchbay" }));
   for (const prefix of ["/v1", ""]) {
     for (const { route } of mounted) {

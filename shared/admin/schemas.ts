@@ -115,6 +115,7 @@ export const SettingsUpdate = z
     startOnLaunch: Settings.shape.startOnLaunch.unwrap(),
     opencodeMemoryLimitMB: Settings.shape.opencodeMemoryLimitMB.unwrap(),
     searchUrl: Settings.shape.searchUrl.unwrap(),
+    opencodeKeepAlive: Settings.shape.opencodeKeepAlive.unwrap(),
   })
   .partial();
 export type SettingsUpdate = z.infer<typeof SettingsUpdate>;

@@ -32,6 +32,7 @@ const OPENCODE_LABEL: Record<OpenCodeStatus["state"], { label: string; tone: str
   restarting: { label: "Restarting", tone: "warn pulse" },
   failed: { label: "Failed", tone: "danger" },
   stopped: { label: "Stopped", tone: "" },
+  sleeping: { label: "Sleeping", tone: "" },
 };
 
 export function OpenCodeBadge({ opencode }: { opencode: OpenCodeStatus }) {

@@ -11,7 +11,7 @@ import { ApiBadge, OpenCodeBadge } from "../components/StatusBadge";
 import { NoModelsNotice } from "../components/NoModelsNotice";
 import { Callout, ErrorState, Loading } from "../components/States";
 import { EMPTY, formatNumber, formatUptime } from "../lib/format";
-import { RuntimeFacts } from "./OverviewRuntime";
+import { openCodeStateLine, RuntimeFacts } from "./OverviewRuntime";
 import { OverviewLimits } from "./OverviewLimits";
 
 function Stat({ label, value }: { label: string; value: string }) {
@@ -30,6 +30,10 @@ export function OverviewPage() {
   const ocId = useId();
   const toggle = useMutation({
     mutationFn: (start: boolean) => (start ? api.startApi() : api.stopApi()),
+    onSuccess: (s) => qc.setQueryData(qk.status, s),
+  });
+  const restart = useMutation({
+    mutationFn: () => api.restartOpenCode(),
     onSuccess: (s) => qc.setQueryData(qk.status, s),
   });
   // Stopping cuts off every client at once: ask first (starting needs no confirmation).
@@ -124,7 +128,21 @@ export function OverviewPage() {
           <Cpu size={16} aria-hidden className="faint" />
           <h2 id={ocId}>OpenCode</h2>
           <OpenCodeBadge opencode={oc} />
+          <button
+            type="button"
+            className="btn"
+            style={{ marginLeft: "auto" }}
+            onClick={() => restart.mutate()}
+            disabled={restart.isPending || oc.state === "starting" || oc.state === "stopped"}
+            title="Starts OpenCode now; a running one is restarted between requests"
+          >
+            Restart OpenCode
+          </button>
         </div>
+        <p className="muted" data-testid="opencode-state">
+          {openCodeStateLine(oc)}
+        </p>
+        {restart.isError ? <Callout tone="danger">{errorMessage(restart.error)}</Callout> : null}
         {oc.reason ? <Callout tone={oc.state === "failed" ? "danger" : "warn"}>{oc.reason}</Callout> : null}
         <dl className="kv">
           <dt>Version</dt>

@@ -1,6 +1,7 @@
 // The runtime facts of the Overview's OpenCode card: memory of both processes against the limit, live instances and
 // the last planned restart (issue 15). Display only; the numbers come from `GET /admin/api/status`.
-import type { RuntimeStatus } from "../../../shared/status";
+import { describeKeepAlive } from "../../../shared/keep-alive";
+import type { OpenCodeStatus, RuntimeStatus } from "../../../shared/status";
 import { EMPTY, formatRelative } from "../lib/format";
 
 /** "512 MB" (MiB, no decimals); EMPTY for null. */
@@ -23,6 +24,18 @@ export function RuntimeFacts({ runtime }: { runtime: RuntimeStatus | undefined }
       </dd>
       <dt>Live instances</dt>
       <dd>{runtime.liveInstances}</dd>
+      {runtime.keepAlive ? (
+        <>
+          <dt>Keep-alive</dt>
+          <dd data-testid="keep-alive">
+            {runtime.keepAlive.ms === null
+              ? "forever (OpenCode never sleeps)"
+              : `sleeps after ${describeKeepAlive(runtime.keepAlive.ms)} without a model request`}
+            {runtime.keepAlive.sleepsAt !== null ? ` · next sleep ${formatRelative(runtime.keepAlive.sleepsAt)}` : ""}
+            {runtime.keepAlive.sleeps > 0 ? ` · slept ${runtime.keepAlive.sleeps}×` : ""}
+          </dd>
+        </>
+      ) : null}
       <dt>Last recycle</dt>
       <dd>
         {last ? (
@@ -35,4 +48,19 @@ export function RuntimeFacts({ runtime }: { runtime: RuntimeStatus | undefined }
       </dd>
     </>
   );
+}
+
+/** "OpenCode: sleeping / starting / ready" (issue 26) as one sentence for the card; a failed one says when it is
+ *  tried again. */
+export function openCodeStateLine(oc: OpenCodeStatus, now: number = Date.now()): string {
+  switch (oc.state) {
+    case "sleeping":
+      return "OpenCode: sleeping. It starts again on the next request, model list or dashboard visit.";
+    case "failed":
+      return oc.nextRetryAt
+        ? `OpenCode: failed. Patchbay tries again in ${Math.max(1, Math.ceil((oc.nextRetryAt - now) / 1000))} s.`
+        : "OpenCode: failed.";
+    default:
+      return `OpenCode: ${oc.state}.`;
+  }
 }

@@ -25,6 +25,8 @@ interface Form {
   startOnLaunch: boolean;
   /** OpenCode memory limit in MB; "" = automatic. */
   memoryLimit: string;
+  /** OpenCode keep-alive as typed (`10m`, `0`, `forever`). */
+  opencodeKeepAlive: string;
 }
 
 const toForm = (s: Settings): Form => ({
@@ -34,6 +36,7 @@ const toForm = (s: Settings): Form => ({
   logBodies: s.logBodies,
   startOnLaunch: s.startOnLaunch,
   memoryLimit: s.opencodeMemoryLimitMB === null ? "" : String(s.opencodeMemoryLimitMB),
+  opencodeKeepAlive: s.opencodeKeepAlive,
 });
 const num = (s: string): number => (s.trim() === "" ? Number.NaN : Number(s));
 
@@ -42,6 +45,7 @@ const toValue = ({ memoryLimit, ...rest }: Form) => ({
   host: rest.host.trim(),
   port: num(rest.port),
   opencodeMemoryLimitMB: memoryLimit.trim() === "" ? null : Number(memoryLimit),
+  opencodeKeepAlive: rest.opencodeKeepAlive.trim(),
 });
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/i;
@@ -196,6 +200,13 @@ function SettingsForm({ settings }: { settings: Settings }) {
         onChange={(v) => set("memoryLimit", v)}
         error={errors.memoryLimit}
         hint="Above it, OpenCode is restarted between requests (sessions are kept). Empty: automatic (RAM / 16, 1–2 GB). 0: never."
+      />
+      <TextField
+        label="OpenCode keep-alive"
+        value={form.opencodeKeepAlive}
+        onChange={(v) => set("opencodeKeepAlive", v)}
+        error={errors.opencodeKeepAlive}
+        hint="After this long without a model request OpenCode sleeps (it frees its memory) and starts again on the next request: e.g. 10m, 90s, 2h; 0 = as soon as it is idle; forever = never sleep. --opencode-keep-alive wins for its run."
       />
       {pinned ? (
         <Callout>

@@ -8,7 +8,8 @@ import { PatchbayError } from "../../core/errors";
 import { patchbayCommand } from "../../connect/patchbay-command";
 import type { CliContext } from "../context";
 import { shortenClientText } from "../../core/client-text";
-import { describeCliError } from "../errors";
+import { describeCliError, UsageError } from "../errors";
+import { KEEP_ALIVE_HELP, parseKeepAlive } from "../../../shared/keep-alive";
 import { dataDirFlag } from "../data-dir-flag";
 
 /** How long a clean stop may take before the process gives up and exits with 1 (ms). */
@@ -23,6 +24,22 @@ function parsePort(value: string): number {
   if (!/^\d+$/.test(value) || port > 65535)
     throw new InvalidArgumentError("Use a port number from 0 to 65535 (0 picks a free port).");
   return port;
+}
+
+/** `--opencode-keep-alive`: a duration, `0` or `forever` (shared/keep-alive.ts); ms, null = forever. */
+function parseKeepAliveFlag(value: string): number | null {
+  const ms = parseKeepAlive(value);
+  if (ms === undefined) throw new InvalidArgumentError(`'${value}' is not a keep-alive. ${KEEP_ALIVE_HELP}`);
+  return ms;
+}
+
+/** This run's keep-alive: the flag, else PATCHBAY_OPENCODE_KEEP_ALIVE, else undefined (Settings). */
+function keepAliveOverride(flag: number | null | undefined, env: string | undefined): number | null | undefined {
+  if (flag !== undefined || !env?.trim()) return flag;
+  const ms = parseKeepAlive(env);
+  if (ms === undefined)
+    throw new UsageError(`PATCHBAY_OPENCODE_KEEP_ALIVE='${env}' is not a keep-alive. ${KEEP_ALIVE_HELP}`);
+  return ms;
 }
 
 /** `--host` is loopback only, like the setting: LAN exposure (dashboard settings) is the one way to listen wider. */
@@ -76,6 +93,12 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       "SearXNG-compatible endpoint for clients' web search (GET <url>/search?q=…&format=json; " +
         "default: $PATCHBAY_SEARCH_URL, else Settings)",
     )
+    .option(
+      "--opencode-keep-alive <duration>",
+      "stop OpenCode after this long without a model request and start it again on demand: e.g. 10m, 90s, 0 (as " +
+        "soon as it is idle) or forever (default: $PATCHBAY_OPENCODE_KEEP_ALIVE, else Settings, 10m)",
+      parseKeepAliveFlag,
+    )
     .option("--verbose", "also print Patchbay's internal bookkeeping (e.g. which tool sets were pre-warmed)")
     .addHelpText(
       "after",
@@ -97,6 +120,7 @@ interface ServeOptions {
   quiet?: boolean;
   searchUrl?: string;
   verbose?: boolean;
+  opencodeKeepAlive?: number | null;
 }
 
 /** Log lines of internal bookkeeping: printed with `--verbose` only (they sat between request lines). */
@@ -116,12 +140,14 @@ async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
   const { io } = ctx;
   const createPatchbay = await ctx.loadCreatePatchbay();
   const searchUrl = opts.searchUrl ?? (io.env.PATCHBAY_SEARCH_URL?.trim() || undefined);
+  const keepAlive = keepAliveOverride(opts.opencodeKeepAlive, io.env.PATCHBAY_OPENCODE_KEEP_ALIVE);
   const pb = await createPatchbay({
     dataDir: ctx.dataDir(),
     ...(opts.host !== undefined ? { host: opts.host } : {}),
     ...(opts.port !== undefined ? { port: opts.port } : {}),
     demo: opts.demo === true,
     ...(searchUrl ? { searchUrl } : {}),
+    ...(keepAlive !== undefined ? { opencodeKeepAliveMs: keepAlive } : {}),
     log: (line) => {
       if (opts.verbose || !VERBOSE_ONLY.some((r) => r.test(line))) io.err(`[patchbay] ${line}\n`);
     },

@@ -63,6 +63,10 @@ export function createAdminApp(services: AdminServices, options: AdminAppOptions
   app.use(requireAuth(services.adminToken, sessions));
   app.use(mountAdminApi(services, streams, log, logins));
   app.use(ADMIN_API_PREFIX, apiNotFound);
+  app.use((req, _res, next) => {
+    if (req.method === "GET" && req.accepts("html") && !req.path.startsWith(ADMIN_API_PREFIX)) services.onVisit?.();
+    next();
+  });
   app.use(serveRenderer(services.staticDir));
   app.use(apiNotFound);
   app.use(adminErrorHandler(log));

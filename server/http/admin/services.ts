@@ -26,6 +26,10 @@ export interface AdminServices {
   /** Start/stop the OpenAI listener (same action as the tray). May throw PatchbayError (e.g. port in use). */
   startApi(): Promise<void>;
   stopApi(): Promise<void>;
+  /** "Restart OpenCode": starts it now whatever its state, in the background (the status shows the progress). */
+  restartOpenCode?(): void;
+  /** A dashboard page was loaded: a sleeping OpenCode starts in the background (its pages list sessions, models). */
+  onVisit?(): void;
   /** Native actions; absent in headless mode (desktop endpoints then answer 404 and the UI hides them). */
   desktop?: DesktopHost;
   /** Per-launch admin token, sent as `Authorization: Bearer` by scripts and the CLI (never put in a cookie). */

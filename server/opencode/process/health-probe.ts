@@ -3,6 +3,7 @@
 // the process is the caller's (`onWedged`).
 import { checkHealth } from "./child-process";
 import { readProcStat } from "./process-memory";
+import type { OpenCodeSupervisorOptions } from "./supervisor-options";
 import { isWedged, shouldProbe } from "./wedge-policy";
 
 /** Options of {@link startHealthProbe}. Times in ms. */
@@ -25,6 +26,32 @@ export interface HealthProbeOptions {
   /** Called once when the process is judged wedged, with a sentence for the log. */
   onWedged: (detail: string) => void;
   log: (line: string) => void;
+}
+
+/** The probe of one running process with the supervisor's timings (defaults: every 5 s, every 60 s while idle, 3 s
+ *  timeout, 2 misses). A wedge — port open but no answer (the upstream tracker's "hangs after days"; SIGSTOP
+ *  reproduces it) — is killed with SIGKILL (a frozen process ignores SIGTERM); the supervisor's exit handler starts a
+ *  fresh one and in-flight requests fail through the event hub's "down" notice. */
+export function probeOptions(
+  opts: OpenCodeSupervisorOptions,
+  target: Pick<HealthProbeOptions, "url" | "authorization" | "pid">,
+  log: (line: string) => void,
+  run: { stillWatched: () => boolean; kill: () => void },
+): HealthProbeOptions {
+  return {
+    ...target,
+    periodMs: opts.healthIntervalMs ?? 5_000,
+    idlePeriodMs: opts.idleHealthIntervalMs ?? 60_000,
+    timeoutMs: opts.healthTimeoutMs ?? 3_000,
+    minMisses: opts.healthMisses ?? 2,
+    isIdle: () => opts.isIdle?.() ?? false,
+    stillWatched: run.stillWatched,
+    onWedged: (detail) => {
+      log(`[opencode] wedged: ${detail}; killing it`);
+      run.kill();
+    },
+    log,
+  };
 }
 
 /** Starts probing; returns the function that stops it. */

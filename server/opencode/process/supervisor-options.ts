@@ -25,8 +25,12 @@ export interface OpenCodeSupervisorOptions {
   startupTimeoutMs?: number;
   /** Restart backoff, ms (default 500 → 30 000, doubling). */
   backoff?: { initialMs: number; maxMs: number };
-  /** Consecutive failed startups before giving up with `failed` (default 3). */
+  /** Consecutive failed startups before `failed` (default 3); then retried after `failedRetry`. */
   maxStartupFailures?: number;
+  /** Backoff of the retries after `failed`, ms (default 5 000 → 300 000, doubling; retry-policy.ts). */
+  failedRetry?: { initialMs: number; maxMs: number };
+  /** How long `whenReady()` waits for a wake from sleep, at least, ms (default 60 000). */
+  wakeWaitMs?: number;
   /** Health probe period while ready, ms (default 5 000). */
   healthIntervalMs?: number;
   /** True when no request needs OpenCode now (e.g. none for a minute): probes then run only every

@@ -3,11 +3,12 @@
 // SDK clients connection.ts. Owns the process only: it never creates sessions or interprets OpenCode events.
 import type { OpencodeClient } from "@opencode-ai/sdk/v2";
 import type { OpenCodeStatus } from "../../../shared/status";
-import { PatchbayError } from "../../core/errors";
 import { checkHealth, signalGuard, sleep, STOP_GRACE_MS, type Running } from "./child-process";
+import { downError, FailedRetry, startingError, WAKE_WAIT_MS } from "./retry-policy";
+import { untilSettled, WakeSlot } from "./wake-slot";
 import { OpenCodeCredential, openCodeClient, type OpenCodeConnection } from "./connection";
 import type { OpenCodeHome } from "./home/home";
-import { startHealthProbe } from "./health-probe";
+import { probeOptions, startHealthProbe } from "./health-probe";
 import { spawnOpenCode, type SpawnHost } from "./spawn";
 import { SuccessorSlot, type WarmSuccessor } from "./successor";
 import type { OpenCodeSupervisorOptions } from "./supervisor-options";
@@ -20,7 +21,8 @@ const STABLE_AFTER_MS = 60_000;
 
 /**
  * The supervised `opencode serve`. States: stopped → starting → ready; a crash → restarting (backoff) → ready;
- * `failed` (with a reason) when the binary is missing/not executable or startups keep failing. `start()` never throws
+ * `failed` (reason, `nextRetryAt`) when the binary is missing or startups keep failing, retried with a backoff or by
+ * {@link retryNow}; ready → `sleeping` ({@link sleep}) → starting ({@link wake}, `whenReady()`). `start()` never throws
  * for a failing child; `whenReady()` throws PatchbayError `backend_starting` / `backend_unavailable`.
  *
  * @example
@@ -39,6 +41,12 @@ export class OpenCodeSupervisor {
   private stopping = false;
   private startupFailures = 0;
   private crashes = 0;
+  private readonly retry = new FailedRetry();
+  private readonly wakeSlot = new WakeSlot({
+    stillAsleep: () => !this.stopping && this.state.state === "sleeping",
+    start: () => this.start(),
+    log: (line) => this.log(line),
+  });
   private restartTimer: NodeJS.Timeout | null = null;
   private stopHealth: (() => void) | null = null;
   private settle: Promise<void> | null = null;
@@ -114,17 +122,10 @@ export class OpenCodeSupervisor {
     const ready = () => this.state.state === "ready";
     if (ready()) return;
     this.throwIfDown();
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, Math.max(0, timeoutMs));
-      const off = this.onStatus((s) => {
-        if (s.state === "ready" || s.state === "failed" || s.state === "stopped") done();
-      });
-      function done() {
-        clearTimeout(timer);
-        off();
-        resolve();
-      }
-    });
+    if (this.state.state === "sleeping") void this.wake();
+    // A wake is an expected start (1–3 s quiet, 20–30 s on a starved machine): waiting beats a 503 and a retry.
+    const waitMs = this.wakeSlot.active ? Math.max(timeoutMs, this.opts.wakeWaitMs ?? WAKE_WAIT_MS) : timeoutMs;
+    await untilSettled((l) => this.onStatus(l), waitMs);
     if (ready()) return;
     this.throwIfDown();
     throw startingError();
@@ -155,6 +156,37 @@ export class OpenCodeSupervisor {
   /** When the current process became ready (epoch ms), null when not ready. */
   readyAt(): number | null {
     return this.state.state === "ready" ? (this.running?.readyAt ?? null) : null;
+  }
+
+  /** Stops OpenCode after the keep-alive period (`sleeping`) until {@link wake} or the next `whenReady()`; the caller
+   *  holds requests (runtime/keep-alive.ts). Resolves true once it has exited; false (no-op) unless ready. */
+  async sleep(reason: string): Promise<boolean> {
+    const r = this.running;
+    if (!r || this.stopping || this.state.state !== "ready") return false;
+    this.clearTimers();
+    this.successor.discard();
+    this.running = null; // onExit then ignores its exit: no restart
+    this.setState({ state: "sleeping", reason, url: null, pid: null });
+    this.retire(r);
+    return this.wakeSlot.slept(r.exited).then(() => true);
+  }
+
+  /** Starts OpenCode after {@link sleep}; resolves once ready or failed (no-op unless sleeping or starting). */
+  wake(): Promise<void> {
+    if (this.state.state === "sleeping") return this.wakeSlot.wake();
+    return this.state.state === "starting" && this.settle ? this.settle : Promise.resolve();
+  }
+
+  /** "Restart OpenCode" of a `failed` or `restarting` one: starts now, counters reset; resolves once ready/failed. */
+  retryNow(): Promise<void> {
+    const st = this.state.state;
+    if (this.stopping || (st !== "failed" && st !== "restarting")) return Promise.resolve();
+    this.clearTimers(); // the crash backoff's timer and the failed retry's
+    this.retry.reset();
+    this.startupFailures = this.crashes = 0;
+    const settled = (this.settle = this.untilSettled());
+    void this.launch();
+    return settled;
   }
 
   /**
@@ -242,25 +274,18 @@ export class OpenCodeSupervisor {
   // ---- internals -------------------------------------------------------------------------------------------------
 
   private throwIfDown(): void {
-    const s = this.state;
-    if (s.state === "failed")
-      throw new PatchbayError("backend_unavailable", `OpenCode is not available: ${s.reason ?? "it failed to start"}.`);
-    if (s.state === "stopped") throw new PatchbayError("backend_unavailable", "OpenCode is not running.");
+    const down = downError(this.state, Date.now());
+    if (down) throw down;
   }
 
   private untilSettled(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const off = this.onStatus((s) => {
-        if (s.state === "ready" || s.state === "failed" || s.state === "stopped") {
-          off();
-          resolve();
-        }
-      });
-    });
+    return untilSettled((l) => this.onStatus(l));
   }
 
   private setState(patch: Partial<OpenCodeStatus>): void {
     const next = { ...this.state, ...patch };
+    if (next.state !== "failed") delete next.nextRetryAt;
+    if (next.state === "ready" || next.state === "failed" || next.state === "stopped") this.wakeSlot.settled();
     if (JSON.stringify(next) === JSON.stringify(this.state)) return;
     this.state = next;
     for (const l of [...this.listeners]) {
@@ -272,9 +297,16 @@ export class OpenCodeSupervisor {
     }
   }
 
+  /** `failed`, retried after a backoff: fixing the cause (a login, the binary) must not need a restart of Patchbay. */
   private fail(reason: string): void {
-    this.log(`[opencode] failed: ${reason}`);
-    this.setState({ state: "failed", reason, url: null, pid: null });
+    const delay = this.retry.schedule(this.opts.failedRetry, () => {
+      if (this.stopping || this.state.state !== "failed") return;
+      this.startupFailures = (this.opts.maxStartupFailures ?? 3) - 1; // one attempt per retry
+      this.settle = this.untilSettled();
+      void this.launch();
+    });
+    this.log(`[opencode] failed: ${reason}; trying again in ${Math.round(delay / 1000)} s`);
+    this.setState({ state: "failed", reason, url: null, pid: null, nextRetryAt: Date.now() + delay });
   }
 
   private async launch(): Promise<void> {
@@ -301,6 +333,7 @@ export class OpenCodeSupervisor {
         run.version = health.version ?? null;
         if (this.successor.holds(run)) return this.successor.answered(run, this.credential.at(url));
         this.startupFailures = 0;
+        this.retry.reset();
         this.setState({ state: "ready", reason: null, url, pid: run.pid, version: run.version });
         this.scheduleHealth(run, auth);
         return;
@@ -315,25 +348,12 @@ export class OpenCodeSupervisor {
 
   private scheduleHealth(run: Running, auth: string): void {
     if (!run.url) return;
-    this.stopHealth = startHealthProbe({
-      url: run.url,
-      authorization: auth,
-      pid: run.pid,
-      periodMs: this.opts.healthIntervalMs ?? 5_000,
-      idlePeriodMs: this.opts.idleHealthIntervalMs ?? 60_000,
-      timeoutMs: this.opts.healthTimeoutMs ?? 3_000,
-      minMisses: this.opts.healthMisses ?? 2,
-      isIdle: () => this.opts.isIdle?.() ?? false,
-      stillWatched: () => this.running === run && !this.stopping && !run.recycled,
-      // Port open but no answer (the upstream tracker's "hangs after days"; SIGSTOP reproduces it): a frozen
-      // process ignores SIGTERM, so kill it and its group; onExit starts a fresh one and in-flight requests fail
-      // through the event hub's "down" notice.
-      onWedged: (detail) => {
-        this.log(`[opencode] wedged: ${detail}; killing it`);
-        signalGuard(run, "SIGKILL");
-      },
-      log: this.log,
-    });
+    this.stopHealth = startHealthProbe(
+      probeOptions(this.opts, { url: run.url, authorization: auth, pid: run.pid }, this.log, {
+        stillWatched: () => this.running === run && !this.stopping && !run.recycled,
+        kill: () => signalGuard(run, "SIGKILL"),
+      }),
+    );
   }
 
   private onExit(run: Running, reason: string): void {
@@ -371,16 +391,10 @@ export class OpenCodeSupervisor {
   }
 
   private clearTimers(): void {
+    this.retry.cancel();
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.stopHealth?.();
     this.restartTimer = null;
     this.stopHealth = null;
   }
-}
-
-/** 503 `backend_starting` with Retry-After 3 s: OpenCode is on its way up (starting or restarting). */
-function startingError(): PatchbayError {
-  return new PatchbayError("backend_starting", "OpenCode is still starting; retry in a few seconds.", {
-    retryAfter: 3,
-  });
 }

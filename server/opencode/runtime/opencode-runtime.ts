@@ -161,6 +161,7 @@ export function createOpenCodeRuntime(d: OpenCodeRuntimeDeps): OpenCodeRuntime {
     if (gone.length) d.log(`[opencode] disposed ${gone.length} idle instance(s)`);
   };
   const reapFolders = async () => {
+    if (d.process.status().state === "sleeping") return; // its session check would wake OpenCode; next time
     const removed = await reapToolsetFolders({
       appsRoot,
       liveDirectories: () => d.backend.liveInstances(),

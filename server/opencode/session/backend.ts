@@ -97,6 +97,13 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
 
   return {
     listModels: async () => {
+      // Asleep (keep-alive): the last list at once, and OpenCode starts in the background — a client's model list
+      // usually comes seconds before its first prompt. Logins are read at start, so the list cannot have changed.
+      const last = supervisor.status().state === "sleeping" ? catalog.lastKnownModels() : null;
+      if (last) {
+        void supervisor.wake();
+        return last;
+      }
       // Counted like a request: a recycle waits for it, and it waits for a recycle in progress.
       const ticket = await gate.enter();
       try {

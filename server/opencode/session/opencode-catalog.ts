@@ -13,6 +13,7 @@ export class OpenCodeCatalog {
   private runUrl: string | null = null;
   private builtins: Promise<string[]> | null = null;
   private modelsLoading: Promise<ModelInfo[]> | null = null;
+  private lastModels: ModelInfo[] | null = null;
   private readonly offStatus: () => void;
 
   /** Follows `supervisor`'s status; a new process also resets `instances` (it has none booted). */
@@ -37,11 +38,16 @@ export class OpenCodeCatalog {
     this.modelsLoading ??= callOpenCode("list the providers", () =>
       this.defaultClient().config.providers({}, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) }),
     )
-      .then((res) => mapProviders(res.providers))
+      .then((res) => (this.lastModels = mapProviders(res.providers)))
       .finally(() => {
         this.modelsLoading = null;
       });
     return this.modelsLoading;
+  }
+
+  /** The last provider list any OpenCode process gave (kept across restarts and sleeps), null before the first. */
+  lastKnownModels(): ModelInfo[] | null {
+    return this.lastModels;
   }
 
   /** OpenCode's built-in tool ids (the default instance has no client tools: its ids are exactly the built-ins).

@@ -265,7 +265,7 @@ describe("limits lines (issue 24 §4–5)", () => {
       "Budget: claude-code: 80/100 requests per 5 hours, resets 13:00",
       "---",
     ]);
-    assert.equal(labels(buildTrayMenu(makeStatus({}), opts)).length, 13, "no limits: no lines");
+    assert.equal(labels(buildTrayMenu(makeStatus({}), opts)).length, 14, "no limits: no lines");
   });
 
   test("many models: the first few, then how many more", () => {
@@ -298,5 +298,37 @@ describe("limits lines (issue 24 §4–5)", () => {
       shown.some((l) => l.startsWith("Budget: claude-code: 80/100 requests per 5 hours, resets ")),
       shown.join(" | "),
     );
+  });
+});
+
+describe("OpenCode keep-alive and restart in the tray (issues 26, 21)", () => {
+  const withOpenCode = (opencode: Partial<ReturnType<typeof makeStatus>["opencode"]>) => {
+    const s = makeStatus({});
+    return { ...s, opencode: { ...s.opencode, ...opencode } };
+  };
+
+  test("sleeping: its own status line, the running icon (asleep is idle, not a fault) and Restart OpenCode", () => {
+    const s = withOpenCode({ state: "sleeping", reason: "no model request for 600 s", pid: null, url: null });
+    const model = buildTrayMenu(s, opts);
+    assert.ok(labels(model).includes("OpenCode sleeping (starts on the next request)"));
+    assert.deepEqual(find(model, "Restart OpenCode"), {
+      kind: "action",
+      label: "Restart OpenCode",
+      action: { type: "restart-opencode" },
+      enabled: true,
+    });
+    assert.equal(trayIconState(s), "running");
+  });
+
+  test("failed: the reason, the next try counted down from now, and Restart OpenCode", () => {
+    const s = withOpenCode({ state: "failed", reason: "OpenCode exited during startup 3 times", nextRetryAt: 40_000 });
+    const model = buildTrayMenu(s, { ...opts, now: 10_000 });
+    assert.ok(labels(model).includes("OpenCode failed: OpenCode exited during startup 3 times (next try in 30 s)"));
+    assert.equal(find(model, "Restart OpenCode").kind, "action");
+    assert.equal(trayIconState(s), "error");
+  });
+
+  test("ready: no Restart item in the tray (the dashboard has it)", () => {
+    assert.ok(!labels(buildTrayMenu(makeStatus({}), opts)).includes("Restart OpenCode"));
   });
 });

@@ -43,6 +43,11 @@ export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
     await s.stopApi();
     return adminStatus(s);
   },
+  restartOpenCode: (_i, s) => {
+    if (!s.restartOpenCode) throw new PatchbayError("not_found", "This Patchbay cannot restart OpenCode.");
+    s.restartOpenCode();
+    return adminStatus(s);
+  },
 
   listApps: (_i, s) => ({ apps: s.apps.list().map((a) => ({ ...a, keyCount: s.keys.list(a.name).length })) }),
   createApp: ({ body }, s) => {
