@@ -17,6 +17,8 @@ export interface RemoteImage {
   dataUrl: string;
   /** Body size in bytes (before base64). */
   bytes: number;
+  /** The URL the body came from: the last hop after redirects. */
+  finalUrl: string;
 }
 
 /** Limits and seams of {@link fetchRemoteImage}. */
@@ -38,6 +40,10 @@ export interface FetchRemoteImageOptions {
   /** Which `content-type` media types are accepted (lower-case, no parameters). Default: `image/*`. Web fetch
    *  (server/server-tools/web-fetch.ts) reuses this guard for text pages. */
   acceptMediaType?: (mediaType: string) => boolean;
+  /** Checks each redirect target before it is followed: a returned text refuses it (400 `invalid_request_error` with
+   *  that message). Web fetch uses it for the client's allowed/blocked domains, which the first URL alone would not
+   *  keep (a redirect from an allowed domain to another one). */
+  allowRedirect?: (target: URL) => string | null;
 }
 
 export const REMOTE_IMAGE_DEFAULTS = Object.freeze({ maxBytes: 20 * 1024 * 1024, timeoutMs: 10_000, maxRedirects: 3 });
@@ -104,6 +110,8 @@ export async function fetchRemoteImage(url: string, opts: FetchRemoteImageOption
           const location = res.headers.location;
           if (!location) throw bad(`The image server at host ${where()} answered a redirect without a Location.`);
           current = parseImageUrl(location, bad, current);
+          const refused = opts.allowRedirect?.(current);
+          if (refused) throw bad(refused);
           continue;
         }
         const status = res.statusCode ?? 0;
@@ -131,7 +139,12 @@ export async function fetchRemoteImage(url: string, opts: FetchRemoteImageOption
         const body = await readCapped(res, maxBytes, () =>
           tooLarge(where(), "download stopped at the limit", maxBytes, param),
         );
-        return { mediaType, dataUrl: `data:${mediaType};base64,${body.toString("base64")}`, bytes: body.length };
+        return {
+          mediaType,
+          dataUrl: `data:${mediaType};base64,${body.toString("base64")}`,
+          bytes: body.length,
+          finalUrl: current.href,
+        };
       } finally {
         // Never leave a half-read response (redirect body, refused type, oversize) holding its socket.
         res.destroy();

@@ -6,7 +6,12 @@ import type { SearchBackend } from "./searxng";
 /** What a web fetch returns (see web-fetch.ts); errors are outcomes too. */
 export type PageFetcher = (
   url: string,
-  opts: { maxChars: number; signal: AbortSignal },
+  opts: {
+    maxChars: number;
+    signal: AbortSignal;
+    /** The client's domain rule, checked again on every redirect target (false refuses it: `url_not_allowed`). */
+    allowHost?: (host: string) => boolean;
+  },
 ) => Promise<ServerToolOutcome & { kind: "web_fetch" }>;
 
 /** The services a call needs, resolved for the request's app. */
@@ -80,7 +85,11 @@ export async function runServerToolCall(
     return { kind: "web_fetch", error: "url_not_allowed", message: `The domain '${host}' is not allowed here.` };
   if (!services.fetchPage)
     return { kind: "web_fetch", error: "unavailable", message: services.fetchUnavailable ?? "Web fetch is off." };
-  return services.fetchPage(url, { maxChars: spec.maxContentChars ?? DEFAULT_FETCH_CHARS, signal: both });
+  return services.fetchPage(url, {
+    maxChars: spec.maxContentChars ?? DEFAULT_FETCH_CHARS,
+    signal: both,
+    allowHost: (h) => domainAllowed(h, spec),
+  });
 }
 
 /** Hits whose host passes the spec's domain filters. */

@@ -27,7 +27,8 @@ export interface WebFetchOptions {
  * too many redirects, timeout, network failure; the message says which), `unavailable` when the client left.
  */
 export function createWebFetcher(options: WebFetchOptions = {}): PageFetcher {
-  return async (url, { maxChars, signal }) => {
+  return async (url, { maxChars, signal, allowHost }) => {
+    const notAllowed = (host: string) => `A redirect led to the domain '${host}', which is not allowed here.`;
     try {
       const page = await fetchRemoteImage(url, {
         maxBytes: options.maxBytes ?? MAX_PAGE_BYTES,
@@ -37,6 +38,7 @@ export function createWebFetcher(options: WebFetchOptions = {}): PageFetcher {
         signal,
         ...(options.allowAddress ? { allowAddress: options.allowAddress } : {}),
         ...(options.resolve ? { resolve: options.resolve } : {}),
+        ...(allowHost ? { allowRedirect: (t: URL) => (allowHost(t.hostname) ? null : notAllowed(t.hostname)) } : {}),
       });
       const raw = Buffer.from(page.dataUrl.slice(page.dataUrl.indexOf(",") + 1), "base64").toString("utf8");
       const html = /html/.test(page.mediaType);
@@ -46,13 +48,16 @@ export function createWebFetcher(options: WebFetchOptions = {}): PageFetcher {
       if (text.length > maxChars) text = `${text.slice(0, maxChars)}\n[… page text cut at ${maxChars} characters]`;
       return {
         kind: "web_fetch",
-        url,
+        // Where the text came from (after redirects), so the client and the model cite the right page.
+        url: page.finalUrl,
         title: title && convert ? convert(title, { wordwrap: false }) : null,
         mediaType: page.mediaType,
         text,
         retrievedAt: new Date((options.now ?? Date.now)()).toISOString(),
       };
     } catch (err) {
+      if (err instanceof Error && err.message.startsWith("A redirect led to the domain"))
+        return { kind: "web_fetch", error: "url_not_allowed", message: err.message };
       return fetchError(err, signal);
     }
   };
@@ -69,7 +74,12 @@ function fetchError(err: unknown, signal: AbortSignal): ServerToolOutcome & { ki
     };
   }
   // The guard words its errors for images; the model reads them about a page.
-  const message = (err instanceof Error ? err.message : String(err)).replace(/\bimage\b/g, "page");
+  const message = (err instanceof Error ? err.message : String(err))
+    .replace(/\b([Ii])mage URLs\b/g, "$1URLs")
+    .replace(/ Send other images inline as a data: URL\./g, "")
+    .replace(/\bimages\b/g, "pages")
+    .replace(/\bImage\b/g, "Page")
+    .replace(/\bimage\b/g, "page");
   if (err instanceof PatchbayError && err.code === "unsupported_media_type")
     return { kind: "web_fetch", error: "unsupported_content_type", message };
   return { kind: "web_fetch", error: "url_not_accessible", message };

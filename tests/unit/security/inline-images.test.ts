@@ -33,6 +33,7 @@ function fakeFetcher(): { fetcher: RemoteImageFetcher; calls: string[] } {
         mediaType: "image/webp",
         dataUrl: `data:image/webp;base64,${Buffer.from(url).toString("base64")}`,
         bytes: url.length,
+        finalUrl: url,
       };
     },
   };
@@ -145,7 +146,7 @@ describe("inlineRemoteImages", () => {
       peak = Math.max(peak, inFlight);
       await new Promise((resolve) => setTimeout(resolve, 10));
       inFlight--;
-      return { mediaType: "image/png", dataUrl: DATA_URL, bytes: 1 };
+      return { mediaType: "image/png", dataUrl: DATA_URL, bytes: 1, finalUrl: "https://img.test/a.png" };
     };
     const urls = Array.from({ length: 10 }, (_, i) => `https://img.example.com/${i}.png`);
     const out = await inlineRemoteImages(request([{ role: "user", content: urls.map((u) => media(u)) }]), {
@@ -202,7 +203,12 @@ describe("inlineRemoteImages", () => {
   });
 
   test("refuses when fetched images add up to more than maxTotalBytes: 413", async () => {
-    const fetcher: RemoteImageFetcher = async () => ({ mediaType: "image/png", dataUrl: DATA_URL, bytes: 600 });
+    const fetcher: RemoteImageFetcher = async () => ({
+      mediaType: "image/png",
+      dataUrl: DATA_URL,
+      bytes: 600,
+      finalUrl: "https://img.test/a.png",
+    });
     const urls = ["https://x.example/1.png", "https://x.example/2.png"];
     const err = await caught(
       inlineRemoteImages(request([{ role: "user", content: urls.map((u) => media(u)) }]), {

@@ -19,6 +19,9 @@ before(async () => {
     if (req.url === "/big") return void res.writeHead(200, { "content-type": "text/plain" }).end("x".repeat(4096));
     if (req.url === "/image") return void res.writeHead(200, { "content-type": "image/png" }).end("png");
     if (req.url === "/to-private") return void res.writeHead(302, { location: "http://10.0.0.1/secret" }).end();
+    if (req.url === "/to-page") return void res.writeHead(302, { location: "/page" }).end();
+    if (req.url === "/to-other-domain")
+      return void res.writeHead(302, { location: `http://other.test:${site.port}/page` }).end();
     if (req.url === "/slow") return; // never answers
     res.writeHead(404).end();
   });
@@ -53,6 +56,29 @@ describe("web fetch", () => {
     assert.ok("error" in r);
     assert.equal(r.error, "url_not_accessible");
     assert.match(r.message, /10\.0\.0\.1/);
+  });
+
+  test("the client's domain rule holds on every redirect hop, and the page names the URL it came from", async () => {
+    // Attacker's case: an allowed domain redirects to one the client did not allow (both resolve to this server).
+    const fetchPage = createWebFetcher({ allowAddress: loopbackOnly, resolve: async () => ["127.0.0.1"] });
+    const hitsBefore = site.hits.length;
+    const refused = await fetchPage(`${site.origin}/to-other-domain`, {
+      ...opts(),
+      allowHost: (h) => h !== "other.test",
+    });
+    assert.ok("error" in refused);
+    assert.equal(refused.error, "url_not_allowed");
+    assert.match(refused.message, /other\.test/);
+    assert.deepEqual(site.hits.slice(hitsBefore), ["/to-other-domain"], "the refused hop is never requested");
+    const followed = await fetchPage(`${site.origin}/to-page`, { ...opts(), allowHost: () => true });
+    assert.ok(!("error" in followed) && followed.kind === "web_fetch");
+    assert.equal(followed.url, `${site.origin}/page`);
+  });
+
+  test("errors speak of pages, not images", async () => {
+    const r = await createWebFetcher()("file:///etc/passwd", opts());
+    assert.ok("error" in r);
+    assert.doesNotMatch(r.message, /image/i);
   });
 
   test("size cap, text cap, content type and timeout", async () => {
