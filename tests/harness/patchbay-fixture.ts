@@ -29,11 +29,7 @@ export interface FixtureOptions {
   dataDir?: string;
   /** Web search/fetch server tools: the search endpoint and which addresses web fetch may reach (tests: loopback). */
   serverTools?: Pick<PatchbayDeps, "searchUrl" | "webFetchAllowAddress">;
-  /**
-   * Patchbay's commit hold for streams (ms). Default here 10 s instead of production's 1 s: on a loaded test machine
-   * an upstream error can take longer than 1 s to come back through OpenCode, which would turn the HTTP error a test
-   * expects into an in-band one. Tests of the hold itself pass 1000.
-   */
+  /** Patchbay's commit hold for streams (ms; default production's 1 s, which compat cases about early headers rely on). */
   commitAfterMs?: number;
   /** A user with no provider logged in: OpenCode offers no model at all (issue 16 item 12's first-hour case). */
   noModels?: boolean;
@@ -86,7 +82,7 @@ export async function startPatchbayFixture(opts: FixtureOptions = {}): Promise<P
     demo: opts.demo ?? false,
     ...(opts.clientEnv ? { clientEnv: opts.clientEnv } : {}),
     ...(opts.runtime ? { runtime: opts.runtime } : {}),
-    commitAfterMs: opts.commitAfterMs ?? 10_000,
+    ...(opts.commitAfterMs !== undefined ? { commitAfterMs: opts.commitAfterMs } : {}),
     ...opts.serverTools,
     userOpenCode: { authFile: fs.existsSync(user.authFile) ? user.authFile : null, configFile: user.configFile },
     log: (line) => {

@@ -20,7 +20,7 @@ ul{padding-left:1.2rem;margin:.5rem 0}
 export function loginFailedPage(): string {
   return page(
     "This login link has expired",
-    "<p>A login link works once, and only while the Patchbay that printed it runs.</p>" +
+    "<p>A login link works only once, and only while the Patchbay that printed it runs.</p>" +
       "<ul>" +
       "<li>Desktop app: open the dashboard from the tray menu.</li>" +
       "<li>Headless: run <code>patchbay dashboard</code> for a new one-time login URL from the running Patchbay. " +
