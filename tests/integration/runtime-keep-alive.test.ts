@@ -56,16 +56,22 @@ describe("OpenCode keep-alive", () => {
   });
 
   test("after the idle period OpenCode sleeps: its process is gone, the pid file with it, runtime.json stays", async () => {
+    // The pid of the OpenCode that answered (it may already be going to sleep when the answer is read).
+    let pid: number | null = null;
+    const off = fx.pb.onStatus((st) => {
+      if (st.opencode.state === "ready" && st.opencode.pid) pid = st.opencode.pid;
+    });
+    pid = fx.pb.status().opencode.pid ?? pid;
     const first = await chat();
+    off();
     assert.equal(first.status, 200, await first.clone().text());
-    const pid = fx.pb.status().opencode.pid;
-    assert.ok(pid && pidAlive(pid));
+    assert.ok(pid, "the pid of the OpenCode that answered");
     await asleep();
     const st = fx.pb.status();
     assert.equal(st.opencode.pid, null);
     assert.ok((st.runtime?.keepAlive?.sleeps ?? 0) >= 1);
     assert.equal(st.runtime?.keepAlive?.ms, 1500);
-    await waitFor("the slept OpenCode to exit", () => !pidAlive(pid), 15_000);
+    await waitFor("the slept OpenCode to exit", () => !pidAlive(pid!), 15_000);
     // The pid file names only a running OpenCode (leftover cleanup must never kill a stranger's pid).
     await waitFor("the pid file to go", () => !fs.existsSync(openCodePidFile(fx.dataDir)), 10_000);
     const runtime = JSON.parse(fs.readFileSync(path.join(fx.dataDir, "runtime.json"), "utf8")) as {
