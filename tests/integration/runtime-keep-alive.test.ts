@@ -67,10 +67,10 @@ describe("OpenCode keep-alive", () => {
     assert.equal(first.status, 200, await first.clone().text());
     assert.ok(pid, "the pid of the OpenCode that answered");
     await asleep();
-    const st = fx.pb.status();
-    assert.equal(st.opencode.pid, null);
-    assert.ok((st.runtime?.keepAlive?.sleeps ?? 0) >= 1);
-    assert.equal(st.runtime?.keepAlive?.ms, 1500);
+    assert.equal(fx.pb.status().opencode.pid, null);
+    // The sleep counter is updated once the stop completes, a moment after the state says "sleeping".
+    await waitFor("the sleep to be counted", () => (fx.pb.status().runtime?.keepAlive?.sleeps ?? 0) >= 1, 15_000);
+    assert.equal(fx.pb.status().runtime?.keepAlive?.ms, 1500);
     await waitFor("the slept OpenCode to exit", () => !pidAlive(pid!), 15_000);
     // The pid file names only a running OpenCode (leftover cleanup must never kill a stranger's pid).
     await waitFor("the pid file to go", () => !fs.existsSync(openCodePidFile(fx.dataDir)), 10_000);
