@@ -146,6 +146,24 @@ function fileResults(job, output, seconds, ok) {
   return job.files.map((f) => found.get(rel(f)) ?? { file: rel(f), seconds: 0, ok });
 }
 
+/**
+ * CPU seconds (user + system) of this runner's reaped children so far, from /proc/self/stat (cutime + cstime): a job's
+ * whole process tree (its OpenCode, agent CLIs, browser) once reaped, since each process's reaped children count into
+ * it. Read when a job's process exits, so the difference is that job's CPU. null off Linux.
+ */
+function childCpuSeconds() {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields after the command name start at field 3 (state); cutime and cstime are fields 16 and 17.
+    return (Number(fields[13]) + Number(fields[14])) / clockTicks;
+  } catch {
+    return null;
+  }
+}
+const clockTicks = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout?.trim()) || 100;
+let lastCpu = childCpuSeconds();
+
 /** Runs one job in its own process; its output is printed in one piece when it ends (no interleaving). */
 function runJob(job) {
   return new Promise((resolve) => {
@@ -165,15 +183,24 @@ function runJob(job) {
     const chunks = [];
     child.stdout.on("data", (c) => chunks.push(c));
     child.stderr.on("data", (c) => chunks.push(c));
+    let cpu = null;
+    child.on("exit", () => {
+      const now = childCpuSeconds();
+      if (now !== null && lastCpu !== null) cpu = now - lastCpu;
+      lastCpu = now;
+    });
     child.on("close", (code, signal) => {
       running.delete(child);
       const seconds = (Date.now() - t0) / 1000;
       const ok = code === 0;
       const output = Buffer.concat(chunks).toString("utf8");
       const title = job.files.length === 1 ? job.name : `${job.name}: ${job.files.length} files`;
-      process.stdout.write(`\n── ${title} (${seconds.toFixed(1)} s, ${ok ? "passed" : `FAILED: ${signal ?? code}`})\n`);
+      const cpuText = cpu === null ? "" : `, ${cpu.toFixed(1)} s CPU`;
+      process.stdout.write(
+        `\n── ${title} (${seconds.toFixed(1)} s${cpuText}, ${ok ? "passed" : `FAILED: ${signal ?? code}`})\n`,
+      );
       process.stdout.write(output);
-      resolve({ job, seconds, ok, files: fileResults(job, output, seconds, ok) });
+      resolve({ job, seconds, cpu, ok, files: fileResults(job, output, seconds, ok) });
     });
   });
 }
@@ -203,16 +230,19 @@ const totalSeconds = (Date.now() - t0) / 1000;
 
 // The duration table (slowest first) and this run's durations for the next run's ordering.
 results.sort((a, b) => b.seconds - a.seconds);
-console.log(`\nJobs by duration (${heavySlots} heavy / ${processSlots} processes at once):`);
+console.log(`\nJobs by duration (${heavySlots} heavy / ${processSlots} processes at once; wall s, CPU s):`);
 for (const r of results.slice(0, 40))
   console.log(
-    `  ${r.seconds.toFixed(1).padStart(7)} s  ${r.ok ? "    " : "FAIL"}  ${r.job.name}` +
+    `  ${r.seconds.toFixed(1).padStart(7)} s ${r.cpu === null ? "" : r.cpu.toFixed(0).padStart(5)}  ` +
+      `${r.ok ? "    " : "FAIL"}  ${r.job.name}` +
       (r.job.files.length > 1 ? ` (${r.job.files.length} files)` : ""),
   );
+const totalCpu = results.every((r) => r.cpu !== null) ? results.reduce((s, r) => s + r.cpu, 0) : null;
 const fileRows = results.flatMap((r) => r.files);
 const failed = fileRows.filter((r) => !r.ok);
 console.log(
-  `\n${fileRows.length} files in ${results.length} processes, ${totalSeconds.toFixed(0)} s; ` +
+  `\n${fileRows.length} files in ${results.length} processes, ${totalSeconds.toFixed(0)} s` +
+    (totalCpu === null ? "; " : ` (${totalCpu.toFixed(0)} CPU s); `) +
     (failed.length ? `${failed.length} FAILED: ${failed.map((r) => r.file).join(", ")}` : "all passed"),
 );
 try {

@@ -4,6 +4,7 @@
 // Patchbay refused and why, read from that Patchbay's request log, or says that none reached it.
 import { spawn } from "node:child_process";
 import { mkdtemp, mkdir, rm } from "node:fs/promises";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { RequestLogEntry } from "../../shared/log-entry";
@@ -131,6 +132,35 @@ export function failureDetail(r: ProcessResult, logged: readonly RequestLogEntry
   return `the answer lacks ${String(expect)}${last ? `; last line: ${last}` : ""}`;
 }
 
+/**
+ * Why nothing can reach `origin` (a `--base-url` the user gave), or null when it answers HTTP at all. Probed once before
+ * the clients run: a client retries a refused connection for minutes (Codex: 4 request + 5 stream retries with
+ * backoff), which would tell the user the same thing far later.
+ */
+export async function unreachable(origin: string): Promise<string | null> {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return `${origin} is not a URL; the client was not run`;
+  }
+  const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  // A TCP connect, not fetch: fetch refuses ports a client would still try (the Fetch spec's "bad ports").
+  const why = await new Promise<string | null>((resolve) => {
+    const socket = net.connect({ host: url.hostname.replace(/^\[|\]$/g, ""), port });
+    socket.setTimeout(10_000, () => {
+      socket.destroy();
+      resolve("no answer in 10 s");
+    });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(null);
+    });
+    socket.once("error", (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+  });
+  return why === null ? null : `nothing answers at ${origin} (${why}); the client was not run`;
+}
+
 /** The clients doctor checks that are installed, with their executables. */
 function installed(opts: DoctorOptions): Array<{ client: LaunchableClient; bin: string }> {
   return CLIENTS.filter(isLaunchable)
@@ -159,6 +189,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorClientResult
     if (opts.baseUrl) settings.origin = opts.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "");
     const logs = async (since: number) =>
       (await running.client.queryLogs({ query: { app: DOCTOR_APP, since, limit: 100 } })).entries;
+    const down = opts.baseUrl ? await unreachable(settings.origin) : null;
     const results: DoctorClientResult[] = [];
     for (const { client, bin } of found) {
       const home = path.join(tmp, `home-${client.id}`);
@@ -171,6 +202,10 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorClientResult
       say(`Checking ${client.name} ${version ?? "(unknown version)"} (${bin})…`);
       const checks: DoctorCheckResult[] = [];
       for (const check of doctorChecks(client.id)) {
+        if (down) {
+          checks.push({ id: check.id, title: check.title, ok: false, detail: down });
+          continue;
+        }
         const dir = await createLaunchDir(dataDir);
         try {
           const plan = client.launch(settings, dir);

@@ -95,7 +95,10 @@ export class ModelsTab {
   /** Save allowlist → waits for "Saved". */
   async save(): Promise<this> {
     await this.region().getByRole("button", { name: "Save allowlist" }).click();
-    await this.region().getByRole("status").filter({ hasText: "Saved" }).waitFor();
+    await this.region()
+      .getByRole("status")
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
     return this;
   }
 }
@@ -126,7 +129,10 @@ export class AliasesTab {
   /** Save aliases → waits for "Saved". */
   async save(): Promise<this> {
     await this.region().getByRole("button", { name: "Save aliases" }).click();
-    await this.region().getByRole("status").filter({ hasText: "Saved" }).waitFor();
+    await this.region()
+      .getByRole("status")
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
     return this;
   }
 }

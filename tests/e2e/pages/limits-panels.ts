@@ -31,7 +31,10 @@ export class RoutesPanel {
   /** Save routes → waits for "Saved". */
   async save(): Promise<this> {
     await this.clickSave();
-    await this.region().getByRole("status").filter({ hasText: "Saved" }).waitFor();
+    await this.region()
+      .getByRole("status")
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
     return this;
   }
 }
@@ -73,7 +76,10 @@ export class BudgetsPanel {
   /** Save budgets → waits for "Saved". */
   async save(): Promise<this> {
     await this.saveButton().click();
-    await this.region().getByRole("status").filter({ hasText: "Saved" }).waitFor();
+    await this.region()
+      .getByRole("status")
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
     return this;
   }
 }
