@@ -200,7 +200,7 @@ function runJob(job) {
         `\n── ${title} (${seconds.toFixed(1)} s${cpuText}, ${ok ? "passed" : `FAILED: ${signal ?? code}`})\n`,
       );
       process.stdout.write(output);
-      resolve({ job, seconds, cpu, ok, files: fileResults(job, output, seconds, ok) });
+      resolve({ job, seconds, cpu, ok, output, files: fileResults(job, output, seconds, ok) });
     });
   });
 }
@@ -238,6 +238,14 @@ for (const r of results.slice(0, 40))
       (r.job.files.length > 1 ? ` (${r.job.files.length} files)` : ""),
   );
 const totalCpu = results.every((r) => r.cpu !== null) ? results.reduce((s, r) => s + r.cpu, 0) : null;
+// CPU seconds per file, as build/scripts/test-group.mjs printed them (a file's own process and what it started).
+const fileCpu = results
+  .flatMap((r) => [...r.output.matchAll(/^# cpu (\S+) ([\d.]+) s$/gm)].map((m) => ({ file: m[1], cpu: Number(m[2]) })))
+  .sort((a, b) => b.cpu - a.cpu);
+if (fileCpu.length > 1) {
+  console.log(`\nFiles by CPU seconds (the ${Math.min(25, fileCpu.length)} most of ${fileCpu.length}):`);
+  for (const f of fileCpu.slice(0, 25)) console.log(`  ${f.cpu.toFixed(1).padStart(7)}  ${f.file}`);
+}
 const fileRows = results.flatMap((r) => r.files);
 const failed = fileRows.filter((r) => !r.ok);
 console.log(

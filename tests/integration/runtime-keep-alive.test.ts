@@ -82,12 +82,39 @@ describe("OpenCode keep-alive", () => {
     assert.equal(runtime.adminUrl, fx.urls.adminUrl);
   });
 
-  test("a chat request wakes it and is answered; the new pid is recorded", async () => {
+  // Each wake is a whole OpenCode start (seconds of CPU), so requests that share a wake are sent together.
+  let storedId = "";
+  test("a request of each wire that arrives while it sleeps wakes it and is answered; the new pid is recorded", async () => {
     await asleep();
-    const res = await chat("wake up");
-    assert.equal(res.status, 200, await res.clone().text());
-    const body = (await res.json()) as { choices: Array<{ message: { content: string } }> };
-    assert.ok(body.choices[0]?.message.content);
+    const [chatRes, responsesRes, messagesRes] = await Promise.all([
+      chat("wake up"),
+      fx.api("/v1/responses", {
+        method: "POST",
+        key,
+        body: JSON.stringify({ model: MODEL, input: "remember me", store: true }),
+      }),
+      fx.api("/v1/messages", {
+        method: "POST",
+        key,
+        headers: { "anthropic-version": "2023-06-01" },
+        body: JSON.stringify({ model: MODEL, max_tokens: 64, messages: [{ role: "user", content: "hi" }] }),
+      }),
+    ]);
+    assert.equal(chatRes.status, 200, await chatRes.clone().text());
+    const completion = (await chatRes.json()) as { choices: Array<{ message: { content: string } }> };
+    assert.ok(completion.choices[0]?.message.content);
+
+    assert.equal(responsesRes.status, 200, await responsesRes.clone().text());
+    const response = (await responsesRes.json()) as { id: string; status: string; store: boolean };
+    assert.equal(response.status, "completed");
+    assert.equal(response.store, true);
+    storedId = response.id;
+
+    assert.equal(messagesRes.status, 200, await messagesRes.clone().text());
+    const message = (await messagesRes.json()) as { type: string; content: Array<{ type: string }> };
+    assert.equal(message.type, "message");
+    assert.ok(message.content.length > 0);
+
     const pid = fx.pb.status().opencode.pid;
     assert.ok(pid && pidAlive(pid));
     await waitFor(
@@ -103,46 +130,18 @@ describe("OpenCode keep-alive", () => {
     );
   });
 
-  let storedId = "";
-  test("a Responses request wakes it and is answered (stored)", async () => {
-    await asleep();
-    const res = await fx.api("/v1/responses", {
-      method: "POST",
-      key,
-      body: JSON.stringify({ model: MODEL, input: "remember me", store: true }),
-    });
-    assert.equal(res.status, 200, await res.clone().text());
-    const body = (await res.json()) as { id: string; status: string; store: boolean };
-    assert.equal(body.status, "completed");
-    assert.equal(body.store, true);
-    storedId = body.id;
-  });
-
-  test("a Messages request wakes it and is answered", async () => {
-    await asleep();
-    const res = await fx.api("/v1/messages", {
-      method: "POST",
-      key,
-      headers: { "anthropic-version": "2023-06-01" },
-      body: JSON.stringify({ model: MODEL, max_tokens: 64, messages: [{ role: "user", content: "hi" }] }),
-    });
-    assert.equal(res.status, 200, await res.clone().text());
-    const body = (await res.json()) as { type: string; content: Array<{ type: string }> };
-    assert.equal(body.type, "message");
-    assert.ok(body.content.length > 0);
-  });
-
   test("the stored response and its chain survive a sleep", async () => {
     assert.ok(storedId);
     await asleep();
-    const got = await fx.api(`/v1/responses/${storedId}`, { key });
+    const [got, chained] = await Promise.all([
+      fx.api(`/v1/responses/${storedId}`, { key }),
+      fx.api("/v1/responses", {
+        method: "POST",
+        key,
+        body: JSON.stringify({ model: MODEL, input: "and then?", previous_response_id: storedId }),
+      }),
+    ]);
     assert.equal(got.status, 200, await got.clone().text());
-    await asleep();
-    const chained = await fx.api("/v1/responses", {
-      method: "POST",
-      key,
-      body: JSON.stringify({ model: MODEL, input: "and then?", previous_response_id: storedId }),
-    });
     assert.equal(chained.status, 200, await chained.clone().text());
     // The upstream saw the earlier turn: the chain was expanded from the record kept across the sleep.
     const last = fx.mock.requests.at(-1);
@@ -200,15 +199,15 @@ describe("OpenCode keep-alive", () => {
     // Every request of this app so far made a session, kept across all the sleeps above.
     assert.ok(page.sessions.length >= 6, `sessions listed after sleeps: ${page.sessions.length}`);
     const firstId = page.sessions.at(-1)!.id;
-    await asleep();
-    const messages = await fx.admin.getSessionMessages({ params: { name: APP, id: firstId }, query: {} });
-    assert.ok(messages.messages.length >= 1);
     await fx.admin.updateApp({ params: { name: "prunable" }, body: { history: { maxSessions: 1 } } });
     await asleep();
-    const sweep = await fx.admin.pruneNow({ params: { name: "prunable" }, body: {} });
+    const [messages, sweep] = await Promise.all([
+      fx.admin.getSessionMessages({ params: { name: APP, id: firstId }, query: {} }),
+      fx.admin.pruneNow({ params: { name: "prunable" }, body: {} }),
+    ]);
+    assert.ok(messages.messages.length >= 1);
     assert.equal(sweep.error ?? null, null);
     assert.equal(sweep.removed, 1);
-    await asleep();
     await fx.admin.deleteSession({ params: { name: APP, id: firstId } });
     const after = await fx.admin.listSessions({ params: { name: APP }, query: { limit: 100 } });
     assert.ok(!after.sessions.some((s) => s.id === firstId));
