@@ -87,9 +87,9 @@ const processSlots = Math.max(heavySlots, Number(process.env.PATCHBAY_TEST_PROCE
 // `// test-group: alone`.
 const UNIT_BATCH_S = Number(process.env.PATCHBAY_TEST_UNIT_BATCH_S ?? "60");
 const GROUP_S = Number(process.env.PATCHBAY_TEST_GROUP_S ?? "150");
-// Sharing one Patchbay between files is off unless PATCHBAY_TEST_SHARE_PATCHBAY=1: a file's leftover upstream work
-// (OpenCode retries a failed call after the file ended) can consume the next file's scripted replies.
-const SHARE_PATCHBAY = process.env.PATCHBAY_TEST_SHARE_PATCHBAY === "1";
+// Sharing one Patchbay between files is on unless PATCHBAY_TEST_SHARE_PATCHBAY=0 (to rule it out when a shared file
+// fails only in the full run).
+const SHARE_PATCHBAY = process.env.PATCHBAY_TEST_SHARE_PATCHBAY !== "0";
 const text = (f) => readFileSync(f, "utf8");
 const alone = (f) => /^\/\/ test-group: alone\b/m.test(text(f));
 const groupKind = (f) => {

@@ -65,6 +65,11 @@ export class MockUpstream {
   private holds: Array<() => void> = [];
   private waiters: Array<() => void> = [];
   private port = 0;
+  /** OpenCode sessions (its `X-Session-Id` header) seen since the last {@link fence}, and those fenced off. */
+  private sessionsSinceFence = new Set<string>();
+  private fencedSessions = new Set<string>();
+  /** Requests of fenced-off sessions answered by {@link fence}'s rule (neither recorded nor scripted). */
+  fencedAnswers = 0;
 
   get baseURL(): string {
     return `http://127.0.0.1:${this.port}/v1`;
@@ -105,6 +110,18 @@ export class MockUpstream {
     this.queue = [];
     this.responder = () => ({ text: "MOCK_DEFAULT_REPLY" });
     this.release();
+  }
+
+  /**
+   * Fences off every OpenCode session seen so far: a later request of one of them (OpenCode retrying a call that an
+   * earlier user of this mock scripted to fail, after that user was done) gets a plain answer, is not recorded and
+   * takes no scripted reply. Files sharing one Patchbay call it between them (tests/harness/shared-patchbay.ts), so
+   * a file's leftovers never consume the next file's script. OpenCode names the session of every call to a
+   * non-OpenCode provider in `X-Session-Id` (1.18.33, session/llm).
+   */
+  fence(): void {
+    for (const id of this.sessionsSinceFence) this.fencedSessions.add(id);
+    this.sessionsSinceFence.clear();
   }
 
   /** Streams waiting at their hold point for {@link release}. */
@@ -152,6 +169,26 @@ export class MockUpstream {
       body = { _raw: rawBody };
     }
     const path = new URL(req.url ?? "/", "http://x").pathname;
+    const sessionId = req.headers["x-session-id"];
+    if (typeof sessionId === "string" && this.fencedSessions.has(sessionId)) {
+      this.fencedAnswers++;
+      const stale: RecordedRequest = {
+        n: 0,
+        method: req.method ?? "GET",
+        path,
+        headers: req.headers,
+        body,
+        rawBody,
+        receivedAt: Date.now(),
+        closedEarlyAt: null,
+        finishedAt: null,
+      };
+      const reply: MockReply = { text: "MOCK_FENCED_REPLY" };
+      if (body.stream === true) await this.stream(stale, body, reply, res);
+      else this.json(stale, body, reply, res);
+      return;
+    }
+    if (typeof sessionId === "string") this.sessionsSinceFence.add(sessionId);
     const rec: RecordedRequest = {
       n: this.requests.length + 1,
       method: req.method ?? "GET",

@@ -2,7 +2,8 @@
 // instead of one per file. build/scripts/test-group.mjs runs the files of a group one after another in one process
 // and stops the shared Patchbay once at the end; a file run on its own gets its own Patchbay, stopped by its `after`.
 // Between files the fixture is put back to a clean state: every app deleted (which ends its runs and removes its
-// data), the mock upstream's queue, responder and recordings cleared.
+// data), the mock upstream's queue, responder and recordings cleared, and every OpenCode session used so far fenced
+// off at the mock (MockUpstream.fence), so a leftover retry of an earlier file never takes a later file's reply.
 import { startPatchbayFixture, type PatchbayFixture } from "./patchbay-fixture";
 
 /** Set by build/scripts/test-group.mjs: the group's root `after` stops the shared Patchbay. */
@@ -52,7 +53,10 @@ async function stopSharedPatchbay(): Promise<void> {
 }
 
 async function clean(fx: PatchbayFixture): Promise<void> {
-  fx.mock.reset();
   const { apps } = await fx.admin.listApps();
   for (const app of apps as Array<{ name: string }>) await fx.admin.deleteApp({ params: { name: app.name } });
+  fx.mock.reset();
+  // What OpenCode still does for the sessions used so far (a retry of a call scripted to fail) answers plainly
+  // instead of taking the next file's scripted replies.
+  fx.mock.fence();
 }
