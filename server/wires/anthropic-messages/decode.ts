@@ -18,7 +18,8 @@ import { assertJsonDepth } from "../../core/json-depth";
 import { uniqueToolNames } from "../../core/tool-helpers";
 import { WarningList, warn } from "../../core/warnings";
 import { isJsonObject, parseWire } from "../../core/wire-parse";
-import { anthropicServerTool } from "../../server-tools/anthropic-tools";
+import { anthropicServerTool, anthropicUrlSources } from "../../server-tools/anthropic-tools";
+import { conversationUrls, fetchScopeOf, type ConversationUrls } from "./fetch-scope";
 import { decodeMessages, decodeSystem } from "./decode-messages";
 import { CountTokensRequestSchema, MessagesRequestSchema, type MessagesRequest } from "./request-schema";
 
@@ -55,6 +56,8 @@ interface DecodedTools {
 }
 
 function decodeTools(req: MessagesRequest, notes: WarningList): DecodedTools {
+  const names = new Set((req.tools ?? []).map((t) => t.name));
+  let urls: ConversationUrls | null = null; // collected for the first web fetch tool only
   const tools: ToolDefinition[] = [];
   const serverTools: string[] = [];
   const runs: ServerToolSpec[] = [];
@@ -64,6 +67,8 @@ function decodeTools(req: MessagesRequest, notes: WarningList): DecodedTools {
     const at = `tools[${i}]`;
     if (tool.type != null && tool.type !== "custom") {
       const run = anthropicServerTool(tool, at);
+      if (run?.kind === "web_fetch")
+        run.fetchScope = fetchScopeOf(anthropicUrlSources(tool, at, names), (urls ??= conversationUrls(req.messages)));
       if (run) return void runs.push(run);
       serverTools.push(tool.name);
       notes.add(
