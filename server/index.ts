@@ -276,6 +276,9 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     apps: apps.list().map((x) => ({ name: x.name })),
     modelCount: modelCountNow(),
     limits: limitsGlance(apps.list(), budgets, cooldowns, now()),
+    search: deps.searchUrl
+      ? { url: deps.searchUrl, from: deps.searchUrlFrom ?? "--search-url" }
+      : { url: settings.get().searchUrl, from: "settings" },
   });
   function modelCountNow(): number | null {
     if (modelCount === null && supervisor.status().state === "ready") countModels();
