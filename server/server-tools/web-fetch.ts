@@ -97,7 +97,7 @@ function fetchError(err: unknown, signal: AbortSignal): ServerToolOutcome & { ki
       .replace(/\b([Ii])mage URLs\b/g, "$1URLs")
       .replace(/\bimages\b/g, "pages")
       .replace(/\bImage\b/g, "Page")
-      .replace(/\bimage\b/g, "page"),
+      .replace(/\bimage\b(?!\/)/g, "page"), // not in a media type ('image/png')
   );
   if (err instanceof PatchbayError && err.code === "unsupported_media_type")
     return { kind: "web_fetch", error: "unsupported_content_type", message };

@@ -16,6 +16,8 @@ export class MockSearxng {
   /** `ok`: answer `hits`; `error`: HTTP 500; `hang`: never answer (until stop). */
   mode: "ok" | "error" | "hang" = "ok";
   hits: MockHit[] = [];
+  /** When set, answered as `results` instead of `hits`: any JSON, for hostile or malformed backends. */
+  rawResults: unknown[] | null = null;
   /** Page path (`/pages/x`) → [content-type, body] or a redirect target (`{ location }`). */
   readonly pages = new Map<string, { type: string; body: string } | { location: string }>();
   private server: http.Server | null = null;
@@ -55,7 +57,7 @@ export class MockSearxng {
         return;
       }
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ query: url.searchParams.get("q"), results: this.hits, answers: [] }));
+      res.end(JSON.stringify({ query: url.searchParams.get("q"), results: this.rawResults ?? this.hits, answers: [] }));
       return;
     }
     const page = this.pages.get(url.pathname);
