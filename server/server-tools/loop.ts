@@ -60,7 +60,8 @@ export function serverToolDefinition(spec: ServerToolSpec): ToolDefinition {
       }
     : {
         name: spec.name,
-        description: "Fetch a web page by URL and return its text. Use URLs from the user or from search results.",
+        description:
+          "Fetch a web page by URL and return its text. Only URLs that already appear in the conversation (from the user, tool results, search results or fetched pages) can be fetched; never make one up.",
         parameters: FETCH_PARAMETERS,
       };
 }

@@ -5,6 +5,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ModelBackend, ModelEvent, ServerToolOutcome, ServerToolSpec } from "../../../server/core/contract";
+import { serverToolResultBlock } from "../../../server/server-tools/anthropic-blocks";
 import { runServerToolCall, type PageFetcher, type ServerToolServices } from "../../../server/server-tools/execute";
 import { urlKey, urlKeysInText } from "../../../server/server-tools/fetchable-urls";
 import { withServerTools } from "../../../server/server-tools/loop";
@@ -92,6 +93,11 @@ describe("fetchable URLs", () => {
       signal,
     );
     assert.ok("error" in smuggled && smuggled.error === "url_not_in_prior_context");
+    // The client reads Anthropic's own error code, in a web_fetch_tool_result error block.
+    assert.deepEqual(serverToolResultBlock("srvtoolu_1", made).content, {
+      type: "web_fetch_tool_result_error",
+      error_code: "url_not_in_prior_context",
+    });
     // A spec without a scope knows no URL at all.
     const bare = await runServerToolCall(
       { kind: "web_fetch", name: "web_fetch" },
