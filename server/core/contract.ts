@@ -139,10 +139,7 @@ export interface ServerToolSpec {
 
 /** One Anthropic `url_sources` filter of tool results: every tool's, none, only the named tools', or all but theirs. */
 export type ToolSourceRule =
-  | { type: "all" }
-  | { type: "none" }
-  | { type: "only"; tools: string[] }
-  | { type: "except"; tools: string[] };
+  { type: "all" } | { type: "none" } | { type: "only"; tools: string[] } | { type: "except"; tools: string[] };
 
 /** A web fetch tool's scope: the URL keys (server-tools/fetchable-urls.ts `urlKey`) the conversation offered so far,
  *  and which server tools' results in this request add more. */

@@ -13,6 +13,8 @@ export interface MockHit {
 /** The mock. `url` is the base to configure as the search URL; pages are served under `/pages/<name>`. */
 export class MockSearxng {
   readonly queries: string[] = [];
+  /** Paths of every other request (pages), in order. */
+  readonly pageRequests: string[] = [];
   /** `ok`: answer `hits`; `error`: HTTP 500; `hang`: never answer (until stop). */
   mode: "ok" | "error" | "hang" = "ok";
   hits: MockHit[] = [];
@@ -60,6 +62,7 @@ export class MockSearxng {
       res.end(JSON.stringify({ query: url.searchParams.get("q"), results: this.rawResults ?? this.hits, answers: [] }));
       return;
     }
+    this.pageRequests.push(url.pathname);
     const page = this.pages.get(url.pathname);
     if (!page) {
       res.writeHead(404).end();

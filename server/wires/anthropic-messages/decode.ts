@@ -178,7 +178,8 @@ function ignoredFields(body: Record<string, unknown>, notes: WarningList): void 
  *   thinking without a signature is dropped (warning): no upstream could verify it.
  *   `server_tool_use` / `web_search_tool_result` / `web_fetch_tool_result` (a search or fetch that already ran) → text
  *   of the query and results (server-tool-history.ts).
- * - Tools: custom tools, and the web search / fetch server tools Patchbay runs (server/server-tools); other server
+ * - Tools: custom tools, and the web search / fetch server tools Patchbay runs (server/server-tools; a web fetch tool
+ *   gets the URLs the conversation offers as its `fetchScope`, narrowed by its `url_sources`: fetch-scope.ts); other server
  *   tools (dated `type`) are dropped with a warning, and a `tool_choice` naming one of those is a 400. `defer_loading` tools are offered directly (warning) and a `tool_reference` in a tool result becomes the
  *   text `[tool available: <name>]`, since there is no server-side tool search. `tool_choice` any → required, tool → named function, none → none;
  *   `disable_parallel_tool_use` → parallelToolCalls false.
