@@ -53,35 +53,58 @@ export function urlKey(raw: string): string | null {
   return `${url.host}${url.pathname.replace(/\/+$/, "")}${url.search}`;
 }
 
-/** http(s) URLs, and scheme-less `host.tld/path` tokens, in free text. Characters that never end a URL in prose
- *  (`.`, `,`, `)`, quotes, …) are trimmed from the end; a `)` that closes a `(` inside the URL stays. */
-const URL_IN_TEXT =
-  /\bhttps?:\/\/[^\s<>"'`{}|\\^[\]]+|\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}(?::\d{1,5})?(?:\/[^\s<>"'`{}|\\^[\]]*)?/gi;
+/** What never occurs in a URL written in prose or HTML-to-text output (`text [url]`, markdown `[text](url)`): text is
+ *  cut into tokens there. */
+const SEPARATORS = /[\s<>"'`{}|\\^[\]]+/;
+/** A scheme-less token that starts like a URL: `host.tld`, then a port, path, query or the end. Anchored, on one
+ *  token at a time, with dot-delimited labels: linear, so a hostile page cannot make it backtrack for long. */
+const HOST_FIRST = /^(?:[a-z0-9-]+\.)+[a-z]{2,63}(?::\d{1,5})?(?:[/?#]|$)/i;
+/** Longest token looked at: a longer one is no fetchable URL (those end at 2048 characters, `url_too_long`). */
+const MAX_TOKEN_CHARS = 4096;
 
 /** Most URLs taken from one text (a page of links has a few hundred; a flood is cut, not an error). */
 export const MAX_URLS_PER_TEXT = 2000;
 
-/** The URL keys in `text` (see {@link urlKey}), at most {@link MAX_URLS_PER_TEXT}. */
+/**
+ * The URL keys ({@link urlKey}) of the http(s) URLs, and scheme-less `host.tld/path` tokens, in free text, at most
+ * {@link MAX_URLS_PER_TEXT}. Characters that end a URL in prose (`.`, `,`, `)`, quotes, …) are trimmed from its end;
+ * a `)` that closes a `(` inside the URL stays. Linear in the text's length.
+ */
 export function urlKeysInText(text: string): string[] {
   const keys: string[] = [];
-  for (const match of text.matchAll(URL_IN_TEXT)) {
-    const key = urlKey(trimTrailing(match[0]));
+  for (const raw of text.split(SEPARATORS)) {
+    if (raw.length < 4 || raw.length > MAX_TOKEN_CHARS) continue;
+    let token = raw;
+    const at = token.search(/https?:\/\//i);
+    if (at >= 0) token = token.slice(at);
+    else {
+      token = token.replace(/^[(*_]+/, "");
+      if (!HOST_FIRST.test(token)) continue;
+    }
+    const key = urlKey(trimTrailing(token));
     if (key) keys.push(key);
     if (keys.length >= MAX_URLS_PER_TEXT) break;
   }
   return keys;
 }
 
+/** `url` without the characters that end it in prose; linear (the parens are counted once). */
 function trimTrailing(url: string): string {
-  let out = url;
-  for (;;) {
-    const last = out.at(-1);
-    if (last && ".,;:!?'\"*_".includes(last)) out = out.slice(0, -1);
-    else if (last === ")" && count(out, "(") < count(out, ")")) out = out.slice(0, -1);
-    else return out;
+  let open = 0;
+  let close = 0;
+  for (const ch of url) {
+    if (ch === "(") open++;
+    else if (ch === ")") close++;
   }
-}
-
-function count(text: string, ch: string): number {
-  return text.split(ch).length - 1;
+  let end = url.length;
+  for (; end > 0; end--) {
+    const last = url[end - 1]!;
+    if (".,;:!?'\"*_".includes(last)) continue;
+    if (last === ")" && open < close) {
+      close--;
+      continue;
+    }
+    break;
+  }
+  return url.slice(0, end);
 }

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import type { ModelBackend, ModelEvent, ServerToolOutcome, ServerToolSpec } from "../../../server/core/contract";
 import { serverToolResultBlock } from "../../../server/server-tools/anthropic-blocks";
 import { runServerToolCall, type PageFetcher, type ServerToolServices } from "../../../server/server-tools/execute";
-import { urlKey, urlKeysInText } from "../../../server/server-tools/fetchable-urls";
+import { MAX_URLS_PER_TEXT, urlKey, urlKeysInText } from "../../../server/server-tools/fetchable-urls";
 import { withServerTools } from "../../../server/server-tools/loop";
 
 const USAGE = { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 };
@@ -67,6 +67,18 @@ describe("fetchable URLs", () => {
       ["docs.example.com/guide", "en.wikipedia.org/wiki/Foo_(bar)", "blog.example.org/post"],
     );
     assert.deepEqual(urlKeysInText("version 2.0 of the thing, e.g. this"), []);
+    assert.deepEqual(
+      urlKeysInText("markdown [docs](https://docs.example.com/x) and html-to-text link [https://y.example.com/]"),
+      ["docs.example.com/x", "y.example.com"],
+    );
+  });
+
+  test("urlKeysInText on hostile pages (a fetched page is attacker text): linear work, capped count", () => {
+    // Each of these took seconds to minutes with a regex over the whole text or a trim that recounted parens: the
+    // page text of one fetch is up to 100 000 characters, and each is scanned.
+    assert.deepEqual(urlKeysInText(`${"a.".repeat(200_000)}1`), []);
+    assert.deepEqual(urlKeysInText(`https://a.example.com/${")".repeat(4000)} `.repeat(50)).length, 50);
+    assert.equal(urlKeysInText("https://a.example.com/x ".repeat(10_000)).length, MAX_URLS_PER_TEXT);
   });
 
   test("a URL the conversation never named: url_not_in_prior_context, and nothing is fetched", async () => {
