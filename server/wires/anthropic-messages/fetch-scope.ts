@@ -19,9 +19,15 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
-/** Text of a user block or a tool_result's inner block that can carry URLs: text, and text documents. */
+/** Text of a user block or a tool_result's inner block that can carry URLs: text, text documents, and
+ *  `search_result` blocks (SearchResultBlockParam: `source` is the result's URL). */
 function blockText(block: Json): string {
   if (block.type === "text") return str(block.text);
+  if (block.type === "search_result")
+    return [
+      str(block.source),
+      ...(Array.isArray(block.content) ? block.content.filter(isObject).map(blockText) : []),
+    ].join("\n");
   if (block.type === "document" && isObject(block.source) && block.source.type === "text")
     return `${str(block.title)}\n${str(block.source.data)}`;
   return "";

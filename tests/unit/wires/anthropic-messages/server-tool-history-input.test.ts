@@ -134,6 +134,7 @@ describe("what a web fetch tool may fetch", () => {
         content: [
           { type: "text", text: "I will visit https://model-made.example.test/?secret=1" },
           { type: "tool_use", id: "toolu_1", name: "grep", input: {} },
+          { type: "tool_use", id: "toolu_2", name: "grep", input: {} },
           USE,
           RESULT,
           FETCH_USE,
@@ -151,7 +152,21 @@ describe("what a web fetch tool may fetch", () => {
       },
       {
         role: "user",
-        content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "https://tool.example.test/x" }],
+        content: [
+          { type: "tool_result", tool_use_id: "toolu_1", content: "https://tool.example.test/x" },
+          {
+            type: "tool_result",
+            tool_use_id: "toolu_2",
+            content: [
+              {
+                type: "search_result",
+                source: "https://result.example.test/r",
+                title: "R",
+                content: [{ type: "text", text: "see also https://inner.example.test/" }],
+              },
+            ],
+          },
+        ],
       },
     ],
   };
@@ -165,6 +180,8 @@ describe("what a web fetch tool may fetch", () => {
         "docs.example.test/b",
         "doc.example.test",
         "tool.example.test/x",
+        "result.example.test/r",
+        "inner.example.test",
         "a.example.test",
         "a.test",
         "linked.example.test",
