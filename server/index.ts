@@ -171,7 +171,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     }),
     onCall: (app, c) =>
       log(
-        `${app}: ${c.kind} ${JSON.stringify(c.target.slice(0, 200))} via ${c.backend}: ${c.error ?? `${c.results} result(s)`} in ${c.ms} ms`,
+        // The time goes first: an error message ends a sentence ("… 15000 ms.") and must not run into "in N ms".
+        `${app}: ${c.kind} ${JSON.stringify(c.target.slice(0, 200))} via ${c.backend} (${c.ms} ms): ${c.error ?? `${c.results} result(s)`}`,
       ),
   });
   const apiApp = createApiApp(
