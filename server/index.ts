@@ -171,7 +171,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     }),
     onCall: (app, c) =>
       log(
-        `${app}: ${c.kind} ${JSON.stringify(c.target.slice(0, 200))} via ${c.backend}: ${c.error ?? `${c.results} result(s)`} in ${c.ms} ms`,
+        // The time goes first: an error message ends a sentence ("… 15000 ms.") and must not run into "in N ms".
+        `${app}: ${c.kind} ${JSON.stringify(c.target.slice(0, 200))} via ${c.backend} (${c.ms} ms): ${c.error ?? `${c.results} result(s)`}`,
       ),
   });
   const apiApp = createApiApp(
@@ -276,6 +277,9 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     apps: apps.list().map((x) => ({ name: x.name })),
     modelCount: modelCountNow(),
     limits: limitsGlance(apps.list(), budgets, cooldowns, now()),
+    search: deps.searchUrl
+      ? { url: deps.searchUrl, from: deps.searchUrlFrom ?? "--search-url" }
+      : { url: settings.get().searchUrl, from: "settings" },
   });
   function modelCountNow(): number | null {
     if (modelCount === null && supervisor.status().state === "ready") countModels();

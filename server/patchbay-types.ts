@@ -30,6 +30,9 @@ export interface PatchbayDeps {
   /** SearXNG-compatible search endpoint for web search server tools (CLI `--search-url`, PATCHBAY_SEARCH_URL); wins
    *  over the setting. */
   searchUrl?: string;
+  /** Where `searchUrl` came from, for status (`patchbay app web-search` and the dashboard say it). Default
+   *  `--search-url`. */
+  searchUrlFrom?: "--search-url" | "PATCHBAY_SEARCH_URL";
   /** Tests only: lets web fetch reach these addresses (e.g. 127.0.0.1 mock pages). Default: public addresses only. */
   webFetchAllowAddress?: (ip: string) => boolean;
   /** Start the built-in demo upstream and register it as the `demo` provider. */

@@ -69,6 +69,14 @@ export const ApiStatus = z.object({
 });
 export type ApiStatus = z.infer<typeof ApiStatus>;
 
+/** Which search backend serves web search now, and where that choice came from: the command line (`serve
+ *  --search-url`), the environment (PATCHBAY_SEARCH_URL) or Settings. `url` null: none configured. */
+export const SearchStatus = z.object({
+  url: z.string().nullable(),
+  from: z.enum(["--search-url", "PATCHBAY_SEARCH_URL", "settings"]),
+});
+export type SearchStatus = z.infer<typeof SearchStatus>;
+
 export const PatchbayStatus = z.object({
   version: z.string(),
   startedAt: z.number().int(),
@@ -94,6 +102,8 @@ export const PatchbayStatus = z.object({
   modelCount: z.number().int().nullable().optional(),
   /** Provider models rate-limited now and the tightest budget of the apps in use (absent from older servers). */
   limits: LimitsGlance.optional(),
+  /** The search backend in use (absent from older servers). */
+  search: SearchStatus.optional(),
 });
 export type PatchbayStatus = z.infer<typeof PatchbayStatus>;
 

@@ -132,6 +132,20 @@ export interface ServerToolSpec {
   userLocation?: { city?: string; region?: string; country?: string; timezone?: string };
   /** Web fetch: the most characters of page text returned (derived from `max_content_tokens`). */
   maxContentChars?: number;
+  /** Web fetch: the URLs it may fetch (Anthropic: only URLs already in the conversation). Absent: none at all, until a
+   *  search or fetch in this request adds some (server-tools/fetchable-urls.ts). */
+  fetchScope?: FetchUrlScope;
+}
+
+/** One Anthropic `url_sources` filter of tool results: every tool's, none, only the named tools', or all but theirs. */
+export type ToolSourceRule =
+  { type: "all" } | { type: "none" } | { type: "only"; tools: string[] } | { type: "except"; tools: string[] };
+
+/** A web fetch tool's scope: the URL keys (server-tools/fetchable-urls.ts `urlKey`) the conversation offered so far,
+ *  and which server tools' results in this request add more. */
+export interface FetchUrlScope {
+  urls: string[];
+  serverToolResults: ToolSourceRule;
 }
 
 /** One web search hit. `snippet` is the backend's text about the page (shown to the model, not to Anthropic clients). */
@@ -151,6 +165,7 @@ export type ServerToolErrorCode =
   | "too_many_requests"
   | "query_too_long"
   | "url_not_allowed"
+  | "url_not_in_prior_context"
   | "url_not_accessible"
   | "unsupported_content_type"
   | "url_too_long";

@@ -2,8 +2,9 @@
 // and their options. Shapes: `WebSearchTool20250305` / `WebSearchTool20260209` and `WebFetchTool20250910` in
 // @anthropic-ai/sdk (src/resources/messages/messages.ts) and the Anthropic API reference "Web search tool" /
 // "Web fetch tool".
-import type { ServerToolSpec } from "../core/contract";
+import type { ServerToolSpec, ToolSourceRule } from "../core/contract";
 import { invalidRequest } from "../core/errors";
+import { ALL_URL_SOURCES, type UrlSources } from "./fetchable-urls";
 
 /** Characters per token assumed when `max_content_tokens` caps a fetched page's text. */
 const CHARS_PER_TOKEN = 4;
@@ -52,4 +53,53 @@ function domains(value: unknown, param: string): string[] | undefined {
   if (!Array.isArray(value) || value.some((d) => typeof d !== "string" || d === ""))
     throw invalidRequest(`Invalid '${param}': expected an array of domain names.`, param);
   return value.length ? (value as string[]) : undefined;
+}
+
+/**
+ * A web fetch tool's `url_sources` (WebFetchURLSources in @anthropic-ai/sdk): `user_input` `{type: "all" | "none"}`,
+ * `client_tool_results` / `server_tool_results` `{type: "all" | "none"}` or `{type: "only" | "except", tools:
+ * [{type: "tool_reference", name}]}`; an absent field (or an absent `url_sources`) is `all`. `toolNames` are the
+ * request's tool names: a reference must name one of them. Throws PatchbayError 400 naming the field otherwise.
+ */
+export function anthropicUrlSources(
+  tool: Record<string, unknown>,
+  at: string,
+  toolNames: ReadonlySet<string>,
+): UrlSources {
+  const value = tool.url_sources;
+  if (value == null) return ALL_URL_SOURCES;
+  const param = `${at}.url_sources`;
+  if (typeof value !== "object" || Array.isArray(value))
+    throw invalidRequest(`Invalid '${param}': expected an object.`, param);
+  const v = value as Record<string, unknown>;
+  const user = sourceRule(v.user_input, `${param}.user_input`, toolNames, false);
+  return {
+    userInput: user.type === "none" ? "none" : "all",
+    clientToolResults: sourceRule(v.client_tool_results, `${param}.client_tool_results`, toolNames, true),
+    serverToolResults: sourceRule(v.server_tool_results, `${param}.server_tool_results`, toolNames, true),
+  };
+}
+
+function sourceRule(value: unknown, param: string, toolNames: ReadonlySet<string>, lists: boolean): ToolSourceRule {
+  if (value == null) return { type: "all" };
+  const types = lists ? "'all', 'none', 'only' or 'except'" : "'all' or 'none'";
+  const type = typeof value === "object" && !Array.isArray(value) ? (value as { type?: unknown }).type : undefined;
+  if (type === "all" || type === "none") return { type };
+  if (!lists || (type !== "only" && type !== "except"))
+    throw invalidRequest(`Invalid '${param}.type': expected ${types}.`, `${param}.type`);
+  const tools = (value as { tools?: unknown }).tools;
+  if (!Array.isArray(tools))
+    throw invalidRequest(`Invalid '${param}.tools': expected an array of tool references.`, `${param}.tools`);
+  const names = tools.map((ref: unknown, i) => {
+    const name = typeof ref === "object" && ref !== null ? (ref as { name?: unknown }).name : undefined;
+    if (typeof name !== "string" || name === "")
+      throw invalidRequest(`Invalid '${param}.tools[${i}].name': expected a tool name.`, `${param}.tools[${i}].name`);
+    if (!toolNames.has(name))
+      throw invalidRequest(
+        `Invalid '${param}.tools[${i}].name': '${name.slice(0, 64)}' is not a tool of this request.`,
+        `${param}.tools[${i}].name`,
+      );
+    return name;
+  });
+  return { type, tools: names };
 }

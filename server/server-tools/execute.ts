@@ -1,7 +1,10 @@
 // Runs one server tool call the model made (web search or web fetch) and returns its outcome; never throws. Also
 // renders an outcome as the tool-result text the model reads in the next step.
 import type { ServerToolOutcome, ServerToolSpec, WebSearchHit } from "../core/contract";
+import { urlKey } from "./fetchable-urls";
+import { sanitizeHits } from "./sanitize";
 import type { SearchBackend } from "./searxng";
+import { sentence } from "./sentence";
 
 /** What a web fetch returns (see web-fetch.ts); errors are outcomes too. */
 export type PageFetcher = (
@@ -35,16 +38,19 @@ export const MAX_HITS = 10;
 export const DEFAULT_FETCH_CHARS = 100_000;
 
 /**
- * Runs `spec`'s call with `input` (the model's arguments). Outcomes: hits or page text; `invalid_tool_input` for a
- * missing query/url, `query_too_long`, `url_not_allowed` for a domain the client excluded, `unavailable` when the
+ * Runs `spec`'s call with `input` (the model's arguments). Outcomes: hits (sanitized: sanitize.ts) or page text;
+ * `invalid_tool_input` for a missing query/url, `query_too_long`, `url_not_allowed` for a domain the client excluded,
+ * `url_not_in_prior_context` for a URL the conversation never contained (Anthropic's rule: the model may not make up
+ * URLs; `fetchable` holds the keys of those it may fetch, default `spec.fetchScope.urls`), `unavailable` when the
  * service is off, fails or takes longer than `timeoutMs` (the message says which). `signal` aborts the call (the
- * client left); the outcome is then `unavailable`.
+ * client left); the outcome is then `unavailable`. Every message is one sentence ending in one period.
  */
 export async function runServerToolCall(
   spec: ServerToolSpec,
   input: Record<string, unknown>,
   services: ServerToolServices,
   signal: AbortSignal,
+  fetchable?: ReadonlySet<string>,
 ): Promise<ServerToolOutcome> {
   const timeout = AbortSignal.timeout(services.timeoutMs);
   const both = AbortSignal.any([timeout, signal]);
@@ -58,17 +64,19 @@ export async function runServerToolCall(
         message: `Queries are limited to ${MAX_QUERY_CHARS} characters.`,
       };
     if (!services.search)
-      return { kind: "web_search", error: "unavailable", message: services.searchUnavailable ?? "Web search is off." };
+      return {
+        kind: "web_search",
+        error: "unavailable",
+        message: sentence(services.searchUnavailable ?? "Web search is off"),
+      };
     try {
       const hits = await services.search.search({ query, limit: MAX_HITS }, both);
-      return { kind: "web_search", query, hits: filterHits(hits, spec).slice(0, MAX_HITS) };
+      return { kind: "web_search", query, hits: filterHits(sanitizeHits(hits), spec).slice(0, MAX_HITS) };
     } catch (err) {
       const why = timeout.aborted
-        ? `${services.search.label} did not answer within ${services.timeoutMs} ms.`
-        : err instanceof Error
-          ? err.message
-          : String(err);
-      return { kind: "web_search", error: "unavailable", message: `Web search failed: ${why}` };
+        ? `${services.search.label} did not answer within ${services.timeoutMs} ms`
+        : searchFailure(err, services.search.label);
+      return { kind: "web_search", error: "unavailable", message: sentence("Web search failed", why) };
     }
   }
   const url = typeof input.url === "string" ? input.url.trim() : "";
@@ -83,13 +91,36 @@ export async function runServerToolCall(
   }
   if (!domainAllowed(host, spec))
     return { kind: "web_fetch", error: "url_not_allowed", message: `The domain '${host}' is not allowed here.` };
+  const key = urlKey(url);
+  const known = fetchable ?? new Set(spec.fetchScope?.urls ?? []);
+  if (!key || !known.has(key))
+    return {
+      kind: "web_fetch",
+      error: "url_not_in_prior_context",
+      message:
+        "Only URLs that appeared in the conversation (from the user, a tool result, a search or an earlier fetch) can be fetched.",
+    };
   if (!services.fetchPage)
-    return { kind: "web_fetch", error: "unavailable", message: services.fetchUnavailable ?? "Web fetch is off." };
+    return {
+      kind: "web_fetch",
+      error: "unavailable",
+      message: sentence(services.fetchUnavailable ?? "Web fetch is off"),
+    };
   return services.fetchPage(url, {
     maxChars: spec.maxContentChars ?? DEFAULT_FETCH_CHARS,
     signal: both,
     allowHost: (h) => domainAllowed(h, spec),
   });
+}
+
+/** Why a search failed, in words: the backend's own message, or for a connection failure its cause
+ *  (`fetch failed` alone says nothing). */
+function searchFailure(err: unknown, label: string): string {
+  if (!(err instanceof Error)) return String(err);
+  const code = (err.cause as { code?: unknown } | undefined)?.code;
+  if (err.name === "TypeError" && err.message === "fetch failed")
+    return `${label} could not be reached${typeof code === "string" ? ` (${code})` : ""}`;
+  return err.message;
 }
 
 /** Hits whose host passes the spec's domain filters. */

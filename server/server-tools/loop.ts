@@ -11,6 +11,7 @@ import type {
   NeutralMessage,
   PatchbayWarning,
   ServerToolCallRecord,
+  ServerToolOutcome,
   ServerToolSpec,
   ToolCall,
   ToolDefinition,
@@ -19,6 +20,7 @@ import type {
 import { addUsage, ZERO_USAGE } from "../core/contract";
 import { warn } from "../core/warnings";
 import { outcomeText, runServerToolCall, type ServerToolServices } from "./execute";
+import { ruleAdmits, urlKey, urlKeysInText } from "./fetchable-urls";
 
 /** How the wrapper finds the services of a request's app, and reports each call. */
 export interface ServerToolsOptions {
@@ -58,7 +60,8 @@ export function serverToolDefinition(spec: ServerToolSpec): ToolDefinition {
       }
     : {
         name: spec.name,
-        description: "Fetch a web page by URL and return its text. Use URLs from the user or from search results.",
+        description:
+          "Fetch a web page by URL and return its text. Only URLs that already appear in the conversation (from the user, tool results, search results or fetched pages) can be fetched; never make one up.",
         parameters: FETCH_PARAMETERS,
       };
 }
@@ -93,6 +96,10 @@ async function* runWithServerTools(
       warnings.push(warn.ignored("user_location", "user_location ignored: the search backend takes no location"));
   }
   const services = options.services(req.app);
+  // Per web fetch tool: the URL keys it may fetch, growing with this request's search and fetch results.
+  const fetchable = new Map<string, Set<string>>();
+  for (const spec of specs.values())
+    if (spec.kind === "web_fetch") fetchable.set(spec.name, new Set(spec.fetchScope?.urls ?? []));
   const maxSteps = options.maxSteps ?? 10;
   const offered = r.toolChoice === "none" ? [] : [...specs.values()].map(serverToolDefinition);
   const uses = new Map<string, number>();
@@ -144,8 +151,9 @@ async function* runWithServerTools(
           const outcome =
             used > limit
               ? { kind: spec.kind, error: "max_uses_exceeded" as const, message: `At most ${limit} uses per request.` }
-              : await runServerToolCall(spec, input, services, signal);
+              : await runServerToolCall(spec, input, services, signal, fetchable.get(spec.name));
           if (!("error" in outcome)) {
+            addFetchableUrls(fetchable, specs, spec.name, outcome);
             if (spec.kind === "web_search") counts.webSearchRequests++;
             else counts.webFetchRequests++;
           }
@@ -202,6 +210,26 @@ async function* runWithServerTools(
       { role: "assistant", content: text ? [{ type: "text", text }] : [], toolCalls: serverCalls.map((c) => c.call) },
       ...serverCalls.map((c): NeutralMessage => ({ role: "tool", toolCallId: c.call.id, content: c.result })),
     ];
+  }
+}
+
+/** Adds the URLs of a search's hits, or a fetched page's URL and the links in its text, to the fetch tools whose
+ *  `url_sources.server_tool_results` admit results of tool `from`. */
+function addFetchableUrls(
+  fetchable: Map<string, Set<string>>,
+  specs: ReadonlyMap<string, ServerToolSpec>,
+  from: string,
+  outcome: ServerToolOutcome,
+): void {
+  if ("error" in outcome) return;
+  const keys =
+    outcome.kind === "web_search"
+      ? outcome.hits.map((h) => urlKey(h.url))
+      : [urlKey(outcome.url), ...urlKeysInText(outcome.text)];
+  for (const [name, set] of fetchable) {
+    const rule = specs.get(name)?.fetchScope?.serverToolResults ?? { type: "all" as const };
+    if (!ruleAdmits(rule, from)) continue;
+    for (const key of keys) if (key) set.add(key);
   }
 }
 

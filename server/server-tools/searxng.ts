@@ -20,19 +20,25 @@ export interface SearchBackend {
   search(q: SearchQuery, signal: AbortSignal): Promise<WebSearchHit[]>;
 }
 
-/** SearXNG's JSON answer: only the fields Patchbay uses; others (engines, score, …) are ignored. */
-const SearxAnswer = z.object({
-  results: z.array(
-    z
-      .object({
-        url: z.string(),
-        title: z.string().nullish(),
-        content: z.string().nullish(),
-        publishedDate: z.string().nullish(),
-      })
-      .loose(),
-  ),
-});
+/** SearXNG's JSON answer: a `results` list. Each result is read field by field ({@link hitOf}), so one malformed
+ *  result is dropped instead of failing the whole search. */
+const SearxAnswer = z.object({ results: z.array(z.unknown()) });
+
+/** A result as a hit when it has a string `url` (else null); non-string `title`/`content`/`publishedDate` are
+ *  ignored. Cleaning (control characters, lengths, http(s) only) is sanitize.ts's, for every backend. */
+function hitOf(result: unknown): WebSearchHit | null {
+  if (typeof result !== "object" || result === null) return null;
+  const r = result as Record<string, unknown>;
+  if (typeof r.url !== "string" || !/^https?:\/\//i.test(r.url)) return null;
+  const text = (v: unknown): string => (typeof v === "string" ? v.trim() : "");
+  const published = text(r.publishedDate);
+  return {
+    url: r.url,
+    title: text(r.title) || r.url,
+    snippet: text(r.content),
+    ...(published ? { pageAge: published } : {}),
+  };
+}
 
 /** The largest answer body read, bytes (a SearXNG page of results is a few tens of KiB). */
 const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
@@ -70,16 +76,7 @@ export function searxngBackend(baseUrl: string): SearchBackend {
       }
       const parsed = SearxAnswer.safeParse(json);
       if (!parsed.success) throw new Error(`${label} answered JSON without a 'results' list.`);
-      const hits: WebSearchHit[] = [];
-      for (const r of parsed.data.results) {
-        if (!/^https?:\/\//i.test(r.url)) continue;
-        hits.push({
-          url: r.url,
-          title: r.title?.trim() || r.url,
-          snippet: r.content?.trim() ?? "",
-          ...(r.publishedDate ? { pageAge: r.publishedDate } : {}),
-        });
-      }
+      const hits = parsed.data.results.map(hitOf).filter((h): h is WebSearchHit => h !== null);
       return hits;
     },
   };

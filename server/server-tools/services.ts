@@ -2,6 +2,7 @@
 // (`patchbay serve --search-url`, PATCHBAY_SEARCH_URL, else Settings) and the app's web search switch.
 import type { ServerToolServices, PageFetcher } from "./execute";
 import { searxngBackend, type SearchBackend } from "./searxng";
+import { sentence } from "./sentence";
 
 /** Bound on one search or fetch, ms. */
 export const SERVER_TOOL_TIMEOUT_MS = 15_000;
@@ -47,7 +48,7 @@ export function serverToolServices(config: ServerToolConfig): (app: string) => S
       return {
         search: null,
         searchUnavailable: backend
-          ? `Patchbay's search URL is not usable: ${backend.message}`
+          ? sentence("Patchbay's search URL is not usable", backend.message)
           : "No web search backend is configured in Patchbay (Settings, --search-url or PATCHBAY_SEARCH_URL).",
         fetchPage: config.fetchPage,
         timeoutMs,

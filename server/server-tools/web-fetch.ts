@@ -6,6 +6,8 @@ import type { ServerToolOutcome } from "../core/contract";
 import { PatchbayError } from "../core/errors";
 import { fetchRemoteImage } from "../security/remote-image";
 import type { PageFetcher } from "./execute";
+import { cleanLine, cleanText, MAX_TITLE_CHARS } from "./sanitize";
+import { sentence } from "./sentence";
 
 /** Largest page body downloaded, bytes. */
 export const MAX_PAGE_BYTES = 5 * 1024 * 1024;
@@ -44,13 +46,24 @@ export function createWebFetcher(options: WebFetchOptions = {}): PageFetcher {
       const html = /html/.test(page.mediaType);
       const title = html ? (/<title[^>]*>([^<]*)<\/title>/i.exec(raw)?.[1]?.trim() ?? null) : null;
       const convert = html ? await htmlToText() : null;
-      let text = convert ? convert(raw, { wordwrap: false, selectors: [{ selector: "img", format: "skip" }] }) : raw;
+      // Links come out as `text [absolute URL]`, so the model can fetch a page this one links to (fetchable-urls.ts).
+      const converted = convert
+        ? convert(raw, {
+            wordwrap: false,
+            selectors: [
+              { selector: "img", format: "skip" },
+              { selector: "a", options: { baseUrl: page.finalUrl } },
+            ],
+          })
+        : raw;
+      // The page is the web's text, not ours: no control characters reach the model or the client.
+      let text = cleanText(converted, Number.POSITIVE_INFINITY);
       if (text.length > maxChars) text = `${text.slice(0, maxChars)}\n[… page text cut at ${maxChars} characters]`;
       return {
         kind: "web_fetch",
         // Where the text came from (after redirects), so the client and the model cite the right page.
         url: page.finalUrl,
-        title: title && convert ? convert(title, { wordwrap: false }) : null,
+        title: title && convert ? cleanLine(convert(title, { wordwrap: false }), MAX_TITLE_CHARS) || null : null,
         mediaType: page.mediaType,
         text,
         retrievedAt: new Date((options.now ?? Date.now)()).toISOString(),
@@ -74,12 +87,18 @@ function fetchError(err: unknown, signal: AbortSignal): ServerToolOutcome & { ki
     };
   }
   // The guard words its errors for images; the model reads them about a page.
-  const message = (err instanceof Error ? err.message : String(err))
-    .replace(/\b([Ii])mage URLs\b/g, "$1URLs")
-    .replace(/ Send other images inline as a data: URL\./g, "")
-    .replace(/\bimages\b/g, "pages")
-    .replace(/\bImage\b/g, "Page")
-    .replace(/\bimage\b/g, "page");
+  const message = sentence(
+    (err instanceof Error ? err.message : String(err))
+      .replace(/ Send other images inline as a data: URL\./g, "")
+      .replace(
+        /is not an image: (content-type '[^']*') \(only image\/\* is accepted\)/,
+        "is not text: $1 (web fetch reads text, HTML, JSON and XML)",
+      )
+      .replace(/\b([Ii])mage URLs\b/g, "$1URLs")
+      .replace(/\bimages\b/g, "pages")
+      .replace(/\bImage\b/g, "Page")
+      .replace(/\bimage\b(?!\/)/g, "page"), // not in a media type ('image/png')
+  );
   if (err instanceof PatchbayError && err.code === "unsupported_media_type")
     return { kind: "web_fetch", error: "unsupported_content_type", message };
   return { kind: "web_fetch", error: "url_not_accessible", message };

@@ -13,9 +13,13 @@ export interface MockHit {
 /** The mock. `url` is the base to configure as the search URL; pages are served under `/pages/<name>`. */
 export class MockSearxng {
   readonly queries: string[] = [];
+  /** Paths of every other request (pages), in order. */
+  readonly pageRequests: string[] = [];
   /** `ok`: answer `hits`; `error`: HTTP 500; `hang`: never answer (until stop). */
   mode: "ok" | "error" | "hang" = "ok";
   hits: MockHit[] = [];
+  /** When set, answered as `results` instead of `hits`: any JSON, for hostile or malformed backends. */
+  rawResults: unknown[] | null = null;
   /** Page path (`/pages/x`) → [content-type, body] or a redirect target (`{ location }`). */
   readonly pages = new Map<string, { type: string; body: string } | { location: string }>();
   private server: http.Server | null = null;
@@ -55,9 +59,10 @@ export class MockSearxng {
         return;
       }
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ query: url.searchParams.get("q"), results: this.hits, answers: [] }));
+      res.end(JSON.stringify({ query: url.searchParams.get("q"), results: this.rawResults ?? this.hits, answers: [] }));
       return;
     }
+    this.pageRequests.push(url.pathname);
     const page = this.pages.get(url.pathname);
     if (!page) {
       res.writeHead(404).end();

@@ -93,6 +93,8 @@ const block = fc.record(
       "thinking",
       "redacted_thinking",
       "server_tool_use",
+      "web_search_tool_result",
+      "web_fetch_tool_result",
       "bogus",
       null,
     ),

@@ -11,6 +11,7 @@ import { MockSearxng } from "../harness/mock-searxng";
 let fx: PatchbayFixture;
 let search: MockSearxng;
 let client: Anthropic;
+let key: string;
 const MODEL = "mock/mock-model";
 const APP = "web-anthropic";
 const HITS = [
@@ -25,7 +26,7 @@ before(async () => {
   fx = await startPatchbayFixture({
     serverTools: { searchUrl: search.url, webFetchAllowAddress: (ip) => ip === "127.0.0.1" },
   });
-  const key = await fx.createKey(APP);
+  key = await fx.createKey(APP);
   client = new Anthropic({ apiKey: key, baseURL: fx.apiBase.replace(/\/v1$/, ""), maxRetries: 0, timeout: 120_000 });
 });
 after(async () => {
@@ -181,5 +182,124 @@ describe("anthropic web search server tool", () => {
       (m) => m.role === "tool",
     );
     assert.match(JSON.stringify(toolMessage?.content), /Fetched text\./);
+  });
+
+  test("web fetch of a URL the conversation never named: url_not_in_prior_context, and the page is never requested", async () => {
+    search.pages.set("/pages/secret", { type: "text/plain", body: "never to be read" });
+    const madeUp = `${search.url}/pages/secret?leak=1`;
+    fx.mock.reset();
+    fx.mock.script(
+      { toolCalls: [{ name: "web_fetch", arguments: { url: madeUp } }], finishReason: "tool_calls" },
+      { text: "I could not fetch it." },
+    );
+    const before = search.pageRequests.length;
+    const r = await client.messages.create({
+      model: MODEL,
+      max_tokens: 200,
+      tools: [{ type: "web_fetch_20250910", name: "web_fetch" } as unknown as Anthropic.ToolUnion],
+      messages: [{ role: "user", content: "Summarise the secret page." }],
+    });
+    assert.deepEqual(r.content[1], {
+      type: "web_fetch_tool_result",
+      tool_use_id: (r.content[0] as { id: string }).id,
+      caller: { type: "direct" },
+      content: { type: "web_fetch_tool_result_error", error_code: "url_not_in_prior_context" },
+    });
+    assert.equal(r.content[2]?.type, "text");
+    assert.deepEqual(search.pageRequests.slice(before), [], "the made-up URL is never requested");
+    assert.deepEqual(r.usage.server_tool_use, { web_search_requests: 0, web_fetch_requests: 0 });
+  });
+
+  test("hostile search results: a search hit's page is fetchable in the same request; junk never reaches the client", async () => {
+    search.pages.set("/pages/hit", { type: "text/plain", body: "The hit's page." });
+    const hitUrl = `${search.url}/pages/hit`;
+    search.rawResults = [
+      { url: hitUrl, title: "Hit\u0000 page\u202e\r\nline two", content: "snippet\u0007" },
+      { url: "javascript:alert(document.cookie)", title: "xss", content: "" },
+      { url: 5, title: "number" },
+    ];
+    try {
+      fx.mock.reset();
+      fx.mock.script(
+        { toolCalls: [{ name: "web_search", arguments: { query: "hit" } }], finishReason: "tool_calls" },
+        { toolCalls: [{ name: "web_fetch", arguments: { url: hitUrl } }], finishReason: "tool_calls" },
+        { text: "Read it." },
+      );
+      const r = await client.messages.create({
+        model: MODEL,
+        max_tokens: 200,
+        tools: [WEB_SEARCH, { type: "web_fetch_20250910", name: "web_fetch" } as unknown as Anthropic.ToolUnion],
+        messages: [{ role: "user", content: "Find the hit and read it." }],
+      });
+      assert.deepEqual(
+        r.content.map((b) => b.type),
+        ["server_tool_use", "web_search_tool_result", "server_tool_use", "web_fetch_tool_result", "text"],
+      );
+      const hits = r.content[1];
+      assert.ok(hits?.type === "web_search_tool_result" && Array.isArray(hits.content));
+      assert.deepEqual(
+        hits.content.map((h) => [h.url, h.title]),
+        [[hitUrl, "Hit page line two"]],
+      );
+      const fetched = r.content[3] as unknown as { content: { type: string; url: string } };
+      assert.equal(fetched.content.type, "web_fetch_result");
+      assert.equal(fetched.content.url, hitUrl);
+      assert.deepEqual(r.usage.server_tool_use, { web_search_requests: 1, web_fetch_requests: 1 });
+    } finally {
+      search.rawResults = null;
+    }
+  });
+
+  test("malformed server tool history: 400 in Anthropic's envelope naming the field; the model is never asked", async () => {
+    fx.mock.reset();
+    const post = (assistant: unknown[]) =>
+      fetch(`${fx.apiBase}/messages`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": key, "anthropic-version": "2023-06-01" },
+        body: JSON.stringify({
+          model: MODEL,
+          max_tokens: 50,
+          tools: [WEB_SEARCH],
+          messages: [
+            { role: "user", content: "q" },
+            { role: "assistant", content: assistant },
+            { role: "user", content: "and?" },
+          ],
+        }),
+      });
+    const use = { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "q" } };
+    const cases: Array<[unknown[], string]> = [
+      [
+        [
+          use,
+          {
+            type: "web_search_tool_result",
+            tool_use_id: "srvtoolu_1",
+            content: [{ type: "web_search_result", title: "t" }],
+          },
+        ],
+        "messages[1].content[1].content[0].url",
+      ],
+      [[{ ...use, input: "q" }], "messages[1].content[0].input"],
+      [
+        [
+          {
+            type: "web_fetch_tool_result",
+            tool_use_id: "srvtoolu_9",
+            content: { type: "web_fetch_tool_result_error", error_code: "unavailable" },
+          },
+        ],
+        "messages[1].content[0].tool_use_id",
+      ],
+    ];
+    for (const [assistant, field] of cases) {
+      const res = await post(assistant);
+      const body = (await res.json()) as { type: string; error: { type: string; message: string } };
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(body.type, "error");
+      assert.equal(body.error.type, "invalid_request_error");
+      assert.ok(body.error.message.includes(`'${field}'`), body.error.message);
+    }
+    assert.equal(fx.mock.chatRequests().length, 0);
   });
 });

@@ -4,7 +4,7 @@
 // `url_citation` annotations for the result URLs the answer names.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type OpenAI from "openai";
+import OpenAI from "openai";
 import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
 import { MockSearxng } from "../harness/mock-searxng";
 
@@ -131,5 +131,40 @@ describe("responses web search", () => {
       tools: [{ type: "web_search" }],
     });
     assert.equal(r.output_text, "ok");
+  });
+
+  test("a web_search_call item with bad fields: 400 in OpenAI's envelope naming the field; the model is never asked", async () => {
+    fx.mock.reset();
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ status: "done" }, "input[1].status"],
+      [{ action: { type: "search", queries: "patchbay" } }, "input[1].action.queries"],
+    ];
+    for (const [fields, param] of cases) {
+      const err = await client.responses
+        .create({
+          model: MODEL,
+          input: [
+            { role: "user", content: "What is new?" },
+            {
+              type: "web_search_call",
+              id: "ws_1",
+              status: "completed",
+              action: { type: "search", query: "patchbay" },
+              ...fields,
+            } as unknown as OpenAI.Responses.ResponseInputItem,
+          ],
+          tools: [{ type: "web_search" }],
+        })
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
+      assert.ok(err instanceof OpenAI.BadRequestError, String(err));
+      assert.equal(err.status, 400);
+      assert.equal(err.param, param);
+      assert.equal(err.type, "invalid_request_error");
+      assert.ok(err.message.includes(`'${param}'`), err.message);
+    }
+    assert.equal(fx.mock.chatRequests().length, 0);
   });
 });

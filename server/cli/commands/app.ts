@@ -1,5 +1,6 @@
 // `patchbay app create|list|models|alias|history|web-search|delete`: manage apps (one per client program) in the data folder.
-// Must not talk to a running server: the stores' files are shared, and a running server picks changes up.
+// Changes go to the stores' files, never through a running server (it picks changes up); a running server is only
+// asked what it uses (its models for an alias, its search backend for web-search).
 import type { Command } from "commander";
 import { AliasName, AppName, HistoryLimitsFields, ModelPatternInput, type HistoryLimits } from "../../../shared/apps";
 import { PatchbayError } from "../../core/errors";
@@ -264,9 +265,21 @@ Examples:
   registerAppRoutingCommands(app, ctx);
 }
 
-/** Which backend serves searches (the one `patchbay serve` would use without `--search-url`), and what leaves the
- *  machine. */
+/**
+ * Which backend serves searches and what leaves the machine. With a Patchbay running on this data folder, its own
+ * backend (status `search`: its `--search-url`, PATCHBAY_SEARCH_URL or Settings), since that is the one queries go
+ * to; otherwise the one `patchbay serve` would use without `--search-url`, and the sentence says so.
+ */
 async function describeSearchBackend(ctx: CliContext): Promise<string> {
+  const { findRunningPatchbay } = await import("../running-patchbay");
+  const running = await findRunningPatchbay(ctx.dataDir()).catch(() => null);
+  const search = running ? (await running.client.getStatus().catch(() => null))?.search : undefined;
+  if (running && search) {
+    const from = search.from === "settings" ? "Settings" : search.from;
+    return search.url
+      ? `queries go to the SearXNG-compatible endpoint ${search.url} (the running Patchbay's, from ${from}); pages are fetched by Patchbay.`
+      : 'the running Patchbay has no search backend (set one in Settings, or restart it with `patchbay serve --search-url URL`); until then searches get a "search unavailable" result.';
+  }
   const fromEnv = ctx.io.env.PATCHBAY_SEARCH_URL?.trim();
   let url = fromEnv || null;
   if (!url) {
@@ -274,9 +287,12 @@ async function describeSearchBackend(ctx: CliContext): Promise<string> {
     url = settings.get().searchUrl;
     await settings.close();
   }
+  const which = running
+    ? "" // a running Patchbay too old to say which it uses: the best guess, unqualified
+    : " (no Patchbay is running on this data folder: this is what `patchbay serve` would use without --search-url)";
   return url
-    ? `queries go to the SearXNG-compatible endpoint ${url}${fromEnv ? " (PATCHBAY_SEARCH_URL)" : ""}; pages are fetched by Patchbay.`
-    : 'no search backend is configured yet (set one in Settings, with `patchbay serve --search-url URL` or PATCHBAY_SEARCH_URL); until then searches get a "search unavailable" result.';
+    ? `queries go to the SearXNG-compatible endpoint ${url}${fromEnv ? " (PATCHBAY_SEARCH_URL)" : ""}${which}; pages are fetched by Patchbay.`
+    : `no search backend is configured yet${which} (set one in Settings, with \`patchbay serve --search-url URL\` or PATCHBAY_SEARCH_URL); until then searches get a "search unavailable" result.`;
 }
 
 /**

@@ -146,7 +146,9 @@ async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
     ...(opts.host !== undefined ? { host: opts.host } : {}),
     ...(opts.port !== undefined ? { port: opts.port } : {}),
     demo: opts.demo === true,
-    ...(searchUrl ? { searchUrl } : {}),
+    ...(searchUrl
+      ? { searchUrl, searchUrlFrom: opts.searchUrl ? ("--search-url" as const) : ("PATCHBAY_SEARCH_URL" as const) }
+      : {}),
     ...(keepAlive !== undefined ? { opencodeKeepAliveMs: keepAlive } : {}),
     log: (line) => {
       if (opts.verbose || !VERBOSE_ONLY.some((r) => r.test(line))) io.err(`[patchbay] ${line}\n`);

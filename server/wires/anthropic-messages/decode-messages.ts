@@ -16,10 +16,13 @@ import {
   DocumentBlock,
   ImageBlock,
   RedactedThinkingBlock,
+  ServerToolUseBlock,
   TextBlock,
   ThinkingBlock,
   ToolResultBlock,
   ToolUseBlock,
+  WebFetchToolResultBlock,
+  WebSearchToolResultBlock,
   type MessageParamT,
   type MessagesRequest,
 } from "./request-schema";
@@ -201,12 +204,43 @@ function decodeUserContent(
   return messages;
 }
 
-/** `seenCalls`: tool_use ids of earlier assistant messages (an id used twice is a 400, as Anthropic answers). */
+/**
+ * Validates a server tool block of assistant history (shapes in request-schema.ts) and returns it. A result must
+ * answer a `server_tool_use` of this or an earlier assistant message (`serverCalls`, which a use's id joins).
+ * @throws PatchbayError 400 naming the field (`messages[1].content[2].content[0].url`).
+ */
+function checkServerToolBlock(raw: { type: string }, at: string, serverCalls: Set<string>): Record<string, unknown> {
+  if (raw.type === "server_tool_use") {
+    const block = parseWire(ServerToolUseBlock, raw, [at]);
+    assertJsonDepth(block.input, `${at}.input`);
+    if (serverCalls.has(block.id))
+      throw invalidRequest(
+        `Invalid '${at}.id': server_tool_use ids must be unique; ${q(block.id)} is used more than once.`,
+        `${at}.id`,
+      );
+    serverCalls.add(block.id);
+    return block;
+  }
+  const block =
+    raw.type === "web_search_tool_result"
+      ? parseWire(WebSearchToolResultBlock, raw, [at])
+      : parseWire(WebFetchToolResultBlock, raw, [at]);
+  if (!serverCalls.has(block.tool_use_id))
+    throw invalidRequest(
+      `Invalid '${at}.tool_use_id': ${q(block.tool_use_id)} does not answer any server_tool_use block before it.`,
+      `${at}.tool_use_id`,
+    );
+  return block;
+}
+
+/** `seenCalls`: tool_use ids of earlier assistant messages (an id used twice is a 400, as Anthropic answers);
+ *  `serverCalls`: server_tool_use ids so far (this message's join it). */
 function decodeAssistantContent(
   content: MessageParamT["content"],
   at: string,
   notes: WarningList,
   seenCalls: ReadonlySet<string>,
+  serverCalls: Set<string>,
 ): NeutralMessage {
   if (typeof content === "string") {
     return { role: "assistant", content: content === "" ? [] : [{ type: "text", text: content }], toolCalls: [] };
@@ -252,7 +286,7 @@ function decodeAssistantContent(
       case "web_search_tool_result":
       case "web_fetch_tool_result":
         // A search or fetch that already ran: the model keeps its query and results as text.
-        parts.push({ type: "text", text: serverToolBlockText(raw) });
+        parts.push({ type: "text", text: serverToolBlockText(checkServerToolBlock(raw, where, serverCalls)) });
         return;
       default:
         notes.add(warn.dropped("messages[].content[].type", `assistant content block type ${q(raw.type, 40)} dropped`));
@@ -272,6 +306,7 @@ export function decodeMessages(wire: MessageParamT[], notes: WarningList): Decod
   const system: string[] = [];
   const messages: NeutralMessage[] = [];
   const calls = new Set<string>();
+  const serverCalls = new Set<string>();
   const hoisted: string[] = [];
   wire.forEach((message, i) => {
     const at = `messages[${i}]`;
@@ -297,7 +332,7 @@ export function decodeMessages(wire: MessageParamT[], notes: WarningList): Decod
         messages.push(...decodeUserContent(message.content, at, calls, notes));
         return;
       case "assistant": {
-        const decoded = decodeAssistantContent(message.content, at, notes, calls);
+        const decoded = decodeAssistantContent(message.content, at, notes, calls, serverCalls);
         if (decoded.role === "assistant") for (const call of decoded.toolCalls) calls.add(call.id);
         messages.push(decoded);
         return;

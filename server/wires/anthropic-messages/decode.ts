@@ -18,7 +18,8 @@ import { assertJsonDepth } from "../../core/json-depth";
 import { uniqueToolNames } from "../../core/tool-helpers";
 import { WarningList, warn } from "../../core/warnings";
 import { isJsonObject, parseWire } from "../../core/wire-parse";
-import { anthropicServerTool } from "../../server-tools/anthropic-tools";
+import { anthropicServerTool, anthropicUrlSources } from "../../server-tools/anthropic-tools";
+import { conversationUrls, fetchScopeOf, type ConversationUrls } from "./fetch-scope";
 import { decodeMessages, decodeSystem } from "./decode-messages";
 import { CountTokensRequestSchema, MessagesRequestSchema, type MessagesRequest } from "./request-schema";
 
@@ -55,6 +56,8 @@ interface DecodedTools {
 }
 
 function decodeTools(req: MessagesRequest, notes: WarningList): DecodedTools {
+  const names = new Set((req.tools ?? []).map((t) => t.name));
+  let urls: ConversationUrls | null = null; // collected for the first web fetch tool only
   const tools: ToolDefinition[] = [];
   const serverTools: string[] = [];
   const runs: ServerToolSpec[] = [];
@@ -64,6 +67,8 @@ function decodeTools(req: MessagesRequest, notes: WarningList): DecodedTools {
     const at = `tools[${i}]`;
     if (tool.type != null && tool.type !== "custom") {
       const run = anthropicServerTool(tool, at);
+      if (run?.kind === "web_fetch")
+        run.fetchScope = fetchScopeOf(anthropicUrlSources(tool, at, names), (urls ??= conversationUrls(req.messages)));
       if (run) return void runs.push(run);
       serverTools.push(tool.name);
       notes.add(
@@ -173,7 +178,8 @@ function ignoredFields(body: Record<string, unknown>, notes: WarningList): void 
  *   thinking without a signature is dropped (warning): no upstream could verify it.
  *   `server_tool_use` / `web_search_tool_result` / `web_fetch_tool_result` (a search or fetch that already ran) → text
  *   of the query and results (server-tool-history.ts).
- * - Tools: custom tools, and the web search / fetch server tools Patchbay runs (server/server-tools); other server
+ * - Tools: custom tools, and the web search / fetch server tools Patchbay runs (server/server-tools; a web fetch tool
+ *   gets the URLs the conversation offers as its `fetchScope`, narrowed by its `url_sources`: fetch-scope.ts); other server
  *   tools (dated `type`) are dropped with a warning, and a `tool_choice` naming one of those is a 400. `defer_loading` tools are offered directly (warning) and a `tool_reference` in a tool result becomes the
  *   text `[tool available: <name>]`, since there is no server-side tool search. `tool_choice` any → required, tool → named function, none → none;
  *   `disable_parallel_tool_use` → parallelToolCalls false.

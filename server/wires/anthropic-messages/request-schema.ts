@@ -74,6 +74,58 @@ export const ThinkingBlock = z.object({
 /** `{type: "redacted_thinking", data}` in assistant history. */
 export const RedactedThinkingBlock = z.object({ type: z.literal("redacted_thinking"), data: z.string() });
 
+/** `{type: "server_tool_use", id, name, input}` in assistant history (ServerToolUseBlockParam): a search or fetch that
+ *  already ran. */
+export const ServerToolUseBlock = z.object({
+  type: z.literal("server_tool_use"),
+  id: nonEmpty,
+  name: nonEmpty,
+  input: z.record(z.string(), z.unknown(), { error: "must be a JSON object" }),
+});
+
+/** One result of a `web_search_tool_result` (WebSearchResultBlockParam). `encrypted_content` is opaque and unused,
+ *  so it may be missing (Patchbay's own is ""). */
+const WebSearchResult = z.object({
+  type: z.literal("web_search_result"),
+  url: nonEmpty,
+  title: z.string({ error: "must be a string" }),
+  encrypted_content: z.string({ error: "must be a string" }).optional(),
+  page_age: z.string({ error: "must be a string" }).nullish(),
+});
+
+/** A server tool's error result: `{type: "<tool>_tool_result_error", error_code}`. */
+const ToolResultError = (type: string) => z.object({ type: z.literal(type), error_code: nonEmpty });
+
+/** `{type: "web_search_tool_result", tool_use_id, content}` in assistant history (WebSearchToolResultBlockParam):
+ *  content is the results or a `web_search_tool_result_error`. */
+export const WebSearchToolResultBlock = z.object({
+  type: z.literal("web_search_tool_result"),
+  tool_use_id: nonEmpty,
+  content: z.union([z.array(WebSearchResult), ToolResultError("web_search_tool_result_error")], {
+    error: "expected an array of web_search_result blocks or a web_search_tool_result_error",
+  }),
+});
+
+/** `{type: "web_fetch_tool_result", tool_use_id, content}` in assistant history (WebFetchToolResultBlockParam):
+ *  content is a `web_fetch_result` (url + document) or a `web_fetch_tool_result_error`. */
+export const WebFetchToolResultBlock = z.object({
+  type: z.literal("web_fetch_tool_result"),
+  tool_use_id: nonEmpty,
+  content: z.discriminatedUnion(
+    "type",
+    [
+      z.object({
+        type: z.literal("web_fetch_result"),
+        url: nonEmpty,
+        retrieved_at: z.string({ error: "must be a string" }).nullish(),
+        content: DocumentBlock,
+      }),
+      ToolResultError("web_fetch_tool_result_error"),
+    ],
+    { error: "expected a web_fetch_result or a web_fetch_tool_result_error" },
+  ),
+});
+
 /** Any content block: only `type` is checked here; decode.ts parses the known ones with the schemas above. */
 export const AnyBlock = z.object({ type: z.string({ error: "must be a string" }) }).loose();
 

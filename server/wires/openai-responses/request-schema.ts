@@ -81,12 +81,35 @@ export const CustomToolCallOutputItem = z.object({
 });
 /** A `reasoning` item: accepted and dropped. */
 export const ReasoningItem = z.object({ type: z.literal("reasoning") });
+/** A web search action (ResponseFunctionWebSearch's `action` in the `openai` package; Codex's WebSearchAction):
+ *  `search` {query, queries, sources[{url}]}, `open_page` {url}, `find_in_page` {url, pattern}; Codex also writes
+ *  `other`. Unknown types are tolerated (nothing of them is kept); known fields of the wrong type are a 400. */
+const WebSearchAction = z
+  .object({
+    type: z.string({ error: "must be a string" }),
+    query: z.string({ error: "must be a string" }).nullish(),
+    queries: z.array(z.string({ error: "must be a string" }), { error: "expected an array of strings" }).nullish(),
+    sources: z
+      .array(z.object({ type: z.string().optional(), url: z.string({ error: "must be a string" }) }).loose(), {
+        error: "expected an array of {type: 'url', url} sources",
+      })
+      .nullish(),
+    url: z.string({ error: "must be a string" }).nullish(),
+    pattern: z.string({ error: "must be a string" }).nullish(),
+  })
+  .loose();
 /** A `web_search_call` item from an earlier response (Codex sends them back): the search is not run again; its
- *  action (any shape: search, open_page, find) is read by web-search-history.ts. */
+ *  action is read by web-search-history.ts. `action` may be absent (Codex's is optional) or a bare type string
+ *  (seen from Codex builds in the wild); `status` is the item status of the `openai` package. */
 export const WebSearchCallItem = z.object({
   type: z.literal("web_search_call"),
-  status: z.unknown().optional(),
-  action: z.unknown().optional(),
+  id: z.string({ error: "must be a string" }).nullish(),
+  status: z
+    .enum(["in_progress", "searching", "completed", "failed"], {
+      error: "expected one of 'in_progress', 'searching', 'completed', 'failed'",
+    })
+    .nullish(),
+  action: z.union([WebSearchAction, z.string()], { error: "expected an action object" }).nullish(),
 });
 /** Codex's `agent_message` item (a message between agents in its multi-agent mode): read as user text. Content is a
  *  string or `input_text` parts (Codex 0.171's AgentMessageInputContent). */

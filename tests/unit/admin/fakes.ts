@@ -303,7 +303,14 @@ export function rawRequest(
 
 /** Starts the admin app with fakes on 127.0.0.1:0. */
 export async function startAdmin(
-  o: { desktop?: boolean; options?: AdminAppOptions; withStatic?: boolean; history?: AdminServices["history"] } = {},
+  o: {
+    desktop?: boolean;
+    options?: AdminAppOptions;
+    withStatic?: boolean;
+    history?: AdminServices["history"];
+    /** Replaces {@link fakeStatus}. */
+    status?: () => PatchbayStatus;
+  } = {},
 ): Promise<StartedAdmin> {
   const staticDir = mkdtempSync(path.join(tmpdir(), "pb-admin-static-"));
   if (o.withStatic !== false) {
@@ -330,7 +337,7 @@ export async function startAdmin(
     keys: fakes.keys,
     requestLog: fakes.requestLog,
     listModels: () => fakes.listModels(),
-    status: fakeStatus,
+    status: o.status ?? fakeStatus,
     onStatus: (l) => {
       fakes.statusListeners.add(l);
       return () => fakes.statusListeners.delete(l);

@@ -212,7 +212,7 @@ describe("server tool loop", () => {
     assert.deepEqual(r?.type === "server-tool-result" && r.outcome, {
       kind: "web_search",
       error: "unavailable",
-      message: "off for app a",
+      message: "off for app a.",
     });
     const bad: Step = [
       { type: "tool-call", id: "c", name: "web_search", arguments: "{}" },

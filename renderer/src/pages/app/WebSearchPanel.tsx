@@ -2,14 +2,19 @@
 // offer, and which backend serves them (Settings → Web search). Off: clients get a native "unavailable" result.
 import { Switch } from "../../components/Switch";
 import { Callout } from "../../components/States";
-import { useSettings } from "../../api";
+import { useSettings, useStatus } from "../../api";
 import { useCurrentApp } from "./context";
 import { useSaveApp } from "./useSaveApp";
 
 export function WebSearchPanel() {
   const app = useCurrentApp();
   const save = useSaveApp(app.name);
-  const searchUrl = useSettings().data?.searchUrl ?? null;
+  // The backend the server uses: its --search-url / PATCHBAY_SEARCH_URL wins over Settings (status `search`; older
+  // servers do not say, then Settings is the best guess).
+  const running = useStatus().data?.search;
+  const saved = useSettings().data?.searchUrl ?? null;
+  const searchUrl = running ? running.url : saved;
+  const from = !running || running.from === "settings" ? "Settings → Web search" : `set by ${running.from} at start`;
   return (
     <div className="card stack">
       <div>
@@ -28,8 +33,8 @@ export function WebSearchPanel() {
       {app.webSearch ? (
         searchUrl ? (
           <Callout>
-            Searches go to <code>{searchUrl}</code> (Settings → Web search); the queries leave this computer only if
-            that address is elsewhere. Pages are fetched by Patchbay from public addresses only.
+            Searches go to <code>{searchUrl}</code> ({from}); the queries leave this computer only if that address is
+            elsewhere. Pages are fetched by Patchbay from public addresses only.
           </Callout>
         ) : (
           <Callout tone="warn">

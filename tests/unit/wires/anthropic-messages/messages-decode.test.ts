@@ -251,7 +251,14 @@ describe("decode rules", () => {
         allowedDomains: ["example.com"],
         userLocation: { city: "Oslo" },
       },
-      { kind: "web_fetch", name: "web_fetch", blockedDomains: ["bad.test"], maxContentChars: 4000 },
+      {
+        kind: "web_fetch",
+        name: "web_fetch",
+        blockedDomains: ["bad.test"],
+        maxContentChars: 4000,
+        // The user's "x" names no URL: nothing is fetchable yet.
+        fetchScope: { urls: [], serverToolResults: { type: "all" } },
+      },
     ]);
     assert.doesNotMatch(n.warnings.map(formatWarning).join(";"), /web_search/);
     assert.match(n.warnings.map(formatWarning).join(";"), /bash/);
