@@ -328,7 +328,13 @@ export const chatStreamSpecs: Record<string, CaseSpec> = {
         (body.tools as Json[]).map((t) => (t.function as Json).name),
         ["get_weather"],
       );
-      assert.match(String(res.headers["x-patchbay-warnings"] ?? ""), /tool_choice/);
+      const header = String(res.headers["x-patchbay-warnings"] ?? "");
+      if (res.headersAtMs >= COMMIT_HOLD_MS && header === "") {
+        // The commit hold sent the headers before OpenCode started the run (a slow first prompt in a new instance):
+        // the planner's warnings came later, so they are in the request log, which always has them.
+        const { entries } = await ctx.fx.admin.queryLogs({ query: { limit: 1 } });
+        assert.match(JSON.stringify(entries[0]?.warnings ?? null), /tool_choice/);
+      } else assert.match(header, /tool_choice/);
     },
   },
 };
