@@ -93,6 +93,7 @@ describe("routing and limits in the dashboard", { timeout: 240_000 }, () => {
       params: { name: APP },
       body: { routes: { subagent: "cheap", review: "mock/mock-vision" } },
     });
+    await d.page.reload(); // the dashboard caches the app it showed before these API changes
     const aliases = await (await (await dash.apps()).open(APP)).aliases();
     assert.deepEqual((await aliases.row("cheap")).slice(0, 4), [
       "cheap",
