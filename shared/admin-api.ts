@@ -142,7 +142,8 @@ export const adminApi = {
     method: "POST",
     path: "/admin/api/apps",
     body: AppCreate,
-    output: App,
+    // `warnings`: e.g. routes whose models could not be checked (OpenCode not running yet).
+    output: AppWithWarnings,
     successStatus: 201,
     summary: "Create an app",
   },

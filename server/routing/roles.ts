@@ -2,6 +2,8 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { App } from "../../shared/apps";
 import { REQUEST_ROLES, type RequestRole } from "../../shared/routing";
+import { quoteClientText as q } from "../core/client-text";
+import { PatchbayError, toPatchbayError } from "../core/errors";
 
 /** The role a request names, with the header it came from (for the log). */
 export interface RequestHint {
@@ -37,4 +39,32 @@ export function requestHint(headers: IncomingHttpHeaders): RequestHint | null {
 export function routeFor(app: App, role: RequestRole | undefined): string | null {
   if (role === undefined) return null;
   return Object.hasOwn(app.routes, role) ? (app.routes[role] ?? null) : null;
+}
+
+/** A request its role's route sends elsewhere: the role and the alias or model the app routes it to. */
+export interface RoutedRequest {
+  role: RequestRole;
+  target: string;
+}
+
+/**
+ * The error of a routed request whose route's model cannot be used (`err`, from model resolution): same code and
+ * status, with a message naming the app's route, its model and the model the client asked for, so the client's user
+ * sees that the route (not their request) needs fixing.
+ */
+export function routeError(app: App, routed: RoutedRequest, asked: string, err: unknown): PatchbayError {
+  const e = toPatchbayError(err);
+  if (e.code !== "model_not_found" && e.code !== "model_not_allowed") return e;
+  const fix = `Change the route with: patchbay app route ${app.name} ${routed.role} MODEL (or the app's Models tab in the Patchbay dashboard).`;
+  const isAlias = Object.hasOwn(app.aliases, routed.target);
+  const why = isAlias
+    ? `to its alias ${q(routed.target)}, which cannot be used: ${e.message}`
+    : e.code === "model_not_allowed"
+      ? `to ${q(routed.target)}, which the app may not use.`
+      : `to ${q(routed.target)}, which no connected OpenCode provider offers.`;
+  return new PatchbayError(
+    e.code,
+    `App '${app.name}' routes ${routed.role} requests (this one asked for ${q(asked)}) ${why} ${fix}`,
+    { param: "model" },
+  );
 }

@@ -10,18 +10,20 @@ import { toPatchbayError } from "../core/errors";
 import type { Admitted } from "../http/model-run/admission";
 import type { ModelRequestDeps } from "../http/model-run/types";
 import { Cooldowns, noteRefusal } from "./cooldowns";
-import { runChain, type ChainReport } from "./fallback";
-import { requestHint, routeFor } from "./roles";
+import { isTarget, runChain, type ChainReport, type ChainTarget } from "./fallback";
+import { requestHint, routeFor, type RoutedRequest } from "./roles";
 
-/** Reads the request's role into the log entry; returns the model its route names (null: none applies). */
-export function routeOfRequest(req: Request, app: App, entry: RequestLogEntry): string | null {
+/** Reads the request's role into the log entry; returns its role and the model its route names (null: none
+ *  applies). */
+export function routeOfRequest(req: Request, app: App, entry: RequestLogEntry): RoutedRequest | null {
   const hint = requestHint(req.headers);
   if (!hint) return null;
   entry.role = hint.role;
   if (hint.agentType) entry.agentType = hint.agentType;
   const routed = routeFor(app, hint.role);
-  if (routed) entry.routedTo = routed;
-  return routed;
+  if (!routed) return null;
+  entry.routedTo = routed;
+  return { role: hint.role, target: routed };
 }
 
 /** Anthropic's Messages wire reads `anthropic-ratelimit-*`; the OpenAI wires `x-ratelimit-*` / `x-codex-*`. */
@@ -49,10 +51,17 @@ export function setHeaders(res: Response, headers: Record<string, string>): void
 /** Process-wide cooldowns for deps without their own (tests that build deps by hand). */
 const fallbackCooldowns = new WeakMap<ModelRequestDeps, Cooldowns>();
 
+/** `x-patchbay-skipped`: `model; reason` entries joined by `, `, in chain order. */
+export function skippedHeader(skipped: ChainReport["skipped"]): string {
+  return skipped.map((s) => `${s.model}; ${headerSafe(s.reason)}`).join(", ");
+}
+
 /**
  * The backend's events through the admitted chain: the first target, then its fallbacks while targets refuse before
- * their first byte. Once a target answers, `x-patchbay-served-model` (and `x-patchbay-skipped`, `model; reason`
- * entries joined by `, `) go on the response when its headers are still unsent; the log entry gets both in any case.
+ * their first byte (fallback.ts). `x-patchbay-skipped` names what the chain passed over so far, set before each next
+ * target is tried; `x-patchbay-served-model` names the target whose events the client gets, set once it answers (on
+ * a request with one target, from an alias or a route: at once). Headers already sent are not changed; the log entry
+ * gets `servedBy` and `skipped` in any case.
  */
 export function streamChain(
   res: Response,
@@ -64,11 +73,7 @@ export function streamChain(
 ): AsyncIterator<ModelEvent> {
   let cooldowns = deps.cooldowns ?? fallbackCooldowns.get(deps);
   if (!cooldowns) fallbackCooldowns.set(deps, (cooldowns = new Cooldowns(deps.now)));
-  const report: ChainReport = { served: null, skipped: [] };
-  for (const ref of admitted.unavailableFallbacks)
-    report.skipped.push({ model: ref, reason: "not offered by any connected provider" });
-  const chained = admitted.chain.length > 1 || report.skipped.length > 0;
-  const run = (t: (typeof admitted.chain)[number]) => {
+  const run = (t: ChainTarget) => {
     const backendRequest: BackendRequest = {
       // Sessions are filed under the app's data key, so a later app of the same name never sees them.
       app: appDataKey(app),
@@ -78,29 +83,27 @@ export function streamChain(
     };
     return deps.backend.stream(backendRequest, signal);
   };
-  if (!chained) return watchRefusal(run(admitted.chain[0]!), admitted.chain[0]!.id, cooldowns, deps.now, entry.id);
-  const events = runChain(admitted.chain, run, {
+  if (!admitted.chained) {
+    const only = admitted.chain.find(isTarget)!;
+    if (admitted.indirect) setHeaders(res, { "x-patchbay-served-model": only.id });
+    return watchRefusal(run(only), only.id, cooldowns, deps.now, entry.id);
+  }
+  const report: ChainReport = { served: null, skipped: [] };
+  return runChain(admitted.chain, run, {
     cooldowns,
     now: deps.now,
     logId: entry.id,
     report,
     signal,
-    onSkipped: (skipped) =>
-      setHeaders(res, {
-        "x-patchbay-skipped": skipped.map((s) => `${s.model}; ${headerSafe(s.reason)}`).join(", "),
-      }),
+    onSkipped: (skipped) => {
+      entry.skipped = [...skipped];
+      setHeaders(res, { "x-patchbay-skipped": skippedHeader(skipped) });
+    },
     onServed: (id) => {
       entry.servedBy = id;
-      if (report.skipped.length) entry.skipped = [...report.skipped];
-      setHeaders(res, {
-        "x-patchbay-served-model": id,
-        ...(report.skipped.length
-          ? { "x-patchbay-skipped": report.skipped.map((s) => `${s.model}; ${headerSafe(s.reason)}`).join(", ") }
-          : {}),
-      });
+      setHeaders(res, { "x-patchbay-served-model": id });
     },
   });
-  return events;
 }
 
 /** The events of a single target, noting a provider's 429 with a retry time (Overview, tray, later chains). */

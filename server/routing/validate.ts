@@ -1,7 +1,10 @@
 // Cross-field checks of an app's routes and fallback chains, run before an app is saved (so nothing half-valid is
 // stored). Field shapes are checked by the zod schemas in shared/routing.ts; this checks what they refer to.
 import { isModelAllowed, type App } from "../../shared/apps";
+import type { FallbackMap, RequestRole, RouteMap } from "../../shared/routing";
+import type { ModelInfo } from "../core/contract";
 import { PatchbayError } from "../core/errors";
+import { aliasTargetAvailable } from "../core/model-resolver";
 
 /** Base `provider/model` of `provider/model#variant`. */
 function baseId(ref: string): string {
@@ -59,4 +62,61 @@ export function checkRouting(app: App): void {
         );
     });
   }
+}
+
+/** The routing fields of a change to an app (a PATCH body, a CLI command's new values). */
+export interface RoutingChange {
+  routes?: RouteMap | undefined;
+  fallbacks?: FallbackMap | undefined;
+  /** The app's aliases after the change (a route naming one of them names no model of its own). */
+  aliases?: Record<string, string> | undefined;
+  /** The app's allowlist after the change. */
+  models?: string[] | undefined;
+}
+
+/** One field of a routing change that names a model the catalog lacks. */
+export interface UnknownRoutingModel {
+  /** `routes.subagent`, `fallbacks.fast[1]`. */
+  param: string;
+  model: string;
+  message: string;
+}
+
+/**
+ * The models a routing change newly names (a route's `provider/model[#variant]`, a fallback) that no connected
+ * provider offers, per the catalog. Entries `previous` already had at the same role or in the same alias's chain are
+ * not checked again, so an unrelated edit is never refused because a provider went away. Names that are no model
+ * (`fast`, no `/`) and models the allowlist refuses are left to {@link checkRouting}, which says so. Pure.
+ */
+export function unknownRoutingModels(
+  change: RoutingChange,
+  previous: App | undefined,
+  catalog: readonly ModelInfo[],
+): UnknownRoutingModel[] {
+  const out: UnknownRoutingModel[] = [];
+  const aliases = change.aliases ?? previous?.aliases ?? {};
+  const models = change.models ?? previous?.models ?? [];
+  // Unknown only when it is a model the app may use: checkRouting names the other mistakes.
+  const has = (m: string) => !m.includes("/") || !isModelAllowed(models, baseId(m)) || aliasTargetAvailable(m, catalog);
+  for (const [role, target] of Object.entries(change.routes ?? {})) {
+    if (target === undefined || Object.hasOwn(aliases, target)) continue;
+    if (previous?.routes[role as RequestRole] === target || has(target)) continue;
+    out.push({
+      param: `routes.${role}`,
+      model: target,
+      message: `The route for ${role} names ${target}, which no connected provider offers; pick one of the models Patchbay lists (patchbay models, or the dashboard's model picker).`,
+    });
+  }
+  for (const [alias, chain] of Object.entries(change.fallbacks ?? {})) {
+    const before = previous && Object.hasOwn(previous.fallbacks, alias) ? (previous.fallbacks[alias] ?? []) : [];
+    chain.forEach((model, i) => {
+      if (before.includes(model) || has(model)) return;
+      out.push({
+        param: `fallbacks.${alias}[${i}]`,
+        model,
+        message: `The fallback ${model} of "${alias}" is a model no connected provider offers; pick one of the models Patchbay lists (patchbay models, or the dashboard's model picker).`,
+      });
+    });
+  }
+  return out;
 }

@@ -1,7 +1,8 @@
 // Routing and limits in the dashboard (issue 24), one headless Patchbay (real OpenCode + mock upstream) and Chromium:
-// the Models tab's routes and the Limits tab's budgets save, remove and refuse bad input (nothing saved); the Usage
-// tab shows each budget as used/limit with its reset; the Overview shows a provider model rate-limited until its
-// retry time and links the refusal to its log entry.
+// the Models tab's routes and the Limits tab's budgets save, remove and refuse bad input (nothing saved); the Aliases
+// tab shows each alias's fallbacks, the roles routed to it and the app's routes; the Usage tab shows each budget as
+// used/limit with its reset; the Overview shows a provider model rate-limited until its retry time and links the
+// refusal to its log entry.
 import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import OpenAI from "openai";
@@ -67,6 +68,12 @@ describe("routing and limits in the dashboard", { timeout: 240_000 }, () => {
       .error()
       .filter({ hasText: /may not use; add it to the app's models first/ })
       .waitFor();
+    await routes.set("subagent", "mock/nonesuch");
+    await routes.clickSave();
+    await routes
+      .error()
+      .filter({ hasText: /route for subagent names mock\/nonesuch, which no connected provider offers/ })
+      .waitFor();
     assert.deepEqual((await stored()).routes, {}, "nothing saved");
 
     await routes.set("subagent", "cheap");
@@ -78,6 +85,28 @@ describe("routing and limits in the dashboard", { timeout: 240_000 }, () => {
     await routes.set("compaction", "");
     await routes.save();
     assert.deepEqual((await stored()).routes, { subagent: "cheap" }, "an emptied role is removed");
+  });
+
+  test("aliases tab: each alias's fallback chain and the roles routed to it, and the app's routes", async () => {
+    await d.fx.admin.updateApp({ params: { name: APP }, body: { fallbacks: { cheap: ["mock/mock-model"] } } });
+    await d.fx.admin.updateApp({
+      params: { name: APP },
+      body: { routes: { subagent: "cheap", review: "mock/mock-vision" } },
+    });
+    await d.page.reload(); // the dashboard caches the app it showed before these API changes
+    const aliases = await (await (await dash.apps()).open(APP)).aliases();
+    assert.deepEqual((await aliases.row("cheap")).slice(0, 4), [
+      "cheap",
+      "mock/mock-reasoner",
+      "mock/mock-model",
+      "subagent",
+    ]);
+    assert.deepEqual(await aliases.routes(), [
+      ["subagent", "cheap → mock/mock-reasoner → mock/mock-model"],
+      ["review", "mock/mock-vision"],
+    ]);
+    await d.screenshot("limits-01b-aliases-routing");
+    await d.fx.admin.updateApp({ params: { name: APP }, body: { routes: { subagent: "cheap" } } });
   });
 
   test("budgets: a malformed window is refused at the field, nothing added or saved; add, save, remove", async () => {

@@ -1,11 +1,13 @@
 // Routing by request role, fallback chains and per-app budgets through the whole Patchbay (real opencode serve +
 // mock upstream), as the official OpenAI and Anthropic clients see them: the model a role is routed to, the next
 // target after a 429 before the first byte (and the refused one skipped until its retry time), and a spent budget
-// refused natively on all three wires with Retry-After and the utilization headers each client family reads.
+// refused natively on all three wires with Retry-After and the utilization headers each client family reads; an alias
+// whose own model is not offered falls back; a route to an unknown model is refused when set.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
+import { AdminApiError } from "../../shared/admin/client";
 import type { PatchbayFixture } from "../harness/patchbay-fixture";
 import { releaseSharedPatchbay, useSharedPatchbay } from "../harness/shared-patchbay";
 
@@ -132,6 +134,22 @@ describe("fallback chains", () => {
     assert.deepEqual(upstreamModels("cut me").slice(0, 1), [B]);
     assert.ok(!upstreamModels("cut me").includes(A), "nothing was sent to the fallback after the first byte");
   });
+
+  test("an alias whose own model no provider offers: the next model answers, and the headers say so", async () => {
+    fx.mock.reset();
+    fx.mock.setResponder(() => ({ text: "FROM_B" }));
+    await fx.admin.updateApp({
+      params: { name: "chained" },
+      body: { aliases: { gone: "mock/not-offered" }, fallbacks: { gone: [`mock/${B}`] } },
+    });
+    const { data, response } = await openai.chat.completions
+      .create({ model: "gone", messages: [{ role: "user", content: "gone-primary" }] })
+      .withResponse();
+    assert.equal(data.choices[0]?.message.content, "FROM_B");
+    assert.equal(response.headers.get("x-patchbay-served-model"), `mock/${B}`);
+    assert.equal(response.headers.get("x-patchbay-skipped"), "mock/not-offered; not offered by any connected provider");
+    assert.deepEqual(upstreamModels("gone-primary"), [B]);
+  });
 });
 
 describe("routes by request role", () => {
@@ -152,6 +170,7 @@ describe("routes by request role", () => {
       "route-sub",
     );
     assert.equal(sub.status, 200, await sub.clone().text());
+    assert.equal(sub.headers.get("x-patchbay-served-model"), `mock/${B}`);
     assert.equal(((await sub.json()) as Json).model, `mock/${A}`, "the client's own model is echoed");
     assert.equal((await send({ "x-claude-code-request-class": "main" }, "route-main")).status, 200);
     assert.equal((await send({}, "route-none")).status, 200);
@@ -164,6 +183,11 @@ describe("routes by request role", () => {
     assert.equal(routed?.routedTo, `mock/${B}`);
     assert.equal(routed?.agentType, "general-purpose");
     assert.equal(routed?.modelResolved, `mock/${B}`);
+    // A route to a model no connected provider offers is refused when set, naming the field.
+    await assert.rejects(
+      fx.admin.updateApp({ params: { name: "routed" }, body: { routes: { compaction: "mock/nonesuch" } } }),
+      (e: unknown) => e instanceof AdminApiError && e.status === 400 && /no connected provider offers/.test(e.message),
+    );
   });
 });
 

@@ -15,6 +15,7 @@ import { PatchbayError } from "../../core/errors";
 import { withStores, type CliContext } from "../context";
 import { UsageError } from "../errors";
 import { localTime, table } from "../format";
+import { checkCliRoutingModels } from "../routing-models";
 
 function noApp(name: string): PatchbayError {
   return new PatchbayError("app_not_found", `No app named "${name}". See: patchbay app list`);
@@ -53,18 +54,24 @@ Examples:
         const t = RouteTarget.safeParse(model);
         if (!t.success) throw new UsageError(`Invalid model "${model}": ${t.error.issues[0]?.message ?? "invalid"}.`);
       }
+      let warning: string | null = null;
       const routes = await withStores(ctx, async ({ apps }) => {
-        const current = apps.get(name)?.routes;
-        if (!current) throw noApp(name);
+        const app = apps.get(name);
+        if (!app) throw noApp(name);
+        const current = app.routes;
         if (role === undefined || (model === undefined && !opts.remove)) return current;
         const key = role as RequestRole;
         if (opts.remove && current[key] === undefined)
           throw new PatchbayError("not_found", `App "${name}" has no route for ${role}.`);
         const next = { ...current };
         if (opts.remove) delete next[key];
-        else next[key] = model;
+        else {
+          next[key] = model;
+          warning = await checkCliRoutingModels(ctx, { routes: { [key]: model } }, app);
+        }
         return (await apps.update(name, { routes: next })).routes;
       });
+      if (warning) ctx.io.err(warning);
       if (opts.remove) {
         ctx.io.out(`Removed the route for ${role} of app "${name}"; its requests keep the model they ask for.\n`);
         return;

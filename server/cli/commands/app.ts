@@ -10,6 +10,7 @@ import { withStores, type CliContext } from "../context";
 import { UsageError } from "../errors";
 import { describeHistoryLimits, localTime, table } from "../format";
 import { registerAppRoutingCommands } from "./app-routing";
+import { checkCliRoutingModels } from "../routing-models";
 import { dataDirFlag } from "../data-dir-flag";
 
 /** Splits and checks `--models a/b,c/*`. Throws UsageError naming the bad pattern. */
@@ -166,6 +167,7 @@ Examples:
         if (!checked.success)
           throw new UsageError(`Invalid alias name "${alias}": ${checked.error.issues[0]?.message ?? "invalid"}.`);
       }
+      let warning: string | null = null;
       const saved = await withStores(ctx, async ({ apps }) => {
         const app = requireApp(apps.get(name), name);
         const current = app.aliases;
@@ -179,8 +181,11 @@ Examples:
         const fallbacks = { ...app.fallbacks };
         if (opts.fallback) fallbacks[alias] = opts.fallback;
         else delete fallbacks[alias];
+        if (opts.fallback)
+          warning = await checkCliRoutingModels(ctx, { fallbacks: { [alias]: opts.fallback }, aliases: next }, app);
         return apps.update(name, { aliases: next, fallbacks });
       });
+      if (warning) ctx.io.err(warning);
       const { aliases } = saved;
       const chainOf = (a: string, to: string) =>
         [to, ...(Object.hasOwn(saved.fallbacks, a) ? (saved.fallbacks[a] ?? []) : [])].join(" → ");

@@ -5,9 +5,10 @@ import type { ModelInfo, NeutralRequest } from "../../core/contract";
 import { PatchbayError } from "../../core/errors";
 import { assertModelAcceptsMedia } from "../../core/media-check";
 import { assertNeutralInvariants } from "../../core/neutral-invariants";
-import { modelsForApp, resolveModel } from "../../core/model-resolver";
-import { resolveFallbacks, toTarget } from "../../routing/chain";
-import type { ChainTarget } from "../../routing/fallback";
+import { modelsForApp } from "../../core/model-resolver";
+import { resolveChain } from "../../routing/chain";
+import type { ChainEntry } from "../../routing/fallback";
+import { routeError, type RoutedRequest } from "../../routing/roles";
 import type { ModelRequestDeps } from "./types";
 
 /** An admitted request: the resolved model, the request with images inlined, and the gate's release. */
@@ -18,10 +19,13 @@ export interface Admitted {
   /** `provider/model[#variant]` for the log. */
   resolvedId: string;
   request: NeutralRequest;
-  /** The resolved model first, then the alias's fallbacks (routing/chain.ts). */
-  chain: ChainTarget[];
-  /** Fallbacks no connected provider offers (left out of `chain`). */
-  unavailableFallbacks: string[];
+  /** The alias's target, then its fallbacks, in order; models no provider offers are missing entries
+   *  (routing/chain.ts). One entry when the model has no fallbacks. */
+  chain: ChainEntry[];
+  /** True when the request's model is an alias with fallbacks (the chain's rules apply). */
+  chained: boolean;
+  /** True when the model came from an alias or a route: the answer names what served (`x-patchbay-served-model`). */
+  indirect: boolean;
   /** Frees the app's concurrency slot; call exactly once. */
   release: () => void;
 }
@@ -29,16 +33,16 @@ export interface Admitted {
 /**
  * Admits `request` for `app`. Throws PatchbayError: 400 `invalid_request_error` (a broken neutral invariant, too many tools, media the model
  * cannot read, remote images refused), 429 `rate_limited` (over the app's concurrency; the slot is not taken),
- * 404/403 from model resolution, or what the image fetcher throws. On a throw after the slot was taken, the slot is
- * released.
+ * 404/403 from model resolution (for a routed request, naming the route and its model), or what the image fetcher
+ * throws. On a throw after the slot was taken, the slot is released.
  */
 export async function admitRequest(
   app: App,
   request: NeutralRequest,
   deps: ModelRequestDeps,
   signal: AbortSignal,
-  /** The model to resolve instead of `request.model` (the route of the request's role). */
-  routed?: string | null,
+  /** The route of the request's role: its target is resolved instead of `request.model`. */
+  routed?: RoutedRequest | null,
 ): Promise<Admitted> {
   assertNeutralInvariants(request);
   if (request.tools.length > app.limits.maxTools) {
@@ -52,19 +56,25 @@ export async function admitRequest(
   const release = deps.gate.acquire(app.name, app.limits.concurrency);
   try {
     const catalog = await deps.catalog();
-    const asked = routed ?? request.model;
-    const resolved = resolveModel(app, asked, catalog);
-    const fallbacks = resolveFallbacks(app, asked, catalog);
-    assertModelAcceptsMedia(request, resolved.info, modelsForApp(app, catalog).models);
+    const asked = routed?.target ?? request.model;
+    let resolved;
+    try {
+      resolved = resolveChain(app, asked, catalog);
+    } catch (err) {
+      throw routed ? routeError(app, routed, request.model, err) : err;
+    }
+    const { first } = resolved;
+    assertModelAcceptsMedia(request, first.info, modelsForApp(app, catalog).models);
     const inlined = await deps.inlineImages(request, app.limits.remoteImages, signal);
-    const variant = resolved.target.variant;
+    const variant = first.target.variant;
     return {
-      model: resolved.info,
+      model: first.info,
       ...(variant ? { variant } : {}),
-      resolvedId: variant ? `${resolved.id}#${variant}` : resolved.id,
+      resolvedId: variant ? `${first.id}#${variant}` : first.id,
       request: inlined,
-      chain: [toTarget(resolved), ...fallbacks.targets],
-      unavailableFallbacks: fallbacks.unavailable,
+      chain: resolved.entries,
+      chained: resolved.chained,
+      indirect: Boolean(routed) || first.alias !== null || resolved.chained,
       release,
     };
   } catch (err) {

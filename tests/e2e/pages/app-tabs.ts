@@ -126,6 +126,24 @@ export class AliasesTab {
     return this;
   }
 
+  /** The cells of `alias`'s row: alias, target, fallbacks, routed roles (and the empty actions cell). */
+  async row(alias: string): Promise<string[]> {
+    const row = this.table()
+      .getByRole("row")
+      .filter({ has: this.page.getByRole("cell", { name: alias, exact: true }) });
+    await row.waitFor();
+    return (await row.getByRole("cell").allInnerTexts()).map((t) => t.trim());
+  }
+
+  /** The read-only "Routes" table's rows as [role, where it goes]. */
+  async routes(): Promise<string[][]> {
+    const rows = this.region().getByRole("table", { name: "Routes", exact: true }).locator("tbody").getByRole("row");
+    await rows.first().waitFor();
+    const out: string[][] = [];
+    for (const row of await rows.all()) out.push((await row.getByRole("cell").allInnerTexts()).map((t) => t.trim()));
+    return out;
+  }
+
   /** Save aliases → waits for "Saved". */
   async save(): Promise<this> {
     await this.region().getByRole("button", { name: "Save aliases" }).click();

@@ -1,5 +1,6 @@
 // `patchbay app route|budget|alias --fallback` in-process against a temp data folder: what is saved, and bad input
-// (unknown roles, malformed windows, looping or disallowed chains) refused with one clear line and nothing saved.
+// (unknown roles, malformed windows, looping or disallowed chains, models the running Patchbay does not list) refused
+// with one clear line and nothing saved.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -8,6 +9,7 @@ import path from "node:path";
 import { main } from "../../../server/cli";
 import type { CliIO } from "../../../server/cli/context";
 import { BUDGET_USAGE_FILE } from "../../../server/budgets/usage-store";
+import { runCli, startRunningAdmin } from "./running-admin";
 
 let dataDir: string;
 
@@ -94,4 +96,44 @@ test("bad input: one clear line, exit 2, nothing saved", async () => {
     assert.equal(r.stderr.trim().split("\n").length, 1, "one line");
     assert.equal(appsFile(), before, `${args.join(" ")} saved nothing`);
   }
+});
+
+test("a route or fallback to a model the running Patchbay does not list is refused; with none running, saved and warned", async () => {
+  const running = await startRunningAdmin("pb-cli-route-running-");
+  try {
+    const run = (...args: string[]) => runCli(["--data-dir", running.dir, ...args]);
+    assert.equal((await run("app", "create", "rr", "--models", "mock/*")).code, 0);
+    const stored = () => fs.readFileSync(path.join(running.dir, "apps.json"), "utf8");
+    const before = stored();
+    const cases: [string[], RegExp][] = [
+      [
+        ["app", "route", "rr", "subagent", "mock/nonesuch"],
+        /route for subagent names mock\/nonesuch, which no connected provider offers/,
+      ],
+      [
+        ["app", "alias", "rr", "fast", "mock/zeta", "--fallback", "mock/gone"],
+        /fallback mock\/gone of "fast" is a model no connected provider offers/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const r = await run(...args);
+      assert.equal(r.code, 2, `${args.join(" ")}: ${r.err}`);
+      assert.match(r.err, message);
+      assert.equal(r.err.trim().split("\n").length, 1, "one line");
+      assert.equal(stored(), before, `${args.join(" ")} saved nothing`);
+    }
+    const ok = await run("app", "alias", "rr", "fast", "mock/zeta", "--fallback", "mock/alpha");
+    assert.equal(ok.code, 0, ok.err);
+    assert.equal(ok.err, "");
+    assert.equal((await run("app", "route", "rr", "subagent", "fast")).err, "");
+  } finally {
+    await running.close();
+  }
+  const unchecked = await cli("app", "route", "cc", "review", "mock/someday");
+  assert.equal(unchecked.code, 0, unchecked.stderr);
+  assert.match(
+    unchecked.stderr,
+    /^patchbay: warning: saved without checking that a provider offers mock\/someday: no Patchbay is running on this data folder/,
+  );
+  assert.equal((savedApp().routes as Record<string, string>).review, "mock/someday");
 });

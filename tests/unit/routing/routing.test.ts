@@ -196,3 +196,49 @@ test("when every target cools down the answer is one 429 with the earliest retry
   assert.deepEqual(calls, ["m/c", "m/d"]);
   assert.equal(report.served, "m/d");
 });
+
+test("missing entries are skipped where the chain reaches them; with none to try, one answer names them all", async () => {
+  const now = 5_000;
+  const cooldowns = new Cooldowns(() => now);
+  const calls: string[] = [];
+  const run = (t: ChainTarget) =>
+    (async function* () {
+      calls.push(t.id);
+      yield* text(t.id);
+    })();
+  const signal = new AbortController().signal;
+  const missing = (id: string) => ({ id, missing: "not offered by any connected provider" });
+  const report: ChainReport = { served: null, skipped: [] };
+  const seen: string[][] = [];
+  await collect(
+    runChain([missing("m/gone"), target("m/a"), missing("m/later")], run, {
+      cooldowns,
+      now: () => now,
+      report,
+      signal,
+      onSkipped: (s) => seen.push(s.map((x) => x.model)),
+    }),
+  );
+  assert.deepEqual(calls, ["m/a"]);
+  assert.equal(report.served, "m/a");
+  assert.deepEqual(report.skipped, [{ model: "m/gone", reason: "not offered by any connected provider" }]);
+  assert.deepEqual(seen, [["m/gone"]], "known before the next target is tried; m/later never reached");
+
+  cooldowns.note("m/a", now + 9_000);
+  const cooled: ChainReport = { served: null, skipped: [] };
+  const out = await collect(
+    runChain([missing("m/gone"), target("m/a")], run, { cooldowns, now: () => now, report: cooled, signal }),
+  );
+  assert.equal(out.length, 1);
+  const e = out[0]!;
+  assert.ok(e.type === "error" && e.error.status === 429 && e.error.retryAfter === 9, JSON.stringify(e));
+  assert.match(e.error.message, /rate-limited by its provider or not offered \(m\/gone, m\/a\)/);
+  assert.deepEqual(
+    cooled.skipped.map((s) => s.reason),
+    ["not offered by any connected provider", `rate-limited until ${new Date(now + 9_000).toISOString()}`],
+  );
+  const none = await collect(
+    runChain([missing("m/x")], run, { cooldowns, now: () => now, report: { served: null, skipped: [] }, signal }),
+  );
+  assert.ok(none[0]?.type === "error" && none[0].error.status === 404);
+});

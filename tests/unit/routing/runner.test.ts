@@ -226,3 +226,104 @@ test("a single model's 429 with a retry time is recorded with its log entry (Ove
   assert.equal((await call("chat", "mock/other")).status, 429);
   assert.deepEqual(cooldowns.list(), []);
 });
+
+test("an alias whose own model no provider offers falls back; the answer names what served and why it skipped", async () => {
+  now += 3 * H; // past earlier tests' cooldowns
+  setApp({ aliases: { fast: "mock/gone" }, fallbacks: { fast: ["mock/other"] } });
+  backend.script = () => textAnswer("from other");
+  for (const wire of ["chat", "responses", "messages"] as const) {
+    backend.streams = [];
+    const r = await call(wire, "fast");
+    const text = await r.text();
+    assert.equal(r.status, 200, `${wire}: ${text}`);
+    assert.match(text, /from other/);
+    assert.equal(r.headers.get("x-patchbay-served-model"), "mock/other", wire);
+    assert.equal(r.headers.get("x-patchbay-skipped"), "mock/gone; not offered by any connected provider", wire);
+    assert.deepEqual(
+      backend.streams.map((s) => s.request.model.id),
+      ["mock/other"],
+    );
+  }
+  assert.equal(log.entries.at(-1)?.servedBy, "mock/other");
+
+  // No model of the chain is offered: one 404 in the wire's envelope naming the alias and its models.
+  setApp({ aliases: { fast: "mock/gone" }, fallbacks: { fast: ["mock/also-gone"] } });
+  backend.streams = [];
+  const chat = await call("chat", "fast");
+  const chatBody = (await chat.json()) as { error: Json };
+  assert.equal(chat.status, 404);
+  assert.equal(chatBody.error.code, "model_not_found");
+  assert.match(String(chatBody.error.message), /alias "fast" points to mock\/gone → mock\/also-gone/);
+  const messages = await call("messages", "fast");
+  const messagesBody = (await messages.json()) as { type: string; error: Json };
+  assert.equal(messages.status, 404);
+  assert.equal(messagesBody.type, "error");
+  assert.equal(messagesBody.error.type, "not_found_error");
+  assert.equal(backend.streams.length, 0);
+});
+
+test("x-patchbay-skipped names only models the chain reached, each with its true reason", async () => {
+  now += 3 * H;
+  setApp({ aliases: { fast: "mock/mock-model" }, fallbacks: { fast: ["mock/gone", "mock/other"] } });
+  // A later target cooling down and a later one not offered: the first answers, nothing was skipped.
+  cooldowns.note("mock/other", now + 60_000);
+  backend.streams = [];
+  backend.script = () => textAnswer("first");
+  const r = await call("chat", "fast");
+  assert.equal(r.status, 200);
+  assert.equal(r.headers.get("x-patchbay-served-model"), "mock/mock-model");
+  assert.equal(r.headers.get("x-patchbay-skipped"), null, "nothing the chain did not reach");
+  assert.equal(log.entries.at(-1)?.skipped, undefined);
+
+  // A 503 with a retry time is skipped as a 503 (not "rate-limited"), and does not cool the model down.
+  now += 61_000;
+  const overloaded: Step[] = [
+    { type: "start", sessionId: "s", warnings: [] },
+    { type: "error", error: { code: "upstream_error", status: 503, message: "overloaded", retryAfter: 30 } },
+  ];
+  backend.script = (_r, b) => (b.model.modelID === "mock-model" ? overloaded : textAnswer("from other"));
+  const second = await call("chat", "fast");
+  assert.equal(second.status, 200);
+  assert.equal(
+    second.headers.get("x-patchbay-skipped"),
+    "mock/mock-model; 503 upstream_error: overloaded, mock/gone; not offered by any connected provider",
+  );
+  assert.equal(second.headers.get("x-patchbay-served-model"), "mock/other");
+  assert.equal(cooldowns.coolingUntil("mock/mock-model"), null, "only a provider's 429 cools a model down");
+});
+
+test("x-patchbay-served-model on answers through an alias or a route; a plain request has none", async () => {
+  now += 3 * H;
+  setApp({ aliases: { cheap: "mock/other" }, routes: { subagent: "mock/other", compaction: "cheap" } });
+  backend.script = () => textAnswer("ok");
+  const routed = await call("messages", "mock/mock-model", { "x-claude-code-request-class": "subagent" });
+  assert.equal(routed.status, 200);
+  assert.equal(routed.headers.get("x-patchbay-served-model"), "mock/other");
+  const viaAlias = await call("responses", "mock/mock-model", { "x-claude-code-request-class": "compaction" });
+  assert.equal(viaAlias.headers.get("x-patchbay-served-model"), "mock/other");
+  assert.equal((await call("chat", "cheap")).headers.get("x-patchbay-served-model"), "mock/other");
+  const plain = await call("chat", "mock/mock-model");
+  assert.equal(plain.status, 200);
+  assert.equal(plain.headers.get("x-patchbay-served-model"), null);
+});
+
+test("a route to a model no provider offers: the wire's 404 names the route and the missing model", async () => {
+  setApp({ aliases: { cheap: "mock/gone" }, routes: { subagent: "mock/nowhere", compaction: "cheap" } });
+  backend.streams = [];
+  const messages = await call("messages", "mock/mock-model", { "x-claude-code-request-class": "subagent" });
+  const body = (await messages.json()) as { type: string; error: Json };
+  assert.equal(messages.status, 404);
+  assert.equal(body.type, "error");
+  assert.equal(body.error.type, "not_found_error");
+  assert.match(
+    String(body.error.message),
+    /App 'unit' routes subagent requests \(this one asked for 'mock\/mock-model'\) to 'mock\/nowhere', which no connected OpenCode provider offers\. Change the route with: patchbay app route unit subagent MODEL/,
+  );
+  const chat = await call("chat", "mock/mock-model", { "x-claude-code-request-class": "compaction" });
+  const chatBody = (await chat.json()) as { error: Json };
+  assert.equal(chat.status, 404);
+  assert.equal(chatBody.error.code, "model_not_found");
+  assert.equal(chatBody.error.param, "model");
+  assert.match(String(chatBody.error.message), /routes compaction requests .* to its alias 'cheap'.*'mock\/gone'/);
+  assert.equal(backend.streams.length, 0);
+});

@@ -9,6 +9,7 @@ import { Callout, EmptyState } from "../../components/States";
 import { useCurrentApp } from "./context";
 import { SaveBar } from "../../components/SaveBar";
 import { useSaveApp } from "./useSaveApp";
+import { RoutesSummary, fallbacksOf, rolesRoutedTo } from "./AliasRouting";
 
 type Entry = [alias: string, target: string];
 
@@ -52,7 +53,8 @@ export function AliasesTab() {
           <p className="section-note">
             Give models short, stable names for this app (e.g. <code>fast</code> → <code>openai/gpt-5-mini</code>).
             Clients send the alias as <code>model</code>; a <code>#variant</code> picks an OpenCode variant such as{" "}
-            <code>high</code>.
+            <code>high</code>. An alias's fallbacks are tried in order when its model refuses before answering (set with{" "}
+            <code>patchbay app alias APP ALIAS TARGET --fallback MODEL</code>); removing an alias removes them.
           </p>
         </div>
         {models.isError ? <Callout tone="warn">Model list unavailable: {errorMessage(models.error)}</Callout> : null}
@@ -100,6 +102,8 @@ export function AliasesTab() {
                 <tr>
                   <th scope="col">Alias</th>
                   <th scope="col">Target</th>
+                  <th scope="col">Fallbacks</th>
+                  <th scope="col">Routed roles</th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
                   </th>
@@ -110,6 +114,8 @@ export function AliasesTab() {
                   <tr key={n}>
                     <td className="mono">{n}</td>
                     <td className="mono">{t}</td>
+                    <td className="mono">{fallbacksOf(app, n).join(" → ") || <span className="faint">none</span>}</td>
+                    <td className="mono">{rolesRoutedTo(app, n).join(", ") || <span className="faint">none</span>}</td>
                     <td className="actions">
                       <button
                         type="button"
@@ -147,6 +153,7 @@ export function AliasesTab() {
           onReset={() => setDraft(initial)}
         />
       </div>
+      <RoutesSummary app={app} />
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { REQUEST_ROLES, type RequestRole, type RouteMap } from "../../../../shared/routing";
 import { TextField } from "../../components/Field";
 import { SaveBar } from "../../components/SaveBar";
+import { Callout } from "../../components/States";
 import { useCurrentApp } from "./context";
 import { useSaveApp } from "./useSaveApp";
 
@@ -37,7 +38,8 @@ export function RoutesPanel() {
         <p className="section-note">
           Claude Code (with <code>CLAUDE_CODE_GATEWAY_HINT_HEADERS=1</code>, set by <code>patchbay launch claude</code>)
           and Codex say what each request is for. Send a role to an alias of this app or to a model; leave it empty to
-          keep the model the request asks for.
+          keep the model the request asks for. A model no connected provider offers is refused (while OpenCode is not
+          running it is saved with a warning).
         </p>
       </div>
       <div className="form-grid">
@@ -53,6 +55,13 @@ export function RoutesPanel() {
           />
         ))}
       </div>
+      {save.data?.warnings?.length ? (
+        <Callout tone="warn">
+          {save.data.warnings.map((w) => (
+            <p key={w}>{w}</p>
+          ))}
+        </Callout>
+      ) : null}
       <SaveBar
         label="Save routes"
         dirty={dirty}

@@ -13,6 +13,7 @@ import { conversationHandlers } from "./conversation-handlers";
 import { historyHandlers } from "./history-handlers";
 import { sessionHandlers } from "./session-handlers";
 import { storedResponseHandlers } from "./stored-responses-handlers";
+import { checkRoutingModels } from "./routing-check";
 
 /** Status as the admin API shows it. */
 export function adminStatus(s: AdminServices): AdminStatus {
@@ -50,16 +51,18 @@ export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
   },
 
   listApps: (_i, s) => ({ apps: s.apps.list().map((a) => ({ ...a, keyCount: s.keys.list(a.name).length })) }),
-  createApp: ({ body }, s) => {
+  createApp: async ({ body }, s) => {
     const { name, ...init } = body;
-    return s.apps.create(name, init);
+    const warnings = await checkRoutingModels(body, undefined, s);
+    const app = await s.apps.create(name, init);
+    return warnings.length ? { ...app, warnings } : app;
   },
   getApp: ({ params }, s) => requireApp(s, params.name),
   updateApp: async ({ params, body }, s) => {
-    requireApp(s, params.name);
+    const previous = requireApp(s, params.name);
+    const warnings = await checkRoutingModels(body, previous, s);
     const app = await s.apps.update(params.name, body);
-    if (body.aliases === undefined) return app;
-    const warnings = await unavailableAliasWarnings(app.aliases, s);
+    if (body.aliases !== undefined) warnings.push(...(await unavailableAliasWarnings(app.aliases, s)));
     return warnings.length ? { ...app, warnings } : app;
   },
   deleteApp: async ({ params }, s) => {
