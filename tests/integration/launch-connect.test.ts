@@ -141,6 +141,10 @@ if (process.argv.at(-1) === "wait") {
     );
     assert.match(written, new RegExp(`base_url = "${origin()}/v1"`));
     assert.match(written, /experimental_bearer_token = "pb-[A-Za-z0-9_-]{43}"/);
+    // connect's own key (not launch's), labelled for it in the dashboard.
+    const key = /experimental_bearer_token = "(pb-[^"]+)"/.exec(written)?.[1] ?? "";
+    const listed = (await fx.admin.listKeys({ params: { name: "codex" } })).keys;
+    assert.equal(listed.find((k) => k.prefix === key.slice(3, 15))?.label, "patchbay connect codex");
 
     const again = await cli(["connect", "codex", "--model", MODEL, "--no-verify"]);
     assert.equal(again.code, 0, again.stderr);
