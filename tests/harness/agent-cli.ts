@@ -33,6 +33,8 @@ export interface RunCliOptions {
   env: NodeJS.ProcessEnv;
   /** The process is killed (SIGKILL) after this long and the run rejects with what it printed so far (ms). */
   timeoutMs: number;
+  /** Called with all of stdout so far on every chunk, and the process id (to signal it at the right moment). */
+  onStdout?: (soFar: string, pid: number) => void;
 }
 
 /** Runs `cmd args` with stdin closed, collecting stdout and stderr; resolves when the process has ended and its
@@ -42,7 +44,10 @@ export function runCli(cmd: string, args: readonly string[], opts: RunCliOptions
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+      opts.onStdout?.(stdout, child.pid ?? 0);
+    });
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
