@@ -37,7 +37,7 @@ describe("Codex: the model catalog launch writes", { timeout: 600_000 }, () => {
     return runPatchbay(fx.dataDir, args, { cwd: tmp, env: inheritedEnv(home), timeoutMs });
   }
 
-  /** `codex exec <prompt>` (doctor's arguments, no sandbox bypass), as `launch` runs it. */
+  /** `codex exec <prompt>`: doctor's arguments with feedback off, and Codex's sandbox left on. */
   const codexArgs = (prompt: string) => testCodexArgs(prompt);
 
   before(async () => {
