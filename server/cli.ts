@@ -1,12 +1,12 @@
 // Headless entry of Patchbay: the `patchbay` command (commander). Parses global options, registers the command
 // groups (server/cli/commands/), and turns failures into one line on stderr plus an exit code (2 usage, 1 other).
 // Must not implement commands itself, and must not load the server unless a command needs it.
-import { spawn } from "node:child_process";
 import { Command, InvalidArgumentError } from "commander";
 import { COMMAND_GROUPS } from "./cli/commands";
 import { openCliStores, type CliContext, type CliIO, type CreatePatchbay } from "./cli/context";
 import { resolveDataDir } from "./cli/data-dir";
 import { describeCliError } from "./cli/errors";
+import { openWithOs } from "./cli/open-url";
 import { PATCHBAY_VERSION } from "./version";
 
 /** The real process: stdout, stderr, env, exit, signals. */
@@ -22,25 +22,8 @@ export function processIO(): CliIO {
       process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
     },
     onSignal: (signal, handler) => void process.on(signal, handler),
-    openUrl: openWithOs,
+    openUrl: (url) => openWithOs(url),
   };
-}
-
-/** Opens `url` with the OS's opener (`open`, `xdg-open`, `start`), detached; rejects when the opener cannot start
- *  or exits with an error (e.g. xdg-open without a desktop session). */
-function openWithOs(url: string): Promise<void> {
-  const [cmd, args] =
-    process.platform === "darwin"
-      ? ["open", [url]]
-      : process.platform === "win32"
-        ? ["cmd", ["/c", "start", '""', url.replace(/&/g, "^&")]]
-        : ["xdg-open", [url]];
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: "ignore", detached: true, windowsHide: true });
-    child.once("error", (err) => reject(new Error(`${cmd}: ${err.message}`)));
-    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} exited with ${code}`))));
-    child.unref();
-  });
 }
 
 /** Test seams of the CLI. */

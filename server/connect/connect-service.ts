@@ -9,17 +9,24 @@ import type {
 } from "../../shared/admin/connect";
 import { readFile } from "node:fs/promises";
 import { PatchbayError } from "../core/errors";
-import { keyPrefixOf } from "../stores/keys-store";
 import type { ConnectableClient } from "../clients/registry";
 import { ConfigFileError, type ClientSettings } from "../clients/types";
 import { applyConnect, configPath, planConnect, planDiff, undoConnect, type ConnectPlan } from "./connect-files";
-import { readLaunchKeys } from "./launch-keys";
+import { ensureConnectKey, isReusableConnectKey } from "./connect-key";
 import { apiOrigin, chooseModels, clientSettings, type PatchbayAccess } from "./patchbay-access";
 import { patchbayCommand } from "./patchbay-command";
 import { verifyClient } from "./verify";
 
 /** Stands in for a key that apply would create (a preview must not create one). */
 export const PENDING_KEY = "pb-(a new key is created when you apply)";
+
+/** Settings for reading the config file as it is (a plan made with them is never written). */
+const PLACEHOLDER_SETTINGS: ClientSettings = {
+  origin: "http://127.0.0.1",
+  key: PENDING_KEY,
+  model: "m",
+  smallModel: "m",
+};
 
 /** What every operation needs. */
 export interface ConnectRequest {
@@ -52,23 +59,37 @@ function appOf(r: ConnectRequest): string {
   return r.app ?? r.client.id;
 }
 
-/** Settings for a preview: the saved key when it is still live, else {@link PENDING_KEY}. Creates nothing. */
-async function previewSettings(access: PatchbayAccess, r: ConnectRequest): Promise<ClientSettings> {
+/** The key in the client's config file as it is (`before`: its text; null without one). */
+function keyInConfig(client: ConnectableClient, before: string | null): string | null {
+  if (before === null) return null;
+  try {
+    return client.config.read(before)?.key ?? null;
+  } catch {
+    return null; // a file the client cannot read holds no key to keep
+  }
+}
+
+/** Settings for a preview: the key in the config file when connect would keep it (connect-key.ts), else
+ *  {@link PENDING_KEY}. Creates nothing. */
+async function previewSettings(
+  access: PatchbayAccess,
+  r: ConnectRequest,
+  before: string | null,
+): Promise<ClientSettings> {
   const app = appOf(r);
   const origin = apiOrigin(await access.status());
   const chosen = await chooseModels(access, app, r.model);
-  const saved = (await readLaunchKeys(access.dataDir))[app];
-  const live =
-    saved !== undefined &&
-    (await access.app(app)) !== null &&
-    (await access.keyPrefixes(app)).includes(keyPrefixOf(saved));
-  return { origin, ...chosen, key: live ? saved : PENDING_KEY };
+  const current = keyInConfig(r.client, before);
+  const keep = current !== null && (await isReusableConnectKey(access, app, current));
+  return { origin, ...chosen, key: keep ? current : PENDING_KEY };
 }
 
 /** The diff connect would apply. Throws PatchbayError (400 for a file it cannot edit). */
 export async function previewConnect(access: PatchbayAccess, r: ConnectRequest): Promise<ConnectPreview> {
-  const settings = await previewSettings(access, r);
   const target = { client: r.client, dataDir: access.dataDir, env: r.env };
+  // The file as it is (refused here when broken, before anything is asked of Patchbay).
+  const current = await planConnect(target, PLACEHOLDER_SETTINGS).catch(asPatchbayError);
+  const settings = await previewSettings(access, r, current.before);
   const plan = await planConnect(target, settings).catch(asPatchbayError);
   return {
     client: r.client.id,
@@ -88,14 +109,16 @@ function companionOf(plan: ConnectPlan): { companion?: ConnectCompanion } {
   return c ? { companion: { what: c.what, path: c.path, changed: c.changed } } : {};
 }
 
-/** Writes the client's config file (app and key made on first use). Throws PatchbayError. */
+/** Writes the client's config file (app made on first use; the key: the file's own while live, else a new key of its
+ *  own, connect-key.ts). Throws PatchbayError. */
 export async function applyClientConnect(access: PatchbayAccess, r: ConnectRequest): Promise<ConnectApplyResult> {
   const target = { client: r.client, dataDir: access.dataDir, env: r.env };
   // Refuse a broken file before making an app or a key.
-  await planConnect(target, { origin: "http://127.0.0.1", key: PENDING_KEY, model: "m", smallModel: "m" }).catch(
-    asPatchbayError,
+  const current = await planConnect(target, PLACEHOLDER_SETTINGS).catch(asPatchbayError);
+  const app = appOf(r);
+  const settings = await clientSettings(access, app, r.model, () =>
+    ensureConnectKey(access, app, r.client.id, keyInConfig(r.client, current.before)),
   );
-  const settings = await clientSettings(access, appOf(r), r.model);
   const plan = await applyConnect(target, settings).catch(asPatchbayError);
   return {
     client: r.client.id,

@@ -1,5 +1,5 @@
-// `<dataDir>/launch-keys.json`: the full key `patchbay launch`/`connect` made for each client's app, kept so the next
-// run reuses it instead of minting a key per run. Mode 0600 (it holds secrets), atomic writes. A missing or unreadable
+// `<dataDir>/launch-keys.json`: the full key `patchbay launch` (and doctor) made for each client's app, kept so the
+// next run reuses it instead of minting a key per run (connect keeps its own key in the config file it writes). Mode 0600 (it holds secrets), atomic writes. A missing or unreadable
 // file counts as empty: the caller then makes a new key, and the old one (if any) stays revocable in the dashboard.
 import { readFile } from "node:fs/promises";
 import path from "node:path";

@@ -153,7 +153,7 @@ export function apiOrigin(status: PatchbayStatus): string {
   return url.origin;
 }
 
-/** Label of the keys launch/connect make. */
+/** Label of the keys launch makes (connect's: connect-key.ts). */
 export const LAUNCH_KEY_LABEL = "patchbay launch";
 /** A launch key younger than this may belong to a launch running in parallel: never revoked as an orphan (ms). */
 const ORPHAN_AFTER_MS = 60_000;
@@ -278,14 +278,16 @@ export function clientModels(
   return out;
 }
 
-/** Everything a client needs to talk to Patchbay as `app`. */
+/** Everything a client needs to talk to Patchbay as `app`; the key from `ensureKey` (default: launch's,
+ *  {@link ensureAppKey}; connect passes its own, connect-key.ts). */
 export async function clientSettings(
   access: PatchbayAccess,
   app: string,
   model: string | undefined,
+  ensureKey: () => Promise<{ key: string; created: boolean }> = () => ensureAppKey(access, app),
 ): Promise<ClientSettings & { keyCreated: boolean }> {
   const origin = apiOrigin(await access.status());
   const chosen = await chooseModels(access, app, model);
-  const { key, created } = await ensureAppKey(access, app);
+  const { key, created } = await ensureKey();
   return { origin, key, ...chosen, keyCreated: created };
 }

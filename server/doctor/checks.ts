@@ -12,6 +12,28 @@ export interface DoctorCheck {
   expect: RegExp;
 }
 
+/**
+ * `codex exec <prompt>` run headless against a local Patchbay: no git repository needed, telemetry and update checks
+ * off as `-c` overrides (the user's config.toml stays as it is). `bypassSandbox`: Codex runs the model's commands
+ * without approval prompts or its sandbox (which may be unavailable in a throwaway home). `extra` goes before the
+ * prompt (more `-c` overrides, `-m <model>`). Also the tests' builder (tests/harness/agent-cli.ts).
+ */
+export function codexExecArgs(prompt: string, opts: { bypassSandbox?: boolean; extra?: string[] } = {}): string[] {
+  return [
+    "exec",
+    "--skip-git-repo-check",
+    "-c",
+    "analytics.enabled=false",
+    "-c",
+    'otel.exporter="none"',
+    "-c",
+    "check_for_update_on_startup=false",
+    ...(opts.bypassSandbox ? ["--dangerously-bypass-approvals-and-sandbox"] : []),
+    ...(opts.extra ?? []),
+    prompt,
+  ];
+}
+
 /** The checks of one client, by client id (clients without an entry are not checked). */
 const CLIENT_CHECKS: Record<string, { headless: (prompt: string, tools: boolean) => string[]; tool: string }> = {
   "claude-code": {
@@ -20,19 +42,8 @@ const CLIENT_CHECKS: Record<string, { headless: (prompt: string, tools: boolean)
     tool: "Bash",
   },
   codex: {
-    headless: (prompt, tools) => [
-      "exec",
-      "--skip-git-repo-check",
-      "-c",
-      "analytics.enabled=false",
-      "-c",
-      'otel.exporter="none"',
-      "-c",
-      "check_for_update_on_startup=false",
-      // The demo's shell command is `echo demo`; Codex's sandbox may be unavailable in a throwaway home.
-      ...(tools ? ["--dangerously-bypass-approvals-and-sandbox"] : []),
-      prompt,
-    ],
+    // The demo's shell command is `echo demo`; Codex's sandbox may be unavailable in a throwaway home.
+    headless: (prompt, tools) => codexExecArgs(prompt, { bypassSandbox: tools }),
     tool: "exec_command",
   },
   copilot: {

@@ -7,64 +7,28 @@
 //   the model and the key launch chose (no hang on 401 retries), and leaves no per-run file behind.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
-
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(ROOT, "bin", "patchbay.mjs");
-const NODE_BIN = path.join(ROOT, "node_modules", ".bin");
+import { inheritedEnv, runPatchbay, type CliRun } from "../harness/agent-cli";
 const CONNECTED = "mock/mock-model";
 const LAUNCHED = "mock/mock-reasoner";
 /** The User-Agent of Claude Code's discovery request (`claude-code/<version>`, from the CLI's code). */
 const DISCOVERY_UA = "claude-code/2.1.332";
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe("Claude Code: /model discovery and launch over connect", { timeout: 600_000 }, () => {
   let fx: PatchbayFixture;
   let tmp: string;
   let home: string;
 
-  function env(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-    const e: NodeJS.ProcessEnv = { ...process.env };
-    for (const k of Object.keys(e))
-      if (/^(PATCHBAY_|OPENCODE_|ANTHROPIC_|CLAUDE_|CODEX_|DISABLE_)/.test(k) || k === "OPENAI_API_KEY") delete e[k];
-    return {
-      ...e,
-      HOME: home,
+  /** `patchbay …` in the temp HOME (XDG folders inside it). */
+  function cli(args: string[], timeoutMs = 180_000): Promise<CliRun> {
+    const env = inheritedEnv(home, {
       XDG_CONFIG_HOME: path.join(home, ".config"),
       XDG_CACHE_HOME: path.join(home, ".cache"),
-      PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ""}`,
-      NO_PROXY: "127.0.0.1,localhost",
-      ...extra,
-    };
-  }
-
-  function cli(args: string[], timeoutMs = 180_000): Promise<Run> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, "--data-dir", fx.dataDir, ...args], {
-        cwd: tmp,
-        env: env(),
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-      const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-      child.on("error", reject);
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
     });
+    return runPatchbay(fx.dataDir, args, { cwd: tmp, env, timeoutMs });
   }
 
   before(async () => {

@@ -4,11 +4,9 @@
 // Bash tool call that Claude Code runs itself, and the tool result reaches the mock.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { claudeCodeEnv } from "../../shared/admin/snippets";
 import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
 import type { MockReply, RecordedRequest } from "../harness/mock-upstream";
 import {
@@ -17,10 +15,10 @@ import {
   type AnthropicMockReply,
   type AnthropicRecordedRequest,
 } from "../harness/mock-anthropic-upstream";
+import { runClaudePrint, type CliRun } from "../harness/agent-cli";
 
 type Json = Record<string, unknown>;
 
-const CLAUDE = path.resolve(import.meta.dirname, "../../node_modules/.bin/claude");
 const ALIAS = "cc-main";
 /** An alias for the mock Anthropic model (OpenCode's bundled @ai-sdk/anthropic). */
 const CLAUDE_ALIAS = "cc-claude";
@@ -80,58 +78,24 @@ after(async () => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `claude -p prompt` in `cwd` through bash with the Connect snippet's exports; killed after `timeoutMs`. */
+/** Runs `claude -p prompt` in `cwd` with the Connect snippet's exports and a HOME of its own; killed after
+ *  `timeoutMs`. */
 function runClaude(
   prompt: string,
   cwd: string,
   extraArgs: string[] = [],
   timeoutMs = 120_000,
   model = ALIAS,
-): Promise<Run> {
-  const home = path.join(tmp, `home-${path.basename(cwd)}`);
-  fs.mkdirSync(home, { recursive: true });
-  const root = fx.apiBase.replace(/\/v1$/, "");
-  const script = [...claudeCodeEnv(root, model), 'exec "$CLAUDE_BIN" -p "$PROMPT" "$@"'].join("\n");
-  return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", script, "claude", ...extraArgs], {
-      cwd,
-      env: {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
-        HOME: home,
-        CLAUDE_CONFIG_DIR: path.join(home, ".claude"),
-        PATCHBAY_KEY: key,
-        CLAUDE_BIN: CLAUDE,
-        PROMPT: prompt,
-        DISABLE_AUTOUPDATER: "1",
-        DISABLE_TELEMETRY: "1",
-        DISABLE_ERROR_REPORTING: "1",
-        // Any proxy would take traffic off loopback.
-        NO_PROXY: "127.0.0.1,localhost",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`claude timed out after ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, timeoutMs);
-    child.on("error", (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
+): Promise<CliRun> {
+  return runClaudePrint({
+    apiRoot: fx.apiBase.replace(/\/v1$/, ""),
+    model,
+    key,
+    home: path.join(tmp, `home-${path.basename(cwd)}`),
+    cwd,
+    prompt,
+    args: extraArgs,
+    timeoutMs,
   });
 }
 

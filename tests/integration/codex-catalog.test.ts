@@ -5,22 +5,21 @@
 // reaches the upstream model in a user message after the tool result; the per-run catalog is removed afterwards.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
+import {
+  CODEX_BIN,
+  REPO_ROOT,
+  inheritedEnv,
+  runCli,
+  runPatchbay,
+  testCodexArgs,
+  type CliRun,
+} from "../harness/agent-cli";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(ROOT, "bin", "patchbay.mjs");
-const NODE_BIN = path.join(ROOT, "node_modules", ".bin");
 const MODEL = "mock/mock-model";
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** Names of the tools an upstream (chat completions) request offered. */
 function toolNames(body: Record<string, unknown>): string[] {
@@ -33,42 +32,13 @@ describe("Codex: the model catalog launch writes", { timeout: 600_000 }, () => {
   let tmp: string;
   let home: string;
 
-  /** `patchbay …` (or, with `bin`, that executable) in the temp HOME. */
-  function cli(args: string[], timeoutMs = 240_000, bin?: string): Promise<Run> {
-    const e: NodeJS.ProcessEnv = { ...process.env };
-    for (const k of Object.keys(e))
-      if (/^(PATCHBAY_|OPENCODE_|ANTHROPIC_|CLAUDE_|CODEX_)/.test(k) || k === "OPENAI_API_KEY") delete e[k];
-    return new Promise((resolve, reject) => {
-      const [cmd, argv] = bin ? [bin, args] : [process.execPath, [BIN, "--data-dir", fx.dataDir, ...args]];
-      const child = spawn(cmd, argv, {
-        cwd: tmp,
-        env: { ...e, HOME: home, PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ""}`, NO_COLOR: "1" },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-      const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-      child.on("error", reject);
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
-    });
+  /** `patchbay …` in the temp HOME. */
+  function cli(args: string[], timeoutMs = 240_000): Promise<CliRun> {
+    return runPatchbay(fx.dataDir, args, { cwd: tmp, env: inheritedEnv(home), timeoutMs });
   }
 
-  const codexArgs = (prompt: string) => [
-    "exec",
-    "--skip-git-repo-check",
-    "-c",
-    "analytics.enabled=false",
-    "-c",
-    'otel.exporter="none"',
-    "-c",
-    "check_for_update_on_startup=false",
-    prompt,
-  ];
+  /** `codex exec <prompt>`: doctor's arguments with feedback off, and Codex's sandbox left on. */
+  const codexArgs = (prompt: string) => testCodexArgs(prompt);
 
   before(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pb-codex-catalog-"));
@@ -108,7 +78,11 @@ describe("Codex: the model catalog launch writes", { timeout: 600_000 }, () => {
     assert.match(r.stdout, /^OK: /m);
     fx.mock.reset();
     // Codex itself, no launch: it reads ~/.codex/config.toml, whose model_catalog_json names the catalog.
-    const run = await cli(codexArgs("Say hello"), 240_000, path.join(NODE_BIN, "codex"));
+    const run = await runCli(CODEX_BIN, codexArgs("Say hello"), {
+      cwd: tmp,
+      env: inheritedEnv(home),
+      timeoutMs: 240_000,
+    });
     assert.equal(run.code, 0, run.stderr + run.stdout);
     assert.match(run.stdout + run.stderr, /MOCK_DEFAULT_REPLY/);
     const main = fx.mock.chatRequests().filter((q) => toolNames(q.body).length > 0);
@@ -131,7 +105,7 @@ describe("Codex: the model catalog launch writes", { timeout: 600_000 }, () => {
     const png = path.join(tmp, "pic.png");
     fs.writeFileSync(
       png,
-      Buffer.from(fs.readFileSync(path.join(ROOT, "tests/fixtures/red16.b64"), "utf8").trim(), "base64"),
+      Buffer.from(fs.readFileSync(path.join(REPO_ROOT, "tests/fixtures/red16.b64"), "utf8").trim(), "base64"),
     );
     fx.mock.reset();
     fx.mock.setResponder((rec) => {

@@ -4,18 +4,14 @@
 // prints AND on what the mock upstream received. Loopback only; every wait is bounded.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { buildSnippets, KEY_ENV } from "../../shared/admin/snippets";
 import type { PatchbayFixture } from "../harness/patchbay-fixture";
 import { releaseSharedPatchbay, useSharedPatchbay } from "../harness/shared-patchbay";
 import type { RecordedRequest } from "../harness/mock-upstream";
+import { describeRun, runCodexExec, testCodexArgs, writeCodexSnippetConfig, type CliRun } from "../harness/agent-cli";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const CODEX = path.join(ROOT, "node_modules", ".bin", "codex");
 const MODEL = "mock/mock-model";
 /** Bound of one `codex exec` run. The first request of a tool set starts an OpenCode instance directory, which takes
  *  tens of seconds on a loaded 2-core machine; later ones take seconds. */
@@ -25,64 +21,16 @@ let fx: PatchbayFixture;
 let key: string;
 let home: string;
 
-interface CodexRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
+interface CodexRun extends CliRun {
   cwd: string;
 }
 
-/** Runs `codex exec` once in a fresh git-less directory with the temp CODEX_HOME; killed after RUN_TIMEOUT_MS. */
-function runCodex(prompt: string, extraArgs: string[] = []): Promise<CodexRun> {
+/** Runs `codex exec` once in a fresh git-less directory with the temp CODEX_HOME; killed after RUN_TIMEOUT_MS. The
+ *  same flags on every run keep Codex's tool set, and so Patchbay's OpenCode instance directory, the same. */
+async function runCodex(prompt: string, extraArgs: string[] = []): Promise<CodexRun> {
   const cwd = fs.mkdtempSync(path.join(home, "work-"));
-  const args = [
-    "exec",
-    "--skip-git-repo-check",
-    // Telemetry and update checks off (loopback only); these are -c overrides so config.toml stays the snippet.
-    "-c",
-    "analytics.enabled=false",
-    "-c",
-    "feedback.enabled=false",
-    "-c",
-    'otel.exporter="none"',
-    "-c",
-    "check_for_update_on_startup=false",
-    // Codex runs the model's commands itself (no approval prompts in exec, no bubblewrap on test machines). The same
-    // flags on every run keep Codex's tool set, and so Patchbay's OpenCode instance directory, the same.
-    "--dangerously-bypass-approvals-and-sandbox",
-    ...extraArgs,
-    prompt,
-  ];
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: home,
-    CODEX_HOME: path.join(home, ".codex"),
-    [KEY_ENV]: key,
-    NO_COLOR: "1",
-  };
-  return new Promise((resolve, reject) => {
-    const child = spawn(CODEX, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`codex exec timed out after ${RUN_TIMEOUT_MS} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`));
-    }, RUN_TIMEOUT_MS);
-    child.on("error", (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, cwd });
-    });
-  });
-}
-
-function describeRun(run: CodexRun): string {
-  return `exit ${run.code}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr.slice(-4000)}`;
+  const args = testCodexArgs(prompt, { bypassSandbox: true, extra: extraArgs });
+  return { ...(await runCodexExec({ home, key, cwd, args, timeoutMs: RUN_TIMEOUT_MS })), cwd };
 }
 
 /** Warnings Codex 0.171.0 prints that are not about the provider: its model catalog does not know Patchbay's model
@@ -119,10 +67,7 @@ before(async () => {
   fx = await useSharedPatchbay();
   key = await fx.createKey("codex");
   home = fs.mkdtempSync(path.join(os.tmpdir(), "pb-codex-"));
-  const snippet = buildSnippets({ baseUrl: fx.apiBase, model: MODEL, app: "codex" }).find((s) => s.id === "codex");
-  assert.ok(snippet, "the Connect panel has a Codex snippet");
-  fs.mkdirSync(path.join(home, ".codex"), { recursive: true });
-  fs.writeFileSync(path.join(home, ".codex", "config.toml"), `${snippet.code}\n`);
+  writeCodexSnippetConfig(home, { baseUrl: fx.apiBase, model: MODEL, app: "codex" });
 });
 after(async () => {
   await releaseSharedPatchbay(fx);

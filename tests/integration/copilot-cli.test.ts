@@ -4,22 +4,12 @@
 // does) and sends the result back, which the model answers.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
 import type { RecordedRequest } from "../harness/mock-upstream";
-
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(ROOT, "bin", "patchbay.mjs");
-const NODE_BIN = path.join(ROOT, "node_modules", ".bin");
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { inheritedEnv, runPatchbay, type CliRun } from "../harness/agent-cli";
 
 interface Tool {
   function?: { name?: string; parameters?: { required?: string[]; properties?: Record<string, { type?: string }> } };
@@ -40,27 +30,9 @@ describe("GitHub Copilot CLI through launch copilot", { timeout: 600_000 }, () =
   let tmp: string;
   let home: string;
 
-  function cli(args: string[], timeoutMs = 240_000): Promise<Run> {
-    const e: NodeJS.ProcessEnv = { ...process.env };
-    for (const k of Object.keys(e))
-      if (/^(PATCHBAY_|OPENCODE_|COPILOT_|GH_|GITHUB_)/.test(k) || k === "OPENAI_API_KEY") delete e[k];
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, "--data-dir", fx.dataDir, ...args], {
-        cwd: tmp,
-        env: { ...e, HOME: home, PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ""}`, NO_COLOR: "1" },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-      const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-      child.on("error", reject);
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
-    });
+  /** `patchbay …` in the temp HOME. */
+  function cli(args: string[], timeoutMs = 240_000): Promise<CliRun> {
+    return runPatchbay(fx.dataDir, args, { cwd: tmp, env: inheritedEnv(home), timeoutMs });
   }
 
   before(async () => {

@@ -3,47 +3,20 @@
 // OpenCode); loopback only. No fixture: doctor starts (and stops) its own Patchbay, once per run below.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { DoctorClientResult } from "../../server/doctor/run-doctor";
-
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(ROOT, "bin", "patchbay.mjs");
-const NODE_BIN = path.join(ROOT, "node_modules", ".bin");
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { inheritedEnv, runPatchbay, type CliRun } from "../harness/agent-cli";
 
 describe("patchbay doctor", { timeout: 900_000 }, () => {
   let tmp: string;
 
-  function doctor(args: string[]): Promise<Run> {
-    const e: NodeJS.ProcessEnv = { ...process.env };
-    for (const k of Object.keys(e))
-      if (/^(PATCHBAY_|OPENCODE_|ANTHROPIC_|CLAUDE_|CODEX_|COPILOT_|XDG_)/.test(k)) delete e[k];
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, "--data-dir", path.join(tmp, "data"), "doctor", ...args], {
-        cwd: tmp,
-        // Only Patchbay's own node_modules/.bin: the clients checked are the pinned ones.
-        env: { ...e, HOME: path.join(tmp, "home"), PATH: `${NODE_BIN}${path.delimiter}/usr/bin:/bin`, NO_COLOR: "1" },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-      const timer = setTimeout(() => child.kill("SIGKILL"), 800_000);
-      child.on("error", reject);
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
-    });
+  /** `patchbay doctor …` in the temp HOME; only Patchbay's own node_modules/.bin on PATH besides the system's: the
+   *  clients checked are the pinned ones. */
+  function doctor(args: string[]): Promise<CliRun> {
+    const env = inheritedEnv(path.join(tmp, "home"), {}, "/usr/bin:/bin");
+    return runPatchbay(path.join(tmp, "data"), ["doctor", ...args], { cwd: tmp, env, timeoutMs: 800_000 });
   }
 
   before(() => {

@@ -5,22 +5,13 @@
 // are not in this tree: `/v1/messages`, Codex's hosted tools on `/v1/responses`).
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
+import { inheritedEnv, PATCHBAY_BIN as BIN, runPatchbay, type CliRun } from "../harness/agent-cli";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(ROOT, "bin", "patchbay.mjs");
-const NODE_BIN = path.join(ROOT, "node_modules", ".bin");
 const MODEL = "mock/mock-model";
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** Every file under `dir` with its bytes (for "nothing was written"). */
 function snapshot(dir: string): Record<string, string> {
@@ -40,48 +31,25 @@ describe("patchbay launch / connect", { timeout: 600_000 }, () => {
   let home: string;
   let fakeBin: string;
 
-  /** Environment of a CLI run: temp HOME, no inherited Patchbay/Anthropic/Codex settings. */
-  function env(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-    const e: NodeJS.ProcessEnv = { ...process.env };
-    for (const k of Object.keys(e))
-      if (/^(PATCHBAY_|OPENCODE_|ANTHROPIC_|CLAUDE_|CODEX_)/.test(k) || k === "OPENAI_API_KEY") delete e[k];
-    return {
-      ...e,
-      HOME: home,
-      XDG_CONFIG_HOME: path.join(home, ".config"),
-      XDG_DATA_HOME: path.join(home, ".local", "share"),
-      XDG_CACHE_HOME: path.join(home, ".cache"),
-      XDG_STATE_HOME: path.join(home, ".local", "state"),
-      PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ""}`,
-      ...extra,
-    };
-  }
-
-  /** Runs `patchbay <args>` on the fixture's data folder (unless `dataDir` says otherwise). */
+  /** Runs `patchbay <args>` on the fixture's data folder (unless `dataDir` says otherwise) in the temp HOME, its XDG
+   *  folders inside it; `extra` variables last. */
   function cli(
     args: string[],
     extra: Record<string, string | undefined> = {},
     opts: { dataDir?: string; timeoutMs?: number; onStdout?: (soFar: string, pid: number) => void } = {},
-  ): Promise<Run> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, "--data-dir", opts.dataDir ?? fx.dataDir, ...args], {
-        cwd: tmp,
-        env: env(extra),
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (c: Buffer) => {
-        stdout += c.toString();
-        opts.onStdout?.(stdout, child.pid ?? 0);
-      });
-      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-      const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 120_000);
-      child.on("error", reject);
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
+  ): Promise<CliRun> {
+    const env = inheritedEnv(home, {
+      XDG_CONFIG_HOME: path.join(home, ".config"),
+      XDG_DATA_HOME: path.join(home, ".local", "share"),
+      XDG_CACHE_HOME: path.join(home, ".cache"),
+      XDG_STATE_HOME: path.join(home, ".local", "state"),
+      ...extra,
+    });
+    return runPatchbay(opts.dataDir ?? fx.dataDir, args, {
+      cwd: tmp,
+      env,
+      timeoutMs: opts.timeoutMs ?? 120_000,
+      ...(opts.onStdout ? { onStdout: opts.onStdout } : {}),
     });
   }
 
@@ -141,6 +109,10 @@ if (process.argv.at(-1) === "wait") {
     );
     assert.match(written, new RegExp(`base_url = "${origin()}/v1"`));
     assert.match(written, /experimental_bearer_token = "pb-[A-Za-z0-9_-]{43}"/);
+    // connect's own key (not launch's), labelled for it in the dashboard.
+    const key = /experimental_bearer_token = "(pb-[^"]+)"/.exec(written)?.[1] ?? "";
+    const listed = (await fx.admin.listKeys({ params: { name: "codex" } })).keys;
+    assert.equal(listed.find((k) => k.prefix === key.slice(3, 15))?.label, "patchbay connect codex");
 
     const again = await cli(["connect", "codex", "--model", MODEL, "--no-verify"]);
     assert.equal(again.code, 0, again.stderr);

@@ -5,21 +5,24 @@
 // own words dressed up as results).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { buildSnippets, claudeCodeEnv, KEY_ENV } from "../../shared/admin/snippets";
 import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
 import type { MockReply, RecordedRequest } from "../harness/mock-upstream";
 import { MockSearxng } from "../harness/mock-searxng";
 import type { LogServerToolCall } from "../../shared/log-entry";
+import {
+  describeRun,
+  runClaudePrint,
+  runCodexExec,
+  testCodexArgs,
+  writeCodexSnippetConfig,
+  type CliRun,
+} from "../harness/agent-cli";
 
 type Json = Record<string, unknown>;
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const CLAUDE = path.join(ROOT, "node_modules", ".bin", "claude");
-const CODEX = path.join(ROOT, "node_modules", ".bin", "codex");
 const MODEL = "mock/mock-model";
 const RUN_TIMEOUT_MS = 180_000;
 const HITS = [
@@ -57,35 +60,6 @@ after(async () => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Spawns `cmd args` with `env`, killed after RUN_TIMEOUT_MS. */
-function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`${path.basename(cmd)} timed out\nstdout: ${stdout}\nstderr: ${stderr.slice(-4000)}`));
-    }, RUN_TIMEOUT_MS);
-    child.on("error", (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
 /** The searches of `app`'s newest logged request that ran any (the request log's `serverTools`, `ms` left out). */
 async function loggedSearches(app: string): Promise<Array<Omit<LogServerToolCall, "ms">>> {
   const logs = await fx.admin.queryLogs({ query: { app } });
@@ -95,7 +69,6 @@ async function loggedSearches(app: string): Promise<Array<Omit<LogServerToolCall
     return rest;
   });
 }
-const describeRun = (r: Run) => `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr.slice(-4000)}`;
 const messagesOf = (r: RecordedRequest | undefined) => ((r?.body.messages as Json[] | undefined) ?? []) as Json[];
 const toolNamesOf = (r: RecordedRequest | undefined) =>
   ((r?.body.tools as Json[] | undefined) ?? []).map((t) => String((t.function as Json).name));
@@ -126,20 +99,18 @@ describe("Claude Code's WebSearch through Patchbay", () => {
     return { text: "plain" };
   }
 
-  function runClaude(name: string): Promise<Run> {
+  function runClaude(name: string): Promise<CliRun> {
     const cwd = path.join(tmp, name);
-    const home = path.join(tmp, `home-${name}`);
     fs.mkdirSync(cwd, { recursive: true });
-    fs.mkdirSync(home, { recursive: true });
-    const script = [...claudeCodeEnv(fx.apiBase.replace(/\/v1$/, ""), MODEL), 'exec "$CLAUDE_BIN" -p "$PROMPT" "$@"'];
-    return run("bash", ["-c", script.join("\n"), "claude", "--allowedTools", "WebSearch"], cwd, {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      CLAUDE_CONFIG_DIR: path.join(home, ".claude"),
-      [KEY_ENV]: claudeKey,
-      CLAUDE_BIN: CLAUDE,
-      PROMPT: "SEARCH_THE_WEB: what is new in Patchbay 2.0?",
-      NO_PROXY: "127.0.0.1,localhost",
+    return runClaudePrint({
+      apiRoot: fx.apiBase.replace(/\/v1$/, ""),
+      model: MODEL,
+      key: claudeKey,
+      home: path.join(tmp, `home-${name}`),
+      cwd,
+      prompt: "SEARCH_THE_WEB: what is new in Patchbay 2.0?",
+      args: ["--allowedTools", "WebSearch"],
+      timeoutMs: RUN_TIMEOUT_MS,
     });
   }
 
@@ -204,29 +175,14 @@ describe("Codex's hosted web_search through Patchbay", () => {
 
   before(() => {
     home = path.join(tmp, "codex-home");
-    const snippet = buildSnippets({ baseUrl: fx.apiBase, model: MODEL, app: "codex" }).find((s) => s.id === "codex");
-    assert.ok(snippet, "the Connect panel has a Codex snippet");
-    fs.mkdirSync(path.join(home, ".codex"), { recursive: true });
     // Live web search (Codex's default is "cached", which it sends as `external_web_access: false`).
-    fs.writeFileSync(path.join(home, ".codex", "config.toml"), `web_search = "live"\n${snippet.code}\n`);
+    writeCodexSnippetConfig(home, { baseUrl: fx.apiBase, model: MODEL, app: "codex" }, 'web_search = "live"\n');
   });
 
-  function runCodex(prompt: string): Promise<Run> {
+  function runCodex(prompt: string): Promise<CliRun> {
     const cwd = fs.mkdtempSync(path.join(home, "work-"));
-    const args = [
-      "exec",
-      "--skip-git-repo-check",
-      ...["-c", "analytics.enabled=false", "-c", "feedback.enabled=false", "-c", 'otel.exporter="none"'],
-      ...["-c", "check_for_update_on_startup=false", "--dangerously-bypass-approvals-and-sandbox"],
-      prompt,
-    ];
-    return run(CODEX, args, cwd, {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      CODEX_HOME: path.join(home, ".codex"),
-      [KEY_ENV]: codexKey,
-      NO_COLOR: "1",
-    });
+    const args = testCodexArgs(prompt, { bypassSandbox: true });
+    return runCodexExec({ home, key: codexKey, cwd, args, timeoutMs: RUN_TIMEOUT_MS });
   }
 
   /** Search; then (results) a shell call, and after its output the answer; (error) the "could not search" line. */

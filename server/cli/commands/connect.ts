@@ -68,8 +68,10 @@ Writes:
           ($CLAUDE_USER_DATA_DIR/configLibrary) with inferenceProvider = "gateway", inferenceGatewayBaseUrl,
           inferenceGatewayApiKey, inferenceGatewayAuthScheme = "bearer", inferenceModels; and _meta.json beside it
           (lists the profile as "Patchbay" and applies it). Quit and reopen Claude Desktop afterwards
-The written file is made readable by you only (mode 0600: it holds the key). The original is copied once per file
-(per $CLAUDE_CONFIG_DIR / $CODEX_HOME) to <data folder>/connect-backups/, kept until --undo restores it byte for byte.
+The key is connect's own (labelled "patchbay connect <client>", never launch's): kept in the file, reused while it is
+live, replaced when revoked. The written file is made readable by you only (mode 0600: it holds the key). The
+original is copied once per file (per $CLAUDE_CONFIG_DIR / $CODEX_HOME) to <data folder>/connect-backups/, kept
+until --undo restores it byte for byte.
 
 Examples:
   $ patchbay connect codex --dry-run

@@ -33,8 +33,9 @@ Examples:
         if (!opener) throw new Error("no way to open a browser here");
         await opener(url);
       } catch (err) {
-        // The link is printed already; not opening it is not a failure of the command.
-        ctx.io.err(`Could not open a browser (${(err as Error).message}); open the URL above yourself.\n`);
+        // Not opening it is not a failure of the command: the URL is on stdout, and repeated here with the reason
+        // (stdout may be piped away, and a headless opener fails silently otherwise).
+        ctx.io.err(`Could not open a browser (${(err as Error).message}). Open this URL yourself: ${url}\n`);
       }
     });
 }

@@ -41,9 +41,10 @@ Examples:
   $ patchbay launch claude -- -p "Explain this repository"
   $ patchbay launch codex -- exec "Add a test"
 
-Needs a running Patchbay (patchbay serve, or the desktop app). The key is kept in the data folder's launch-keys.json
-and reused; a revoked key is replaced. The agent is the one on PATH, else the copy in Patchbay's own node_modules
-(launch prints which); that copy is not on PATH: install the agent to run it without launch.
+Needs a running Patchbay (patchbay serve, or the desktop app). The key (labelled "patchbay launch") is kept in the
+data folder's launch-keys.json and reused; a revoked key is replaced. It is never the key \`connect\` wrote.
+The agent is the one on PATH, else the copy in Patchbay's own node_modules (launch prints which); that copy is not
+on PATH: install the agent to run it without launch.
 Codex outside a git repository stops at "Not inside a trusted directory": run it in a repository or add Codex's
 --skip-git-repo-check after exec (patchbay launch codex -- exec --skip-git-repo-check "…").`,
     )

@@ -253,15 +253,20 @@ async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
   await new Promise<never>(() => undefined);
 }
 
-/** `POST /v1/chat/completions app=x model=y 200 1.2s` (plus the error code when there is one). Client text (the
- *  model asked for) is printed JSON-escaped when it holds spaces or control characters, so a request can neither
- *  forge a line nor send escape sequences to the terminal; shortened to 80 characters. */
+/** `POST /v1/chat/completions app=x model=y 200 1.2s` (plus the error code when there is one). A request whose hint
+ *  headers named a role (server/routing/roles.ts) gets `role=<role>` (`role=subagent/<agent type>` for Claude Code's
+ *  agent type) and, when the app routed that role, `routed=<alias or model>`. Client text (the model asked for, the
+ *  agent type) is printed JSON-escaped when it holds spaces or control characters, so a request can neither forge a
+ *  line nor send escape sequences to the terminal; shortened to 80 characters. */
 export function requestLine(e: RequestLogEntry): string {
   const model = e.modelResolved ?? e.modelAsked;
+  const role = e.role ? `${e.role}${e.agentType ? `/${e.agentType}` : ""}` : null;
   const parts = [
     e.method,
     e.endpoint,
     `app=${e.app ?? "-"}`,
+    ...(role ? [`role=${terminalSafe(role)}`] : []),
+    ...(e.routedTo ? [`routed=${terminalSafe(e.routedTo)}`] : []),
     ...(model ? [`model=${terminalSafe(model)}`] : []),
     String(e.status),
   ];

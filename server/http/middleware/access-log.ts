@@ -12,7 +12,16 @@ export function markLogged(res: Response): void {
   res.locals.requestLogged = true;
 }
 
-/** Logs every request except CORS preflights and health checks (noise), once, when the response ends. */
+/** Statuses of a HEAD probe that only say whether a path exists (unknown path; a POST-only path, which answers HEAD
+ *  as it answers GET: 405). */
+const PROBE_ONLY = new Set([404, 405]);
+
+/**
+ * Logs every request once, when the response ends, except noise: CORS preflights, health checks, and HEAD probes
+ * answered 404/405 (curl -I, uptime monitors: nothing was asked of Patchbay, so they are no failed request and must
+ * not count as errors in the log's totals). A HEAD of a GET route is answered like the GET without a body by express
+ * and logged with that status; one refused for its key (401) is logged like any refused request.
+ */
 export function accessLog(requestLog: RequestLog, now: () => number): RequestHandler {
   return (req, res, next) => {
     if (req.method === "OPTIONS" || req.path === "/healthz") return next();
@@ -21,6 +30,7 @@ export function accessLog(requestLog: RequestLog, now: () => number): RequestHan
     const write = (): void => {
       if (done || res.locals.requestLogged) return;
       done = true;
+      if (req.method === "HEAD" && res.writableFinished && PROBE_ONLY.has(res.statusCode)) return;
       const auth = res.locals.auth as ApiAuth | undefined;
       const error = (res.locals.error as PatchbayError | undefined) ?? null;
       const entry = startLogEntry(

@@ -10,6 +10,7 @@ import type { PatchbayError } from "../../../server/core/errors";
 import { OpenAiErrorEnvelope } from "../../harness/http-helpers";
 import { KEY, startUnitServer, type UnitServer } from "./fakes";
 import { rawExchange } from "./raw-socket";
+import { waitFor } from "../../harness/wait-for";
 
 let s: UnitServer;
 before(async () => {
@@ -279,6 +280,40 @@ describe("wrong method on a known route (issue 16 item 7)", () => {
       assert.equal(err.code, "method_not_allowed");
       assert.match(err.message, /use POST/);
     }
+  });
+
+  test("HEAD of a GET route answers like the GET without a body and is logged as it; HEAD probes are no errors", async () => {
+    const auth = { host: "localhost", authorization: `Bearer ${KEY}` };
+    const get = await raw("GET", "/v1/models", auth);
+    const head = await raw("HEAD", "/v1/models", auth);
+    assert.equal(head.status, 200);
+    assert.equal(head.body, "");
+    assert.equal(head.headers["content-type"], get.headers["content-type"]);
+    assert.equal(head.headers["content-length"], get.headers["content-length"]);
+    const headEntries = () => s.log.entries.filter((e) => e.method === "HEAD");
+    await waitFor("the HEAD is logged", () => headEntries().length === 1, 5_000);
+    assert.deepEqual(
+      headEntries().map((e) => [e.endpoint, e.status, e.errorCode]),
+      [["/v1/models", 200, null]],
+    );
+    // Probes of a POST-only path and of an unknown one: answered (405 + Allow, 404), not logged as failed requests.
+    const post = await raw("HEAD", "/v1/chat/completions", auth);
+    assert.equal(post.status, 405);
+    assert.equal(post.headers.allow, "POST");
+    assert.equal((await raw("HEAD", "/api/hello", auth)).status, 404);
+    // A refused key is logged, HEAD or not (the next entry also shows the probes before it were skipped).
+    assert.equal(
+      (await raw("HEAD", "/v1/models", { host: "localhost", authorization: "Bearer pb-wrong" })).status,
+      401,
+    );
+    await waitFor("the refused HEAD is logged", () => headEntries().length === 2, 5_000);
+    assert.deepEqual(
+      headEntries().map((e) => [e.endpoint, e.status, e.errorCode]),
+      [
+        ["/v1/models", 200, null],
+        ["/v1/models", 401, "invalid_api_key"],
+      ],
+    );
   });
 
   test("POST on /v1/models → 405 with Allow: GET, HEAD; unknown paths stay 404", async () => {
