@@ -5,8 +5,6 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { appDataKey } from "../shared/apps";
 import type { PatchbayStatus } from "../shared/status";
-import { createBudgetGuard } from "./budgets/budget-guard";
-import { openBudgetUsage } from "./budgets/usage-store";
 import { watchAppRetirement } from "./app-retirement";
 import { RunRegistry } from "./http/model-run/run-registry";
 import { ConcurrencyGate } from "./core/concurrency";
@@ -37,16 +35,13 @@ import { withServerTools } from "./server-tools/loop";
 import { serverToolServices } from "./server-tools/services";
 import { createWebFetcher } from "./server-tools/web-fetch";
 import { providerSecrets } from "./opencode/process/home/provider-secrets";
-import { createAppsStore } from "./stores/apps-store";
-import { createKeysStore } from "./stores/keys-store";
-import { createRequestLog } from "./stores/request-log";
-import { ResponseStore } from "./responses-store/response-store";
-import { createSettingsStore } from "./stores/settings-store";
+import { trackModelCount } from "./compose/model-count";
+import { createLogSecrets } from "./compose/log-secrets";
+import { openStores } from "./compose/stores";
 import { removeStaleTemps } from "./stores/stale-temps";
 import { tightenDataDir } from "./stores/store-paths";
 import { acquireInstanceLock } from "./instance-lock";
 import { removeRuntimeFile, writeRuntimeFile } from "./runtime-file";
-import { Cooldowns } from "./routing/cooldowns";
 import { limitsGlance, watchLimits } from "./budgets/glance";
 import { PATCHBAY_VERSION } from "./version";
 
@@ -75,16 +70,10 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     log(`notice: ${message}`);
     emitLater();
   };
-  const settings = await createSettingsStore({ dataDir, onNotice });
-  const apps = await createAppsStore({ dataDir, onNotice });
-  const keys = await createKeysStore({ dataDir, apps, onNotice });
   // Secrets known by value are removed from every log entry wherever they appear (bodies may echo them).
   let knownSecrets = (): string[] => [];
-  const requestLog = await createRequestLog({ dataDir, now, secrets: () => knownSecrets() });
-  const responses = new ResponseStore({ dataDir, log });
-  const budgetUsage = await openBudgetUsage({ dataDir, clock: now });
-  const budgets = createBudgetGuard(budgetUsage);
-  const cooldowns = new Cooldowns(now);
+  const stores = await openStores({ dataDir, now, log, onNotice, secrets: () => knownSecrets() });
+  const { settings, apps, keys, requestLog, responses, budgets, cooldowns } = stores;
 
   const demo = deps.demo ? await startDemoUpstream() : null;
   const sideChannel = new SideChannel();
@@ -131,9 +120,14 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     onChange: () => emit(),
   });
   const catalog = new ModelListCache(backend, now);
+  /** Models offered (status().modelCount), counted when OpenCode becomes ready. */
+  const modelCount = trackModelCount({
+    listModels: () => catalog.list(),
+    state: () => supervisor.status().state,
+    now,
+    changed: () => emit(),
+  });
   const requestIndex = new RequestIndex({ dir: conversationsDir(dataDir) });
-  /** Models offered, counted when OpenCode becomes ready (status().modelCount; null until then). */
-  let modelCount: number | null = null;
   const concurrency = new ConcurrencyGate();
   /** An app's data key (its folders); an unknown app's name is never the key of a later app (see App.dataKey). */
   const dataKeyOf = (name: string): string => {
@@ -220,36 +214,17 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   });
 
   const listeners = new Set<(s: PatchbayStatus) => void>();
-  /** The user's provider credentials (logins, config keys, key variables): scrubbed from logged bodies. */
-  const upstreamSecrets = providerSecrets({ user: deps.userOpenCode ?? defaultUserOpenCodePaths() });
+  /** Per-launch admin token: scripts and the CLI send it as Bearer (runtime.json). */
   const adminToken = randomBytes(32).toString("base64url");
-  /** Login tokens handed out in this run (the newest few; older ones are long used or forgotten by the admin app). */
-  const loginTokens: string[] = [];
-  /** OpenCode's Basic credential and password, as last seen (constant for this run). */
-  let openCodeSecrets: string[] = [];
-  knownSecrets = () => {
-    const conn = supervisor.connection();
-    if (conn && openCodeSecrets.length === 0) {
-      const basic = conn.authorization.replace(/^Basic\s+/i, "");
-      const decoded = Buffer.from(basic, "base64").toString("utf8");
-      openCodeSecrets = [basic, decoded.slice(decoded.indexOf(":") + 1)];
-    }
-    return [
-      adminToken,
-      ...loginTokens,
-      ...adminApp.secrets(),
-      ...openCodeSecrets,
-      sideChannel.token,
-      ...upstreamSecrets(),
-    ];
-  };
-  const createLoginUrl = (): string => {
-    const url = adminApp.createLoginUrl();
-    const token = new URL(url).searchParams.get("token");
-    if (token) loginTokens.push(token);
-    if (loginTokens.length > 16) loginTokens.shift();
-    return url;
-  };
+  const secrets = createLogSecrets({
+    adminToken,
+    adminSessions: () => adminApp.secrets(),
+    openCodeAuthorization: () => supervisor.connection()?.authorization ?? null,
+    sideChannelToken: sideChannel.token,
+    upstream: providerSecrets({ user: deps.userOpenCode ?? defaultUserOpenCodePaths() }),
+  });
+  knownSecrets = () => secrets.all();
+  const createLoginUrl = (): string => secrets.rememberLoginUrl(adminApp.createLoginUrl());
   let admin: Listener | null = null;
   let adminOrigin = "";
   let urls: PatchbayUrls | null = null;
@@ -275,16 +250,12 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     ],
     totals: requestLog.totals(),
     apps: apps.list().map((x) => ({ name: x.name })),
-    modelCount: modelCountNow(),
+    modelCount: modelCount.value(),
     limits: limitsGlance(apps.list(), budgets, cooldowns, now()),
     search: deps.searchUrl
       ? { url: deps.searchUrl, from: deps.searchUrlFrom ?? "--search-url" }
       : { url: settings.get().searchUrl, from: "settings" },
   });
-  function modelCountNow(): number | null {
-    if (modelCount === null && supervisor.status().state === "ready") countModels();
-    return modelCount;
-  }
   const emit = (): void => {
     const s = status();
     for (const l of listeners) l(s);
@@ -308,41 +279,9 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     if (notice) log(`notice: ${notice}`);
     emit();
   });
-  /** Counts the models (at most one count in flight, and one try per 2 s): a failed count is retried by the next
-   *  status read instead of leaving the count unknown for the whole run. */
-  let counting = false;
-  let lastCountAt = -Infinity;
-  const countModels = (): void => {
-    if (counting || now() - lastCountAt < 2_000) return;
-    counting = true;
-    lastCountAt = now();
-    catalog
-      .list()
-      .then(
-        (models) => {
-          if (supervisor.status().state !== "ready" || modelCount === models.length) return;
-          modelCount = models.length;
-          emit();
-        },
-        () => undefined,
-      )
-      .finally(() => {
-        counting = false;
-      });
-  };
-  let lastState = supervisor.status().state;
   supervisor.onStatus((st) => {
     catalog.invalidate();
-    // Count the models once per start of OpenCode, so the terminal, the Overview and the Connect page can say at
-    // once that there are none (issue 16 item 12), not at the first 404.
-    if (st.state !== lastState) {
-      // A sleep and its wake keep the count: logins are read at start, so the models cannot have changed.
-      const sleepOrWake = st.state === "sleeping" || lastState === "sleeping";
-      lastState = st.state;
-      if (!sleepOrWake) modelCount = null;
-      lastCountAt = -Infinity;
-      if (st.state === "ready") countModels();
-    }
+    modelCount.stateChanged(st.state);
     emit();
   });
   // A deleted app's runs end and its data goes; a revoked key's runs end (whoever made the change).
@@ -447,14 +386,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       await supervisor.stop();
       await sideChannel.stop();
       await demo?.stop();
-      await Promise.allSettled([
-        requestLog.close(),
-        budgetUsage.close(),
-        keys.close(),
-        settings.close(),
-        apps.close(),
-        responses.flush(),
-      ]);
+      await stores.close();
       await releaseLock?.().catch(() => undefined);
     },
     startApi,
