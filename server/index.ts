@@ -17,7 +17,7 @@ import { createApiApp } from "./http/api-app";
 import { WIRES } from "./wires/table";
 import { createOpenCodeBackend } from "./opencode/session/backend";
 import { createHistory } from "./history";
-import { withConversations } from "./conversations/admin-view";
+import { withConversations } from "./history/with-conversations";
 import { createRequestRecorder } from "./conversations/record-request";
 import { conversationsDir, RequestIndex } from "./conversations/request-index";
 import { stopLeftoverOpenCode } from "./opencode/process/leftover";
@@ -42,7 +42,7 @@ import { removeStaleTemps } from "./stores/stale-temps";
 import { tightenDataDir } from "./stores/store-paths";
 import { acquireInstanceLock } from "./instance-lock";
 import { removeRuntimeFile, writeRuntimeFile } from "./runtime-file";
-import { limitsGlance, watchLimits } from "./budgets/glance";
+import { limitsGlance, watchLimits } from "./compose/limits-glance";
 import { PATCHBAY_VERSION } from "./version";
 
 export type { Patchbay, PatchbayDeps, PatchbayUrls, DesktopHost, UserOpenCodePaths } from "./patchbay-types";

@@ -3,7 +3,14 @@
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { UserOpenCodePaths } from "./patchbay-types";
+
+/** Where Patchbay reads the user's own OpenCode logins and provider definitions (DESIGN §1). */
+export interface UserOpenCodePaths {
+  /** The user's `auth.json` (linked, never copied); null to use no logins. */
+  authFile: string | null;
+  /** The user's global `opencode.json` (only provider sections are taken); null for none. */
+  configFile: string | null;
+}
 
 /** The user's `auth.json` and global `opencode.json[c]` (null where absent). `env` defaults to process.env. */
 export function defaultUserOpenCodePaths(env: NodeJS.ProcessEnv = process.env): UserOpenCodePaths {

@@ -2,6 +2,7 @@
 import type { RequestLogEntry } from "../shared/log-entry";
 import type { PatchbayStatus } from "../shared/status";
 import type { RuntimeTimings } from "./opencode/runtime/opencode-runtime";
+import type { UserOpenCodePaths } from "./opencode-user-paths";
 
 /** Native actions the desktop shell offers the dashboard; absent in headless mode (the UI hides them). */
 export interface DesktopHost {
@@ -10,14 +11,6 @@ export interface DesktopHost {
   /** Current launch-at-login state. */
   getLaunchAtLogin(): Promise<boolean>;
   setLaunchAtLogin(enabled: boolean): Promise<void>;
-}
-
-/** Where Patchbay reads the user's own OpenCode logins and provider definitions (DESIGN §1). */
-export interface UserOpenCodePaths {
-  /** The user's `auth.json` (linked, never copied); null to use no logins. */
-  authFile: string | null;
-  /** The user's global `opencode.json` (only provider sections are taken); null for none. */
-  configFile: string | null;
 }
 
 /** Dependencies of {@link createPatchbay}. Everything has a sane default except `dataDir`. */
@@ -100,3 +93,8 @@ export interface Patchbay {
    *  requests. Resolves once it is ready or failed; never throws. Optional so that test doubles may leave it out. */
   restartOpenCode?(): Promise<void>;
 }
+
+export type { UserOpenCodePaths };
+
+/** The composition root's factory (server/index.ts), injectable for tests of `serve` and `doctor`. */
+export type CreatePatchbay = (deps: PatchbayDeps) => Promise<Patchbay>;

@@ -1,7 +1,7 @@
 // What every CLI command gets: output streams, environment, the resolved data folder, and the stores it opens.
 // Must not parse arguments (commander does) or print anything itself.
 import type { Command } from "commander";
-import type { Patchbay, PatchbayDeps } from "../patchbay-types";
+import type { CreatePatchbay } from "../patchbay-types";
 import { createAppsStore, type AppsStoreHandle } from "../stores/apps-store";
 import { PatchbayError } from "../core/errors";
 import { createKeysStore } from "../stores/keys-store";
@@ -31,8 +31,7 @@ export interface CliStores {
   close(): Promise<void>;
 }
 
-/** The composition root's factory (server/index.ts), injectable for tests of `serve`. */
-export type CreatePatchbay = (deps: PatchbayDeps) => Promise<Patchbay>;
+export type { CreatePatchbay };
 
 export interface CliContext {
   io: CliIO;

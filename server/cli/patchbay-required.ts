@@ -6,7 +6,7 @@ import { patchbayCommand } from "../connect/patchbay-command";
 import { shellQuote } from "./cli-shim";
 import type { CliContext } from "./context";
 import { resolveDataDir } from "./data-dir";
-import { findRunningPatchbay, type RunningPatchbay } from "./running-patchbay";
+import { findRunningPatchbay, type RunningPatchbay } from "../connect/running-patchbay";
 
 /**
  * The Patchbay serving the data folder. Throws PatchbayError `backend_unavailable` when none runs, naming the data

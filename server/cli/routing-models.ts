@@ -20,7 +20,7 @@ export async function checkCliRoutingModels(
   const named = unknownRoutingModels(change, previous, []);
   if (named.length === 0) return null;
   // Loaded here: the admin client and its schemas are needed only when a change names models.
-  const { findRunningPatchbay } = await import("./running-patchbay");
+  const { findRunningPatchbay } = await import("../connect/running-patchbay");
   const running = await findRunningPatchbay(ctx.dataDir()).catch(() => null);
   let why = "no Patchbay is running on this data folder";
   if (running) {

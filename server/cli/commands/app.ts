@@ -276,7 +276,7 @@ Examples:
  * to; otherwise the one `patchbay serve` would use without `--search-url`, and the sentence says so.
  */
 async function describeSearchBackend(ctx: CliContext): Promise<string> {
-  const { findRunningPatchbay } = await import("../running-patchbay");
+  const { findRunningPatchbay } = await import("../../connect/running-patchbay");
   const running = await findRunningPatchbay(ctx.dataDir()).catch(() => null);
   const search = running ? (await running.client.getStatus().catch(() => null))?.search : undefined;
   if (running && search) {
@@ -306,7 +306,7 @@ async function describeSearchBackend(ctx: CliContext): Promise<string> {
  */
 async function warnIfUnavailable(ctx: CliContext, alias: string, target: string): Promise<void> {
   // Loaded here: the admin client and its schemas are needed only after an alias is set.
-  const { findRunningPatchbay } = await import("../running-patchbay");
+  const { findRunningPatchbay } = await import("../../connect/running-patchbay");
   const running = await findRunningPatchbay(ctx.dataDir()).catch(() => null);
   if (!running) return;
   const catalog = await running.client.getModels().catch(() => null);

@@ -73,7 +73,7 @@ async function withHistoryAccess<R>(
 ): Promise<R> {
   const debug = ctx.io.env.PATCHBAY_DEBUG === "1";
   // Loaded here, not at start: the other commands should not pay for the admin client and its schemas.
-  const { findRunningPatchbay } = await import("../running-patchbay");
+  const { findRunningPatchbay } = await import("../../connect/running-patchbay");
   const running = await findRunningPatchbay(ctx.dataDir());
   if (running) {
     if (debug) ctx.io.err(`sessions: asking the running Patchbay (pid ${running.pid}) at ${running.adminUrl}\n`);

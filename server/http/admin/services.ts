@@ -2,7 +2,7 @@
 // Must not construct anything: stores, backend and listeners are injected.
 import type { ModelInfo } from "../../core/contract";
 import type { AdminHistory } from "../../history";
-import type { ConversationAdmin } from "../../conversations/admin-view";
+import type { ConversationAdmin } from "../../history/with-conversations";
 import type { ResponseStore } from "../../responses-store/response-store";
 import type { DesktopHost } from "../../patchbay-types";
 import type { AppsStore, KeysStore, RequestLog, SettingsStore } from "../../stores/types";

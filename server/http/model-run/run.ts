@@ -17,7 +17,7 @@ import {
   setHeaders,
   setRefusalHeaders,
   streamChain,
-} from "../../routing/run-hooks";
+} from "./routing-hooks";
 import type { BudgetReservation } from "../../budgets/budget-guard";
 import type { DecodedWireRequest, ModelRequestDeps } from "./types";
 

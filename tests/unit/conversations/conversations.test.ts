@@ -9,7 +9,7 @@ import type { NeutralMessage, NeutralRequest } from "../../../server/core/contra
 import { conversationKey } from "../../../server/conversations/conversation-key";
 import { RequestIndex } from "../../../server/conversations/request-index";
 import { createRequestRecorder } from "../../../server/conversations/record-request";
-import { markReturnedCalls, withConversations } from "../../../server/conversations/admin-view";
+import { markReturnedCalls, withConversations } from "../../../server/history/with-conversations";
 import type { AdminHistory } from "../../../server/history";
 import type { SessionMessage, SessionSummary } from "../../../shared/admin/history";
 

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { App } from "../../../shared/apps";
 import { budgetLine, rateLimitLine, tightestBudget, type AppBudgetGlance } from "../../../shared/limits";
 import { createBudgetGuard } from "../../../server/budgets/budget-guard";
-import { limitsGlance, nextGlanceChange, watchLimits } from "../../../server/budgets/glance";
+import { limitsGlance, nextGlanceChange, watchLimits } from "../../../server/compose/limits-glance";
 import type { BudgetUsageStore } from "../../../server/budgets/usage-store";
 import type { UsageRecord } from "../../../server/budgets/policy";
 import { Cooldowns, noteRefusal } from "../../../server/routing/cooldowns";

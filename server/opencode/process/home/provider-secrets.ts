@@ -2,7 +2,7 @@
 // them: the user's OpenCode logins (auth.json: API keys, OAuth tokens), literal `apiKey`s in their provider sections,
 // and the provider key variables of the environment. Read-only; re-read at most every few seconds.
 import fs from "node:fs";
-import type { UserOpenCodePaths } from "../../../patchbay-types";
+import type { UserOpenCodePaths } from "../../../opencode-user-paths";
 import { readUserProviderSections } from "./user-config";
 
 /** Credential fields of an auth.json entry (`{type:"api",key}`, `{type:"oauth",access,refresh}`, well-known tokens). */

@@ -4,7 +4,7 @@
 import type { App } from "../../shared/apps";
 import { tightestBudget, type LimitsGlance } from "../../shared/limits";
 import type { Cooldowns } from "../routing/cooldowns";
-import type { BudgetGuard } from "./budget-guard";
+import type { BudgetGuard } from "../budgets/budget-guard";
 
 /** The status's `limits` at `now`. */
 export function limitsGlance(

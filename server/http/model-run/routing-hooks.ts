@@ -1,17 +1,17 @@
 // The request runner's routing and budget steps, kept out of run.ts: read the role, pick its route, reserve the
 // budget, run the fallback chain with its headers, count tokens. Each function is one hook in run.ts.
 import type { Request, Response } from "express";
-import { appDataKey, type App } from "../../shared/apps";
-import type { RequestLogEntry } from "../../shared/log-entry";
-import type { BackendRequest, ModelEvent } from "../core/contract";
-import type { BudgetReservation, BudgetWire } from "../budgets/budget-guard";
-import { BudgetExhaustedError } from "../budgets/budget-guard";
-import { toPatchbayError } from "../core/errors";
-import type { Admitted } from "../http/model-run/admission";
-import type { ModelRequestDeps } from "../http/model-run/types";
-import { Cooldowns, noteRefusal } from "./cooldowns";
-import { isTarget, runChain, type ChainReport, type ChainTarget } from "./fallback";
-import { requestHint, routeFor, type RoutedRequest } from "./roles";
+import { appDataKey, type App } from "../../../shared/apps";
+import type { RequestLogEntry } from "../../../shared/log-entry";
+import type { BackendRequest, ModelEvent } from "../../core/contract";
+import type { BudgetReservation, BudgetWire } from "../../budgets/budget-guard";
+import { BudgetExhaustedError } from "../../budgets/budget-guard";
+import { toPatchbayError } from "../../core/errors";
+import type { Admitted } from "./admission";
+import type { ModelRequestDeps } from "./types";
+import { Cooldowns, noteRefusal } from "../../routing/cooldowns";
+import { isTarget, runChain, type ChainReport, type ChainTarget } from "../../routing/fallback";
+import { requestHint, routeFor, type RoutedRequest } from "../../routing/roles";
 
 /** Reads the request's role into the log entry; returns its role and the model its route names (null: none
  *  applies). */

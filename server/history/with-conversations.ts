@@ -8,9 +8,9 @@ import type {
   SessionMessage,
   SessionSummary,
 } from "../../shared/admin/history";
-import type { AdminHistory } from "../history";
-import type { RequestIndex, RequestRecord } from "./request-index";
-import { displayTitle } from "./session-title";
+import type { AdminHistory } from "./index";
+import type { RequestIndex, RequestRecord } from "../conversations/request-index";
+import { displayTitle } from "../conversations/session-title";
 
 /**
  * How OpenCode ends a tool call the companion plugin hands back to the client: the plugin rejects the permission

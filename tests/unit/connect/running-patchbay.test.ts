@@ -10,7 +10,7 @@ import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { AdminApiError } from "../../../shared/admin/client";
 import { describeCliError } from "../../../server/cli/errors";
-import { findRunningPatchbay } from "../../../server/cli/running-patchbay";
+import { findRunningPatchbay } from "../../../server/connect/running-patchbay";
 import { fakeStatus } from "../admin/fakes";
 
 const TOKEN = "admin-token-for-tests";
