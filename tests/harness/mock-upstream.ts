@@ -169,26 +169,6 @@ export class MockUpstream {
       body = { _raw: rawBody };
     }
     const path = new URL(req.url ?? "/", "http://x").pathname;
-    const sessionId = req.headers["x-session-id"];
-    if (typeof sessionId === "string" && this.fencedSessions.has(sessionId)) {
-      this.fencedAnswers++;
-      const stale: RecordedRequest = {
-        n: 0,
-        method: req.method ?? "GET",
-        path,
-        headers: req.headers,
-        body,
-        rawBody,
-        receivedAt: Date.now(),
-        closedEarlyAt: null,
-        finishedAt: null,
-      };
-      const reply: MockReply = { text: "MOCK_FENCED_REPLY" };
-      if (body.stream === true) await this.stream(stale, body, reply, res);
-      else this.json(stale, body, reply, res);
-      return;
-    }
-    if (typeof sessionId === "string") this.sessionsSinceFence.add(sessionId);
     const rec: RecordedRequest = {
       n: this.requests.length + 1,
       method: req.method ?? "GET",
@@ -200,6 +180,15 @@ export class MockUpstream {
       closedEarlyAt: null,
       finishedAt: null,
     };
+    const sessionId = req.headers["x-session-id"];
+    if (typeof sessionId === "string" && this.fencedSessions.has(sessionId)) {
+      this.fencedAnswers++;
+      const reply: MockReply = { text: "MOCK_FENCED_REPLY" };
+      if (body.stream === true) await this.stream(rec, body, reply, res);
+      else this.json(rec, body, reply, res);
+      return;
+    }
+    if (typeof sessionId === "string") this.sessionsSinceFence.add(sessionId);
     this.requests.push(rec);
     res.on("close", () => {
       if (!res.writableFinished) rec.closedEarlyAt = Date.now();
