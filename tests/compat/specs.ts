@@ -1,6 +1,7 @@
 // Every compat case id → its executable spec (the union of the per-area spec tables). The case runner and the
 // compat suites look cases up here; a case without a spec, or a spec without a case, fails the suite.
 import type { CaseSpec } from "./runner";
+import { chatOutputSpecs } from "./chat-output-specs";
 import { chatSpecs } from "./chat-specs";
 import { chatStreamSpecs } from "./chat-stream-specs";
 import { httpSpecs } from "./http-specs";
@@ -10,6 +11,7 @@ import { responsesSpecs } from "./responses-specs";
 export const compatSpecs: Readonly<Record<string, CaseSpec>> = {
   ...chatStreamSpecs,
   ...chatSpecs,
+  ...chatOutputSpecs,
   ...httpSpecs,
   ...responsesSpecs,
 };
