@@ -26,6 +26,17 @@ function fakeProcess(clock: { t: number }) {
   return p;
 }
 
+/** A Recycler whose OpenCode is always over its limit (2000 of 1024 MiB, no low watermark, no minimum uptime). */
+function overLimit(o: Omit<ConstructorParameters<typeof Recycler>[0], "readRss" | "limitBytes" | "lowWatermarkBytes">) {
+  return new Recycler({
+    readRss: async () => 2000 * MIB,
+    limitBytes: () => 1024 * MIB,
+    lowWatermarkBytes: () => 0,
+    minUptimeMs: 0,
+    ...o,
+  });
+}
+
 describe("RequestGate", () => {
   test("counts, holds new requests until release, reports drained", async () => {
     const gate = new RequestGate({ now: () => 5 });
@@ -133,13 +144,9 @@ describe("Recycler", () => {
     const gate = new RequestGate();
     let release!: () => void;
     let prepareCalls = 0;
-    const rec = new Recycler({
+    const rec = overLimit({
       process: proc,
       gate,
-      readRss: async () => 2000 * MIB,
-      limitBytes: () => 1024 * MIB,
-      lowWatermarkBytes: () => 0,
-      minUptimeMs: 0,
       log: () => {},
       prepareSuccessor: () => {
         prepareCalls++;
@@ -222,13 +229,9 @@ describe("Recycler", () => {
     const proc = fakeProcess({ t: 0 });
     const gate = new RequestGate({ holdTimeoutMs: 60_000 });
     const events: string[] = [];
-    const rec = new Recycler({
+    const rec = overLimit({
       process: proc,
       gate,
-      readRss: async () => 2000 * MIB,
-      limitBytes: () => 1024 * MIB,
-      lowWatermarkBytes: () => 0,
-      minUptimeMs: 0,
       busyGraceMs: 0,
       drainTimeoutMs: 60_000, // far longer than this test: only a gap or the hold bound can end the wait
       maxHoldMs: 30,
@@ -251,13 +254,9 @@ describe("Recycler", () => {
     assert.ok(!events.includes("discarded"));
 
     // A stream that never ends: the hold after the wait is bounded by maxHoldMs and the recycle is postponed.
-    const rec2 = new Recycler({
+    const rec2 = overLimit({
       process: proc,
       gate,
-      readRss: async () => 2000 * MIB,
-      limitBytes: () => 1024 * MIB,
-      lowWatermarkBytes: () => 0,
-      minUptimeMs: 0,
       busyGraceMs: 0,
       drainTimeoutMs: 20,
       maxHoldMs: 30,
@@ -285,13 +284,9 @@ describe("Recycler", () => {
   test("a drain that times out postpones the recycle and releases the hold", async () => {
     const proc = fakeProcess({ t: 0 });
     const gate = new RequestGate();
-    const rec = new Recycler({
+    const rec = overLimit({
       process: proc,
       gate,
-      readRss: async () => 2000 * MIB,
-      limitBytes: () => 1024 * MIB,
-      lowWatermarkBytes: () => 0,
-      minUptimeMs: 0,
       busyGraceMs: 0,
       drainTimeoutMs: 20,
       maxHoldMs: 10,
