@@ -9,9 +9,9 @@ import { z } from "zod";
 import { anthropicErrorType } from "../../server/wires/anthropic-messages/error-envelope";
 import type { PatchbayFixture } from "../harness/patchbay-fixture";
 import { releaseSharedPatchbay, useSharedPatchbay } from "../harness/shared-patchbay";
+import { FUZZ_SCALE, FUZZ_SEED, anyish, openFuzzApp } from "../harness/fuzz";
 
-const SEED = Number(process.env.PATCHBAY_FUZZ_SEED ?? Date.now() % 2 ** 31);
-const RUNS = { messages: 250, countTokens: 150 };
+const RUNS = { messages: 250 * FUZZ_SCALE, countTokens: 150 * FUZZ_SCALE };
 /** Stop generating once this much time went by (ms); the runs done so far still count. */
 const BUDGET_MS = 100_000;
 const ALLOWED = "mock/mock-model";
@@ -27,40 +27,15 @@ const tally: Record<number, number> = {};
 
 before(async () => {
   fx = await useSharedPatchbay();
-  await fx.admin.createApp({ body: { name: "fuzz-anthropic", models: [ALLOWED] } });
-  // maxTools 0: bodies with tools are decoded (and fuzz the decoder) but never create OpenCode instances.
-  await fx.admin.updateApp({
-    params: { name: "fuzz-anthropic" },
-    body: { limits: { maxTools: 0, concurrency: 64, maxBodyBytes: 256 * 1024 } },
-  });
-  key = (await fx.admin.createKey({ params: { name: "fuzz-anthropic" }, body: { label: "fuzz" } })).key;
+  key = await openFuzzApp(fx, "fuzz-anthropic", [ALLOWED]);
   root = fx.apiBase.replace(/\/v1$/, "");
-  fx.mock.setResponder(() => ({ text: "fuzz ok" }));
-  process.stderr.write(`[fuzz-messages] seed ${SEED}\n`);
+  process.stderr.write(`[fuzz-messages] seed ${FUZZ_SEED}\n`);
 });
 after(async () => {
   process.stderr.write(`[fuzz-messages] statuses ${JSON.stringify(tally)}\n`);
   await releaseSharedPatchbay(fx);
 });
 
-const weird = fc.constantFrom<unknown>(
-  null,
-  true,
-  0,
-  -1,
-  1.5,
-  "",
-  "\u0000",
-  "\ud800",
-  [],
-  {},
-  [null],
-  "x".repeat(5000),
-);
-const anyish: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
-  { weight: 2, arbitrary: weird },
-);
 const source = fc.oneof(
   fc.record(
     {
@@ -198,7 +173,7 @@ test("POST /v1/messages and count_tokens: never 5xx, always Anthropic's envelope
         if (Date.now() - started > BUDGET_MS) return;
         await check(path, text);
       }),
-      { seed: SEED, numRuns: runs, endOnFailure: true },
+      { seed: FUZZ_SEED, numRuns: runs, endOnFailure: true },
     );
   }
   // The server still serves, and an auth failure on the Messages route is Anthropic's envelope too.
