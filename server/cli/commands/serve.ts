@@ -1,7 +1,7 @@
 // `patchbay serve`: runs Patchbay headless through createPatchbay, prints its URLs and status, stops on a signal.
 // Must not build any part of Patchbay itself: the composition root (server/index.ts) does.
 import { InvalidArgumentError, type Command } from "commander";
-import { isLoopbackBindHost, LOOPBACK_HOST_MESSAGE } from "../../../shared/settings";
+import { isLoopbackBindHost, LOOPBACK_HOST_MESSAGE, SearchUrl } from "../../../shared/settings";
 import type { RequestLogEntry } from "../../../shared/log-entry";
 import { NO_MODELS, type PatchbayStatus } from "../../../shared/status";
 import { PatchbayError } from "../../core/errors";
@@ -40,6 +40,21 @@ function keepAliveOverride(flag: number | null | undefined, env: string | undefi
   if (ms === undefined)
     throw new UsageError(`PATCHBAY_OPENCODE_KEEP_ALIVE='${env}' is not a keep-alive. ${KEEP_ALIVE_HELP}`);
   return ms;
+}
+
+/** `--search-url`: an http(s) URL without credentials (the Settings field's rule, shared/settings.ts). */
+function parseSearchUrl(value: string): string {
+  const r = SearchUrl.safeParse(value.trim());
+  if (!r.success) throw new InvalidArgumentError(`'${value}': ${r.error.issues[0]?.message ?? "not a URL"}.`);
+  return r.data;
+}
+
+/** This run's search URL: the flag, else PATCHBAY_SEARCH_URL (checked like the flag), else undefined (Settings). */
+function searchUrlOverride(flag: string | undefined, env: string | undefined): string | undefined {
+  if (flag !== undefined || !env?.trim()) return flag;
+  const r = SearchUrl.safeParse(env.trim());
+  if (!r.success) throw new UsageError(`PATCHBAY_SEARCH_URL='${env}': ${r.error.issues[0]?.message ?? "not a URL"}.`);
+  return r.data;
 }
 
 /** `--host` is loopback only, like the setting: LAN exposure (dashboard settings) is the one way to listen wider. */
@@ -92,6 +107,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       "--search-url <url>",
       "SearXNG-compatible endpoint for clients' web search (GET <url>/search?q=…&format=json; " +
         "default: $PATCHBAY_SEARCH_URL, else Settings)",
+      parseSearchUrl,
     )
     .option(
       "--opencode-keep-alive <duration>",
@@ -139,7 +155,7 @@ function apiLine(api: { running: boolean; baseUrl: string | null; error: string 
 async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
   const { io } = ctx;
   const createPatchbay = await ctx.loadCreatePatchbay();
-  const searchUrl = opts.searchUrl ?? (io.env.PATCHBAY_SEARCH_URL?.trim() || undefined);
+  const searchUrl = searchUrlOverride(opts.searchUrl, io.env.PATCHBAY_SEARCH_URL);
   const keepAlive = keepAliveOverride(opts.opencodeKeepAlive, io.env.PATCHBAY_OPENCODE_KEEP_ALIVE);
   const pb = await createPatchbay({
     dataDir: ctx.dataDir(),

@@ -306,6 +306,22 @@ describe("patchbay serve (fake Patchbay)", () => {
     assert.equal(fake.calls.deps.length, 0, "Patchbay is not started");
   });
 
+  test("a search URL that is not an http(s) URL is refused at start, from the flag or PATCHBAY_SEARCH_URL", async () => {
+    const h = harness();
+    const fake = fakePatchbay();
+    const code = await main(["node", "patchbay", "serve", "--search-url", "notaurl"], h.io, {
+      createPatchbay: fake.create,
+    });
+    assert.equal(code, 2);
+    assert.match(h.err(), /'notaurl': The search URL must be an http\(s\) URL/);
+    const h2 = harness();
+    h2.io.env.PATCHBAY_SEARCH_URL = "ftp://example.org";
+    const code2 = await main(["node", "patchbay", "serve"], h2.io, { createPatchbay: fake.create });
+    assert.notEqual(code2, 0);
+    assert.match(h2.err(), /PATCHBAY_SEARCH_URL='ftp:\/\/example\.org': The search URL must be an http\(s\) URL/);
+    assert.equal(fake.calls.deps.length, 0, "Patchbay is not started");
+  });
+
   test("says when there are no models, with the login command and --demo; then the count once there are some (issue 16 item 12)", async () => {
     const h = harness();
     const none = { ...status({}, { state: "ready", version: "1.18.33" }), demo: false, modelCount: 0 };
