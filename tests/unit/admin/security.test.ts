@@ -14,6 +14,24 @@ describe("admin security", () => {
     await s.close();
   });
 
+  test("a client pointed at the dashboard's port is told where the API is (POST and GET, with and without /v1)", async () => {
+    for (const [method, path] of [
+      ["POST", "/v1/chat/completions"],
+      ["POST", "/v1/messages"],
+      ["GET", "/v1/models"],
+      ["POST", "/responses"],
+    ] as const) {
+      const res = await s.request(method, path, { auth: "none", headers: { authorization: "Bearer pb-someappkey" } });
+      assert.equal(res.status, 401, `${method} ${path}`);
+      assert.match(
+        errorOf(res).message,
+        /dashboard port, not its API: point the client at http:\/\/127\.0\.0\.1:4747\/v1/,
+      );
+    }
+    const page = await s.request("GET", "/apps", { auth: "none" });
+    assert.equal(page.status, 200, "dashboard pages still load");
+  });
+
   test("API without credentials → 401 admin_auth_required", async () => {
     const res = await s.request("GET", "/admin/api/status", { auth: "none" });
     assert.equal(res.status, 401);

@@ -39,13 +39,33 @@ const PUBLIC_ROWS: ReadonlySet<string> = new Set(
   (Object.values(adminApi) as EndpointDef[]).filter((d) => d.public).map((d) => `${d.method} ${d.path}`),
 );
 
+/** Paths of the client API (OpenAI's and Anthropic's), as a client sends them with or without `/v1`. */
+const CLIENT_API_PATH = /^\/(v1\/)?(chat\/completions|responses|messages|completions|embeddings|models)(\/|$)/;
+
 /** Requires auth on the admin API (401 JSON `admin_auth_required`). Page loads (GET/HEAD outside the API) pass: the
  *  dashboard's files hold no secret, and the page itself shows the sign-in screen when it has no session. Every
  *  credential travels in a header a browser never adds by itself, so a forged cross-site request carries none
  *  (the Origin check on writes still runs before this, as defence in depth). */
-export function requireAuth(adminToken: string, sessions: DashboardSessions) {
+export function requireAuth(
+  adminToken: string,
+  sessions: DashboardSessions,
+  apiBaseUrl: () => string | null = () => null,
+) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const isApi = req.path.startsWith(ADMIN_API_PREFIX);
+    if (!isApi && CLIENT_API_PATH.test(req.path)) {
+      // A client pointed at the dashboard's port (its URL is the one a newcomer sees first): say where the API is.
+      const api = apiBaseUrl();
+      next(
+        new PatchbayError(
+          "admin_auth_required",
+          `This is Patchbay's dashboard port, not its API: point the client at ${api ?? "the OpenAI API URL"}` +
+            `${api ? "" : " (`patchbay serve` prints it; the API is stopped now)"} (the Anthropic SDK and Claude Code: ` +
+            `the same URL without /v1).`,
+        ),
+      );
+      return;
+    }
     if (!isApi && (req.method === "GET" || req.method === "HEAD")) return next();
     if (PUBLIC_ROWS.has(`${req.method} ${req.path.replace(/\/+$/, "")}`)) return next();
     const auth = authenticate(req, adminToken, sessions);
