@@ -53,12 +53,17 @@ export function methodNotAllowed(allowed: string[]): RequestHandler {
   };
 }
 
-/** Final handler for unknown routes: 404 (never HTML). */
+/** Final handler for unknown routes: 404 (never HTML). A doubled `/v1/v1/` (a base URL ending in /v1 given to a
+ *  client that adds /v1 itself: the Anthropic SDK, Claude Code) says which base URL to use instead. */
 export const routeNotFound: RequestHandler = (req, _res, next) => {
+  const doubled = /^\/v1\/v1(\/|$)/.test(req.path);
   next(
     new PatchbayError(
       "not_found",
-      `Unknown route: ${req.method} ${req.path}. Patchbay serves /v1/chat/completions, /v1/responses, /v1/messages and /v1/models.`,
+      `Unknown route: ${req.method} ${req.path}. ` +
+        (doubled
+          ? `The client adds /v1 itself: give it the base URL without /v1 (e.g. ANTHROPIC_BASE_URL=http://${req.headers.host ?? "127.0.0.1:4747"}).`
+          : "Patchbay serves /v1/chat/completions, /v1/responses, /v1/messages and /v1/models."),
     ),
   );
 };

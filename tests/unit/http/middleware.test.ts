@@ -282,6 +282,17 @@ describe("wrong method on a known route (issue 16 item 7)", () => {
     }
   });
 
+  test("a doubled /v1 (a base URL with /v1 given to a client that adds it) → 404 saying to drop /v1", async () => {
+    const r = await raw("POST", "/v1/v1/messages", { host: "localhost:4747", authorization: `Bearer ${KEY}` }, "{}");
+    assert.equal(r.status, 404);
+    assert.match(
+      envelope(r).message,
+      /give it the base URL without \/v1 \(e\.g\. ANTHROPIC_BASE_URL=http:\/\/localhost:4747\)/,
+    );
+    const other = await raw("GET", "/v2/nowhere", { host: "localhost", authorization: `Bearer ${KEY}` });
+    assert.match(envelope(other).message, /Patchbay serves \/v1\/chat\/completions/);
+  });
+
   test("HEAD of a GET route answers like the GET without a body and is logged as it; HEAD probes are no errors", async () => {
     const auth = { host: "localhost", authorization: `Bearer ${KEY}` };
     const get = await raw("GET", "/v1/models", auth);
