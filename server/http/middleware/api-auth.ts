@@ -28,6 +28,19 @@ export function apiAuth(keys: KeysStore, apps: AppsStore): RequestHandler {
   return (req, res, next) => {
     if (res.locals.auth) return next(); // already authenticated (LAN mode checks every route up front)
     const key = presentedKey(req);
+    const header = req.headers.authorization;
+    if (!key && header) {
+      // A header that is not `Bearer <key>` (a bare key, another scheme): say so, rather than that no key came.
+      const scheme = /^\s*(\S+)(\s|$)/.exec(header)?.[1] ?? "";
+      return next(
+        new PatchbayError(
+          "invalid_api_key",
+          /^pb-/.test(scheme)
+            ? "The Authorization header holds a bare key: send 'Authorization: Bearer <key>' (or 'x-api-key: <key>')."
+            : "The Authorization header is not 'Bearer <key>': send 'Authorization: Bearer <key>' (or 'x-api-key: <key>') with a key created for your app in Patchbay.",
+        ),
+      );
+    }
     if (!key) {
       return next(
         // OpenAI answers a missing key with the same 401 code as a wrong one; clients branch on it.

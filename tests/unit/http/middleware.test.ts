@@ -282,6 +282,16 @@ describe("wrong method on a known route (issue 16 item 7)", () => {
     }
   });
 
+  test("an Authorization header that is not 'Bearer <key>' → 401 saying so (a bare key, another scheme)", async () => {
+    const bare = await raw("GET", "/v1/models", { host: "localhost", authorization: KEY });
+    assert.equal(bare.status, 401);
+    assert.match(envelope(bare).message, /holds a bare key: send 'Authorization: Bearer <key>'/);
+    const basic = await raw("GET", "/v1/models", { host: "localhost", authorization: "Basic dTpw" });
+    assert.equal(basic.status, 401);
+    assert.match(envelope(basic).message, /is not 'Bearer <key>'/);
+    assert.ok(!envelope(bare).message.includes(KEY), "the key is never echoed");
+  });
+
   test("a doubled /v1 (a base URL with /v1 given to a client that adds it) → 404 saying to drop /v1", async () => {
     const r = await raw("POST", "/v1/v1/messages", { host: "localhost:4747", authorization: `Bearer ${KEY}` }, "{}");
     assert.equal(r.status, 404);
