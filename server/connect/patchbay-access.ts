@@ -3,7 +3,7 @@
 // policy built on it: make the app and a key on first use (a revoked key is replaced), and pick the model.
 import type { AdminClient } from "../../shared/admin/client";
 import { AdminApiError } from "../../shared/admin/client";
-import type { PatchbayStatus } from "../../shared/status";
+import { NO_MODELS, type PatchbayStatus } from "../../shared/status";
 import { isModelAllowed } from "../../shared/apps";
 import { PatchbayError } from "../core/errors";
 import { keyPrefixOf } from "../stores/keys-store";
@@ -231,7 +231,7 @@ export async function chooseModels(
         `App "${app}" has no model "${asked}". ` +
           (some.length
             ? `Available: ${some.join(", ")}${allowed.length > some.length ? ", …" : ""} (see the dashboard's Models).`
-            : "No models are available: log in to a provider with `npx --no-install opencode auth login`, then try again."),
+            : NO_MODELS.text),
       );
     }
     return pick(asked);
@@ -244,7 +244,7 @@ export async function chooseModels(
       info.models.length > 0
         ? `App "${app}" allows ${info.models.join(", ")}, but no connected provider has such a model. ` +
             `Allow more with: ${patchbayCommand(`app models ${app} all`)}`
-        : "No models are available: log in to a provider with `npx --no-install opencode auth login`, then try again.",
+        : NO_MODELS.text,
     );
   return pick(first.id);
 }
