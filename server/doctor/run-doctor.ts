@@ -116,7 +116,13 @@ export function versionOf(text: string): string | null {
 }
 
 /** Why a check failed, from what Patchbay logged meanwhile and what the client printed. */
-export function failureDetail(r: ProcessResult, logged: readonly RequestLogEntry[], expect: RegExp): string {
+export function failureDetail(
+  r: ProcessResult,
+  logged: readonly RequestLogEntry[],
+  expect: RegExp,
+  /** `--base-url`: the client talked to that server, so the throwaway Patchbay's log cannot say why. */
+  elsewhere?: string,
+): string {
   const refused = logged.filter((e) => e.status >= 400);
   const last = r.output.trim().split("\n").filter(Boolean).at(-1)?.slice(0, 200) ?? "";
   const how = r.timedOut ? "did not finish in time" : `exited with ${r.code}`;
@@ -127,6 +133,7 @@ export function failureDetail(r: ProcessResult, logged: readonly RequestLogEntry
       `${e.errorCode ? ` ${e.errorCode}` : ""}${e.errorMessage ? `: ${e.errorMessage}` : ""}`
     );
   }
+  if (elsewhere) return `the client ${how}${last ? `: ${last}` : ""} (its requests went to ${elsewhere})`;
   if (logged.length === 0) return `no request reached Patchbay; the client ${how}${last ? `: ${last}` : ""}`;
   if (r.code !== 0 || r.timedOut) return `the client ${how}${last ? `: ${last}` : ""}`;
   return `the answer lacks ${String(expect)}${last ? `; last line: ${last}` : ""}`;
@@ -220,7 +227,14 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorClientResult
             id: check.id,
             title: check.title,
             ok,
-            detail: ok ? null : failureDetail(r, await logs(since).catch(() => []), check.expect),
+            detail: ok
+              ? null
+              : failureDetail(
+                  r,
+                  await logs(since).catch(() => []),
+                  check.expect,
+                  opts.baseUrl ? settings.origin : undefined,
+                ),
           });
         } finally {
           await removeLaunchDir(dir);

@@ -69,6 +69,16 @@ test("a failure names the refused request and Patchbay's reason, else what the c
   );
   assert.match(failureDetail({ code: 0, output: "hi", timedOut: false }, [entry({})], /You said/), /lacks/);
   assert.match(failureDetail({ code: null, output: "", timedOut: true }, [], /x/), /did not finish in time/);
+  // --base-url: the client talked to another server; the throwaway Patchbay's empty log says nothing about it.
+  assert.equal(
+    failureDetail(
+      { code: 1, output: "API Error: 401 Incorrect API key\n", timedOut: false },
+      [],
+      /x/,
+      "http://127.0.0.1:4747",
+    ),
+    "the client exited with 1: API Error: 401 Incorrect API key (its requests went to http://127.0.0.1:4747)",
+  );
 });
 
 test("the table: one row per client, failures listed under it", () => {
