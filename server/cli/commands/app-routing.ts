@@ -2,6 +2,7 @@
 // Like the other `app` commands, writes the data folder's files; a running Patchbay picks the change up.
 import type { Command } from "commander";
 import {
+  BUDGET_WINDOWS,
   REQUEST_ROLES,
   RequestRole,
   RouteTarget,
@@ -24,6 +25,16 @@ function noApp(name: string): PatchbayError {
 /** Collects a repeatable option's values. */
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
+}
+
+/** `--remove requests/5h`: which budget (metric and window); UsageError naming the accepted forms. */
+function parseBudgetKey(value: string): Pick<Budget, "metric" | "window"> {
+  const [metric, window] = value.split("/");
+  if ((metric === "requests" || metric === "tokens") && window !== undefined && Object.hasOwn(BUDGET_WINDOWS, window))
+    return { metric, window: window as Budget["window"] };
+  throw new UsageError(
+    `'${value}' names no budget: use requests/<window> or tokens/<window> with a window of ${Object.keys(BUDGET_WINDOWS).join(", ")}.`,
+  );
 }
 
 /** Registers `route` and `budget` under the `app` command group. */
@@ -92,7 +103,10 @@ Examples:
     .argument("<name>", "app name")
     .option("--requests <N/window>", "at most N requests per window (5h, day, week); repeat for more windows", collect)
     .option("--tokens <N/window>", "at most N tokens (input + output) per window; repeat for more windows", collect)
-    .option("--remove", "remove every budget of the app")
+    .option(
+      "--remove [metric/window]",
+      "remove one budget (e.g. requests/5h, tokens/week), or every budget without one",
+    )
     .option("--json", "print JSON (each budget with its use now)")
     .addHelpText(
       "after",
@@ -100,21 +114,37 @@ Examples:
 Examples:
   $ patchbay app budget claude --requests 200/5h --tokens 5000000/week
   $ patchbay app budget claude
+  $ patchbay app budget claude --remove tokens/week
   $ patchbay app budget claude --remove`,
     )
     .action(
-      async (name: string, opts: { requests?: string[]; tokens?: string[]; remove?: boolean; json?: boolean }) => {
+      async (
+        name: string,
+        opts: { requests?: string[]; tokens?: string[]; remove?: boolean | string; json?: boolean },
+      ) => {
         const specs = [
           ...(opts.requests ?? []).map((s) => parseBudgetSpec("requests", s)),
           ...(opts.tokens ?? []).map((s) => parseBudgetSpec("tokens", s)),
         ];
         for (const s of specs) if ("error" in s) throw new UsageError(s.error);
-        if (opts.remove && specs.length > 0) throw new UsageError("--remove takes no --requests or --tokens.");
+        if (opts.remove !== undefined && specs.length > 0)
+          throw new UsageError("--remove takes no --requests or --tokens.");
+        const one = typeof opts.remove === "string" ? parseBudgetKey(opts.remove) : null;
         const set = specs as Budget[];
+        let removed: string | null = null;
         const app = await withStores(ctx, async ({ apps }) => {
           const current = apps.get(name);
           if (!current) throw noApp(name);
-          if (opts.remove) return apps.update(name, { budgets: [] });
+          if (one) {
+            const gone = current.budgets.find((b) => b.metric === one.metric && b.window === one.window);
+            if (!gone) throw new UsageError(`App "${name}" has no ${one.metric} budget per ${one.window}.`);
+            removed = `Removed the budget of ${describeBudget(gone)}.`;
+            return apps.update(name, { budgets: current.budgets.filter((b) => b !== gone) });
+          }
+          if (opts.remove) {
+            removed = current.budgets.length ? `Removed every budget of app "${name}".` : null;
+            return apps.update(name, { budgets: [] });
+          }
           if (set.length === 0) return current;
           // A new budget replaces the one of the same metric and window; others stay.
           const kept = current.budgets.filter((b) => !set.some((s) => s.metric === b.metric && s.window === b.window));
@@ -127,6 +157,7 @@ Examples:
           ctx.io.out(`${JSON.stringify(statuses, null, 2)}\n`);
           return;
         }
+        if (removed) ctx.io.out(`${removed}\n`);
         if (statuses.length === 0) {
           ctx.io.out(`App "${name}" has no budget.\n`);
           return;

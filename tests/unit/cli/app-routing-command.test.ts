@@ -69,6 +69,17 @@ test("alias --fallback, route and budget are saved and shown", async () => {
   assert.equal(json[0]!.spent, true);
   assert.equal((await cli("app", "route", "cc", "subagent", "--remove")).code, 0);
   assert.deepEqual(savedApp().routes, {});
+  // One budget goes by its metric and window, the other stays; then every one, each removal said.
+  const one = await cli("app", "budget", "cc", "--remove", "tokens/week");
+  assert.equal(one.code, 0, one.stderr);
+  assert.match(one.stdout, /^Removed the budget of 1000 tokens per week\.\n/);
+  assert.deepEqual(
+    savedApp().budgets.map((b) => `${b.metric}/${b.window}`),
+    ["requests/5h"],
+  );
+  const all = await cli("app", "budget", "cc", "--remove");
+  assert.match(all.stdout, /^Removed every budget of app "cc"\.\nApp "cc" has no budget\./);
+  assert.deepEqual(savedApp().budgets, []);
 });
 
 test("bad input: one clear line, exit 2, nothing saved", async () => {
@@ -79,6 +90,11 @@ test("bad input: one clear line, exit 2, nothing saved", async () => {
     [["app", "route", "cc", "main", "other/model"], /may not use/],
     [["app", "budget", "cc", "--requests", "10/7x"], /unknown window "7x"; use 5h, day, week/],
     [["app", "budget", "cc", "--tokens", "lots/day"], /use N\/<window>/],
+    [
+      ["app", "budget", "cc", "--remove", "tokens/fortnight"],
+      /'tokens\/fortnight' names no budget: use requests\/<window>/,
+    ],
+    [["app", "budget", "cc", "--remove", "requests/day"], /App "cc" has no requests budget per day/],
     [
       ["app", "alias", "cc", "fast", "mock/a", "--fallback", "mock/b", "--fallback", "mock/a"],
       /names mock\/a twice.*loop/,
