@@ -8,6 +8,7 @@ import { resolveDataDir } from "./cli/data-dir";
 import { describeCliError } from "./cli/errors";
 import { openWithOs } from "./cli/open-url";
 import { PATCHBAY_VERSION } from "./version";
+import { patchbayCommand } from "./connect/patchbay-command";
 
 /** The real process: stdout, stderr, env, exit, signals. */
 export function processIO(): CliIO {
@@ -59,7 +60,7 @@ export function buildProgram(io: CliIO, deps: CliDeps = {}): Command {
     )
     .helpOption("-h, --help", "show help")
     .helpCommand("help [command]", "show help for a command")
-    .showHelpAfterError("(run patchbay --help for usage)")
+    .showHelpAfterError(`(run ${patchbayCommand("--help", io.env)} for usage)`)
     // Descriptions wrap at the help width (80 when not a terminal) even beside long command terms (`app alias …`).
     .configureHelp({ showGlobalOptions: true, minWidthToWrap: 20 })
     .configureOutput({

@@ -82,8 +82,8 @@ export function createBudgetGuard(store: BudgetUsageStore): BudgetGuard {
         const worst = spent.find((s) => s.retryAt === retryAt) ?? spent[0]!;
         throw new BudgetExhaustedError(
           `The app '${app.name}' has used its budget of ${describeBudget(worst)} (${worst.used} used). ` +
-            `Try again after ${new Date(retryAt).toISOString()} (in ${inWords(retryAt - now)}), or raise it with: ` +
-            `patchbay app budget ${app.name} --${worst.metric} N/${worst.window}`,
+            `Try again after ${new Date(retryAt).toISOString()} (in ${inWords(retryAt - now)}), or raise it on the ` +
+            `app's Limits tab in the Patchbay dashboard (or: patchbay app budget ${app.name} --${worst.metric} N/${worst.window}).`,
           retryAt,
           // Both official SDKs honour `x-should-retry`: retrying before the reset cannot succeed.
           { ...budgetHeaders(wire, before, now, true), "x-should-retry": "false" },

@@ -74,7 +74,7 @@ test("alias --fallback, route and budget are saved and shown", async () => {
   assert.equal(one.code, 0, one.stderr);
   assert.match(one.stdout, /^Removed the budget of 1000 tokens per week\.\n/);
   assert.deepEqual(
-    savedApp().budgets.map((b) => `${b.metric}/${b.window}`),
+    (savedApp().budgets as Array<{ metric: string; window: string }>).map((b) => `${b.metric}/${b.window}`),
     ["requests/5h"],
   );
   const all = await cli("app", "budget", "cc", "--remove");
