@@ -60,6 +60,20 @@ const CONFLICTING_ENV = [
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
+/** jsonc-parser's error codes in words (the usual slips in a hand-edited settings.json), by printParseErrorCode. */
+const PARSE_ERROR_WORDS: Record<string, string> = {
+  InvalidCommentToken: "a comment, which Claude Code cannot read (it reads settings.json as plain JSON)",
+  PropertyNameExpected: "a property name expected: a trailing comma before }?",
+  ValueExpected: "a value expected: a trailing comma before ]?",
+  CommaExpected: "a comma expected between two entries",
+  ColonExpected: 'a ":" expected after a property name',
+  CloseBraceExpected: "a } expected",
+  CloseBracketExpected: "a ] expected",
+  EndOfFileExpected: "text after the end of the JSON object",
+  InvalidSymbol: "a character JSON does not allow (quotes must be double quotes)",
+  UnexpectedEndOfString: "a string that is never closed",
+};
+
 /**
  * Parses settings.json as Claude Code does: plain JSON. Comments and trailing commas are refused although the parser
  * could keep them, because Claude Code itself cannot read such a file (it reports "Invalid or malformed JSON" and
@@ -72,10 +86,7 @@ function parseSettings(text: string, file = "settings.json", strict = true): { [
   const value = parse(text, errors, { allowTrailingComma: !strict, disallowComments: strict }) as Json;
   const first = errors[0];
   if (first) {
-    const what =
-      printParseErrorCode(first.error) === "InvalidCommentToken"
-        ? "a comment, which Claude Code cannot read (it reads settings.json as plain JSON)"
-        : printParseErrorCode(first.error);
+    const what = PARSE_ERROR_WORDS[printParseErrorCode(first.error)] ?? printParseErrorCode(first.error);
     throw new ConfigFileError(
       `${file} is not valid JSON (${what} at ${lineColumn(text, first.offset)}). ` +
         "Fix it by hand; Patchbay did not change it.",

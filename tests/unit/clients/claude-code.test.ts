@@ -73,7 +73,12 @@ describe("Claude Code settings.json", () => {
         e instanceof ConfigFileError && /a comment, which Claude Code cannot read .* at line 2/.test(e.message),
     );
     assert.throws(() => readClaudeSettings(commented), ConfigFileError);
-    assert.throws(() => mergeClaudeSettings('{ "theme": "dark", }\n', S), ConfigFileError);
+    assert.throws(
+      () => mergeClaudeSettings('{ "theme": "dark", }\n', S),
+      (e: unknown) =>
+        e instanceof ConfigFileError &&
+        /a property name expected: a trailing comma before \}\? at line 1/.test(e.message),
+    );
     const ours = mergeClaudeSettings(USER, S).replace("{\n", "{\n  // added later by hand\n");
     assert.doesNotMatch(unmergeClaudeSettings(ours), /ANTHROPIC_/);
   });
