@@ -2,7 +2,15 @@
 // Changes go to the stores' files, never through a running server (it picks changes up); a running server is only
 // asked what it uses (its models for an alias, its search backend for web-search).
 import type { Command } from "commander";
-import { AliasName, AppName, HistoryLimitsFields, ModelPatternInput, type HistoryLimits } from "../../../shared/apps";
+import {
+  AliasName,
+  AppName,
+  HistoryLimitsFields,
+  ModelPatternInput,
+  isModelAllowed,
+  type HistoryLimits,
+} from "../../../shared/apps";
+import { patchbayCommand } from "../../connect/patchbay-command";
 import { PatchbayError } from "../../core/errors";
 import { deleteApp } from "../../stores/app-lifecycle";
 import { createSettingsStore } from "../../stores/settings-store";
@@ -96,7 +104,9 @@ Examples:
       const created = await withStores(ctx, ({ apps }) => apps.create(valid, models ? { models } : {}));
       const allows = created.models.length === 0 ? "every model" : created.models.join(", ");
       ctx.io.out(`Created app "${created.name}" (allows ${allows}) in ${ctx.dataDir()}.\n`);
-      if (ctx.io.stdoutIsTTY) ctx.io.out(`Next: patchbay ${dataDirFlag(ctx)}key create ${created.name}\n`);
+      await warnIfMatchingNothing(ctx, created.models);
+      if (ctx.io.stdoutIsTTY)
+        ctx.io.out(`Next: ${patchbayCommand(`${dataDirFlag(ctx)}key create ${created.name}`, ctx.io.env)}\n`);
     });
 
   app
@@ -111,7 +121,9 @@ Examples:
           return;
         }
         if (list.length === 0) {
-          ctx.io.out(`No apps yet. Create one with: patchbay ${dataDirFlag(ctx)}app create NAME\n`);
+          ctx.io.out(
+            `No apps yet. Create one with: ${patchbayCommand(`${dataDirFlag(ctx)}app create NAME`, ctx.io.env)}\n`,
+          );
           return;
         }
         const rows = list.map((a) => [
@@ -140,6 +152,7 @@ Examples:
         models === undefined ? requireApp(apps.get(name), name).models : (await apps.update(name, { models })).models,
       );
       ctx.io.out(`App "${name}" may use ${allowed.length === 0 ? "every model" : allowed.join(", ")}.\n`);
+      if (models !== undefined) await warnIfMatchingNothing(ctx, allowed);
     });
 
   app
@@ -229,7 +242,7 @@ Examples:
       ctx.io.out(`App "${name}" history: ${describeHistoryLimits(limits)}.\n`);
       if (changed && (limits.maxSessions !== null || limits.maxAgeDays !== null))
         ctx.io.out(
-          `A running Patchbay prunes after requests (at most once a minute) and every 10 minutes; to prune now: patchbay ${dataDirFlag(ctx)}sessions prune ${name}\n`,
+          `A running Patchbay prunes after requests (at most once a minute) and every 10 minutes; to prune now: ${patchbayCommand(`${dataDirFlag(ctx)}sessions prune ${name}`, ctx.io.env)}\n`,
         );
     });
 
@@ -298,6 +311,26 @@ async function describeSearchBackend(ctx: CliContext): Promise<string> {
   return url
     ? `queries go to the SearXNG-compatible endpoint ${url}${fromEnv ? " (PATCHBAY_SEARCH_URL)" : ""}${which}; pages are fetched by Patchbay.`
     : `no search backend is configured yet${which} (set one in Settings, with \`patchbay serve --search-url URL\` or PATCHBAY_SEARCH_URL); until then searches get a "search unavailable" result.`;
+}
+
+/**
+ * Warns on stderr for each allowlist pattern that matches no model the running Patchbay's providers offer (the app
+ * could use none of them: its /v1/models would leave them out). Without a running Patchbay nothing is checked.
+ */
+async function warnIfMatchingNothing(ctx: CliContext, patterns: readonly string[]): Promise<void> {
+  if (patterns.length === 0) return;
+  const { findRunningPatchbay } = await import("../../connect/running-patchbay");
+  const running = await findRunningPatchbay(ctx.dataDir()).catch(() => null);
+  const catalog = running ? await running.client.getModels().catch(() => null) : null;
+  if (!catalog) return;
+  const ids = catalog.providers.flatMap((p) => p.models.map((m) => m.id));
+  const none = patterns.filter((p) => !ids.some((id) => isModelAllowed([p], id)));
+  if (none.length === 0) return;
+  const all = none.length === patterns.length;
+  ctx.io.err(
+    `patchbay: warning: ${none.map((p) => `"${p}"`).join(", ")} ${none.length === 1 ? "matches" : "match"} no model a ` +
+      `connected provider offers${all ? ", so the app can use no model yet" : ""} (see: ${patchbayCommand("models", ctx.io.env)}).\n`,
+  );
 }
 
 /**

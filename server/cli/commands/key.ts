@@ -6,6 +6,7 @@ import { KEY_SCHEME, keyPrefixOf } from "../../stores/keys-store";
 import { withStores, type CliContext } from "../context";
 import { localTime, table } from "../format";
 import { dataDirFlag } from "../data-dir-flag";
+import { patchbayCommand } from "../../connect/patchbay-command";
 
 /** Registers the `key` command group. */
 export function registerKeyCommands(program: Command, ctx: CliContext): void {
@@ -47,7 +48,9 @@ Examples:
           return;
         }
         if (list.length === 0) {
-          ctx.io.out(`No keys for app "${app}". Create one with: patchbay ${dataDirFlag(ctx)}key create ${app}\n`);
+          ctx.io.out(
+            `No keys for app "${app}". Create one with: ${patchbayCommand(`${dataDirFlag(ctx)}key create ${app}`, ctx.io.env)}\n`,
+          );
           return;
         }
         const rows = list.map((k) => [

@@ -19,6 +19,7 @@ import type { HistoryService, HistoryServiceOptions } from "../../history/histor
 import { withStores, type CliContext } from "../context";
 import { describeHistoryLimits, localTime, table } from "../format";
 import { dataDirFlag } from "../data-dir-flag";
+import { patchbayCommand } from "../../connect/patchbay-command";
 
 /** shared/admin/history's token summer, loaded on demand (its module builds zod schemas the other commands skip). */
 type OpenAiTokenTotals = typeof openAiTokenTotalsFn;
@@ -250,7 +251,7 @@ Examples:
       if (limits.maxSessions === null && limits.maxAgeDays === null) {
         ctx.io.out(
           `App "${name}" keeps its history forever (no history limits); nothing to prune. ` +
-            `Set limits with: patchbay ${dataDirFlag(ctx)}app history ${name} --max-sessions N (or in the dashboard).\n`,
+            `Set limits with: ${patchbayCommand(`${dataDirFlag(ctx)}app history ${name} --max-sessions N`, ctx.io.env)} (or in the dashboard).\n`,
         );
         return;
       }

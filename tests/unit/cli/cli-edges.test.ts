@@ -98,7 +98,7 @@ describe("patchbay CLI edges", () => {
     const set = await cli([...d, "app", "history", "hist-app", "--max-sessions", "200", "--max-age-days", "30"]);
     assert.equal(set.code, 0, set.stderr);
     assert.match(set.stdout, /^App "hist-app" history: keep the newest 200, delete after 30 days\.$/m);
-    assert.match(set.stdout, /patchbay (--data-dir \S+ )?sessions prune hist-app/);
+    assert.match(set.stdout, /(patchbay|node \S+\/bin\/patchbay\.mjs) (--data-dir \S+ )?sessions prune hist-app/);
     const json = JSON.parse((await cli([...d, "app", "list", "--json"])).stdout) as Array<{
       name: string;
       history: unknown;

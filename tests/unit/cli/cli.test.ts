@@ -211,7 +211,11 @@ describe("patchbay CLI (in process): usage errors and failures", () => {
     const empty = path.join(dataDir, "empty");
     const apps = await runInProcess(["--data-dir", empty, "app", "list"]);
     assert.equal(apps.code, 0);
-    assert.match(apps.stdout, /No apps yet\. Create one with: patchbay --data-dir \S+ app create NAME/);
+    // The command that works here: `patchbay` when ours is on PATH, else `node …/bin/patchbay.mjs`.
+    assert.match(
+      apps.stdout,
+      /No apps yet\. Create one with: (patchbay|node \S+\/bin\/patchbay\.mjs) --data-dir \S+ app create NAME/,
+    );
     assert.equal((await runInProcess(["--data-dir", empty, "app", "create", "solo"])).code, 0);
     const keys = await runInProcess(["--data-dir", empty, "key", "list", "solo"]);
     assert.match(keys.stdout, /No keys for app "solo"/);

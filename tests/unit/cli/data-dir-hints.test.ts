@@ -6,15 +6,18 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { runCli } from "./running-admin";
+import { patchbayCommand } from "../../../server/connect/patchbay-command";
 
 test("app list / key list hints keep --data-dir", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-hints-"));
   const apps = await runCli(["--data-dir", dir, "app", "list"]);
   assert.equal(apps.code, 0, apps.err);
-  assert.equal(apps.out, `No apps yet. Create one with: patchbay --data-dir '${dir}' app create NAME\n`);
+  // The command that works here: `patchbay` when ours is on PATH, else `node …/bin/patchbay.mjs` (runCli's PATH is empty).
+  const cmd = (args: string) => patchbayCommand(args, { PATH: "" });
+  assert.equal(apps.out, `No apps yet. Create one with: ${cmd(`--data-dir '${dir}' app create NAME`)}\n`);
   assert.equal((await runCli(["--data-dir", dir, "app", "create", "hint-app"])).code, 0);
   const keys = await runCli(["--data-dir", dir, "key", "list", "hint-app"]);
   assert.equal(keys.code, 0, keys.err);
-  assert.match(keys.out, new RegExp(`Create one with: patchbay --data-dir '${dir}' key create hint-app\\n$`));
+  assert.ok(keys.out.endsWith(`Create one with: ${cmd(`--data-dir '${dir}' key create hint-app`)}\n`), keys.out);
   fs.rmSync(dir, { recursive: true, force: true });
 });
