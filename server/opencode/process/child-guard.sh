@@ -10,7 +10,7 @@
 #   closes its end of the pipe), and OpenCode is stopped.
 # SIGTERM, SIGINT and SIGHUP stop OpenCode too: its process group gets SIGTERM, then SIGKILL after 3 s. When OpenCode
 # exits, what it left in its group is SIGKILLed, the pid file is removed if it names it, the exit is reported and the
-# guard exits with OpenCode's code (1 when a signal ended it). OpenCode runs in its own process group (signals go to
+# guard exits with OpenCode's code (1 when a signal ended it; as in any shell, a status above 128 reads as a signal). OpenCode runs in its own process group (signals go to
 # the whole group, helpers included); its pid is recorded in $PATCHBAY_OPENCODE_PIDFILE while it runs, so Patchbay
 # can stop a leftover one if this guard is SIGKILLed; with PATCHBAY_GUARD_DEFER_PIDFILE=1 (a recycle's replacement:
 # the file names the current OpenCode) only on `record-pid`.
@@ -22,7 +22,6 @@ pid=
 stopping=
 early_stop=
 woken=
-timer=
 
 # One report line to Patchbay; a closed pipe (Patchbay gone) is not an error here.
 say() { printf '%s\n' "$*" 2>/dev/null >&3; }
@@ -58,7 +57,6 @@ stop() {
     sleep 3
     signal_opencode KILL
   ) </dev/null >/dev/null 2>&1 3>&- &
-  timer=$!
 }
 
 # A group signal from here must never reach Patchbay's group.
@@ -86,10 +84,15 @@ trap stop TERM INT HUP USR1
 
 # OpenCode in a process group of its own, stdin from /dev/null, without the report pipe. setsid(1) on Linux; job
 # control (`set -m`) where the shell grants it without a terminal (bash as macOS's sh; dash refuses); perl else.
-# dash starts a background command with SIGINT and SIGQUIT ignored: nobody sends those to OpenCode (its own session;
-# Patchbay and this guard stop it with SIGTERM, SIGKILL), and Bun resets every signal for what OpenCode starts.
+# dash starts a background command with SIGINT and SIGQUIT ignored; GNU env (coreutils 8.31+) puts them back. Without
+# it they stay ignored, which is harmless: nobody sends those to OpenCode (its own session; Patchbay and this guard
+# stop it with SIGTERM, SIGKILL), and Bun resets every signal for what OpenCode starts.
 if command -v setsid >/dev/null 2>&1; then
-  setsid "$@" </dev/null 3>&- &
+  if env --default-signal=INT,QUIT true 2>/dev/null; then
+    setsid env --default-signal=INT,QUIT "$@" </dev/null 3>&- &
+  else
+    setsid "$@" </dev/null 3>&- &
+  fi
   pid=$!
 else
   set -m 2>/dev/null
