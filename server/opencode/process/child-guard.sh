@@ -19,6 +19,7 @@
 # While a stop waits out its grace, a timer subshell too. Patchbay's SIGKILL of the guard goes to the whole group.
 
 pid=
+launched=
 stopping=
 early_stop=
 woken=
@@ -46,7 +47,7 @@ signal_opencode() { kill -"$1" -"$pid" 2>/dev/null || kill -"$1" "$pid" 2>/dev/n
 
 stop() {
   woken=1
-  if [ -z "$pid" ]; then
+  if [ -z "$launched" ]; then
     early_stop=1
     return 0
   fi
@@ -113,6 +114,12 @@ else
     ;;
   esac
 fi
+
+# Until OpenCode leads its group (setsid or perl has run), a signal to it could reach the forked shell before its
+# exec, which swallows signals the guard traps: wait for the group, a bounded spin (≈ 1–10 ms; stops come after it).
+n=0
+while [ "$n" -lt 20000 ] && ! kill -0 -"$pid" 2>/dev/null; do n=$((n + 1)); done
+launched=1
 
 # From here on a write to a closed pipe must not kill the guard (OpenCode, started above, keeps the default).
 trap '' PIPE
