@@ -58,7 +58,8 @@ function treeRss(root: number): Tree {
   const walk = (pid: number, underGuard: boolean): void => {
     for (const [child, ppid] of parent) {
       if (ppid !== pid) continue;
-      const isGuard = !underGuard && cmd(child).includes("child-guard");
+      // The guard, and the sh guard's helper subshells (same command line); OpenCode's never names it.
+      const isGuard = cmd(child).includes("child-guard");
       if (isGuard) out.guard += rss(child);
       else if (underGuard) out.opencode += rss(child);
       else out.patchbay += rss(child);

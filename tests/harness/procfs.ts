@@ -21,6 +21,16 @@ export function isLiveProcess(pid: number): boolean {
   }
 }
 
+/** The process group of `pid`, null when it is gone or unreadable. Linux only. */
+export function processGroup(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+  } catch {
+    return null;
+  }
+}
+
 /** Live processes other than this one whose pid passes `match` (read errors count as no match). */
 function scan(match: (pid: number) => boolean): number[] {
   if (!fs.existsSync("/proc")) return [];

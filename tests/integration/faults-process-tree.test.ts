@@ -10,7 +10,7 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { cmdline, isLiveProcess, processesUnder } from "../harness/procfs";
+import { cmdline, isLiveProcess, processesUnder, processGroup } from "../harness/procfs";
 import { openCodePidFile, PIDFILE_ENV } from "../../server/opencode/process/leftover";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -37,7 +37,9 @@ const opencodes = () =>
   processesUnder(tmp).filter(
     (p) => /opencode(\.exe)? serve /.test(cmdline(p)) && /opencode(\.exe)?$/.test(cmdline(p).split(" ")[0] ?? ""),
   );
-const guards = () => processesUnder(tmp).filter((p) => cmdline(p).includes("child-guard.mjs"));
+/** The child guard (child-guard.sh, or .mjs without /bin/sh): it leads its process group; the sh guard's helper
+ *  (its stdin reader, a subshell with the same command line) does not. */
+const guards = () => processesUnder(tmp).filter((p) => cmdline(p).includes("child-guard") && processGroup(p) === p);
 
 async function until(what: string, cond: () => boolean, ms: number, log: () => string): Promise<void> {
   const end = Date.now() + ms;

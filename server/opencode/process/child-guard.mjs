@@ -1,6 +1,7 @@
 // Tiny watchdog between Patchbay and `opencode serve`: runs the binary and kills it when Patchbay goes away, even if
 // Patchbay was SIGKILLed (the IPC channel then closes). Plain JS, node builtins only: it runs under `process.execPath`
-// (node, or Electron with ELECTRON_RUN_AS_NODE=1) without tsx. It must not do anything else.
+// (node, or Electron with ELECTRON_RUN_AS_NODE=1) without tsx. It must not do anything else. Used on Windows and where
+// /bin/sh is missing; Linux and macOS run its few-MB twin child-guard.sh (same guarantees; guard.ts starts either).
 //
 // argv: <binary> [...args]. IPC messages to the parent: {type:"spawned",pid} | {type:"error",code,message} |
 // {type:"exit",code,signal}; from the parent: {type:"record-pid"}. SIGTERM to this process is forwarded to the child (escalating to SIGKILL after 3 s).

@@ -2,12 +2,14 @@
 // and how it is signalled. Shared by the supervisor's current and successor processes; no policy.
 import type { ChildProcess } from "node:child_process";
 import net from "node:net";
-import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
 /** One spawned `opencode serve` behind its guard. */
 export interface Running {
+  /** The child guard (guard.ts) that runs it. */
   guard: ChildProcess;
+  /** Asks the guard to (re)write the pid file with this OpenCode's pid. Never throws. */
+  recordPid(): void;
   /** PID of opencode itself (from the guard), null until spawned. */
   pid: number | null;
   url: string | null;
@@ -21,25 +23,14 @@ export interface Running {
   recycled: boolean;
 }
 
-/** The child guard script (forwards signals, kills OpenCode when Patchbay dies). */
-export const GUARD = fileURLToPath(new URL("./child-guard.mjs", import.meta.url));
 /** The line OpenCode prints once it listens. */
 export const LISTENING = /opencode server listening on (http:\/\/\S+)/;
 const HealthBody = z.object({ healthy: z.boolean(), version: z.string().optional() });
-/** What the guard reports over IPC. */
-export const GuardMessage = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("spawned"), pid: z.number().int() }),
-  z.object({ type: z.literal("error"), code: z.string().nullable().optional(), message: z.string() }),
-  z.object({ type: z.literal("exit"), code: z.number().nullable(), signal: z.string().nullable() }),
-]);
-/** Set in a guard's environment: do not write the pid file at spawn, only on a `{type: "record-pid"}` message
- *  (child-guard.mjs). */
-export const DEFER_PIDFILE_ENV = "PATCHBAY_GUARD_DEFER_PIDFILE";
 /** SIGTERM → SIGKILL grace on stop and recycle, ms. */
 export const STOP_GRACE_MS = 3000;
 
 /** Sends `signal` to the guard (which forwards SIGTERM) or, for SIGKILL, to opencode, the guard's whole process group
- *  (the guard is a group leader: anything OpenCode spawned goes too) and the guard. */
+ *  (the guard is a group leader: its helpers go too) and the guard. */
 export function signalGuard(run: Running, signal: NodeJS.Signals): void {
   if (signal === "SIGKILL") {
     if (run.pid) {

@@ -1,21 +1,12 @@
 // Spawns one `opencode serve` through the child guard: prepares the home, builds the child's environment, starts the
-// guard and wires its output, IPC and exit to the supervisor's handlers, with a start-up deadline. Used for the
+// guard (guard.ts) and wires its output, reports and exit to the supervisor's handlers, with a start-up deadline. Used for the
 // current process and for a successor alike; which one it becomes is the supervisor's business.
-import { spawn } from "node:child_process";
 import readline from "node:readline";
 import { checkOpenCodeBinary, resolveOpenCodeBinary } from "./binary";
 import { buildChildEnv } from "./child-env";
-import {
-  DEFER_PIDFILE_ENV,
-  describeExit,
-  freePort,
-  GUARD,
-  GuardMessage,
-  LISTENING,
-  signalGuard,
-  type Running,
-} from "./child-process";
+import { describeExit, freePort, LISTENING, signalGuard, type Running } from "./child-process";
 import type { OpenCodeCredential } from "./connection";
+import { startGuard, type GuardMessage } from "./guard";
 import { prepareOpenCodeHome, type OpenCodeHome } from "./home/home";
 import { killOpenCodeGroup } from "./leftover";
 import type { OpenCodeSupervisorOptions } from "./supervisor-options";
@@ -58,17 +49,18 @@ export async function spawnOpenCode(
   });
   if (!prepared || host.stopping()) return null;
   const { home, env, port } = prepared;
-  const guard = spawn(process.execPath, [GUARD, binary, "serve", "--hostname", "127.0.0.1", "--port", String(port)], {
+  // A failure reason that the exit reports instead of the exit code (spawn error, start-up timeout).
+  const failure: { reason: string | null } = { reason: null };
+  const guard = startGuard([binary, "serve", "--hostname", "127.0.0.1", "--port", String(port)], {
     cwd: home.workDir,
-    env: { ...env, ELECTRON_RUN_AS_NODE: "1", ...(opts.deferPidFile ? { [DEFER_PIDFILE_ENV]: "1" } : {}) },
-    stdio: ["ignore", "pipe", "pipe", "ipc"],
-    // Own process group: a terminal's Ctrl-C reaches Patchbay, which stops the child in order.
-    detached: process.platform !== "win32",
-    windowsHide: true,
+    env,
+    deferPidFile: opts.deferPidFile,
+    onMessage: (msg) => onGuardMessage(host, run, binary, failure, msg), // reports come on later ticks
   });
   let resolveExit!: () => void;
   const run: Running = {
-    guard,
+    guard: guard.process,
+    recordPid: guard.recordPid,
     pid: null,
     url: null,
     exited: new Promise<void>((r) => (resolveExit = r)),
@@ -77,7 +69,7 @@ export async function spawnOpenCode(
     hasExited: false,
     recycled: false,
   };
-  const failure = wireGuard(host, run, binary, resolveExit);
+  wireGuard(host, run, failure, resolveExit);
   const startupTimeout = host.opts.startupTimeoutMs ?? 60_000;
   setTimeout(() => {
     if (host.owns(run) && run.readyAt === null && !run.hasExited) {
@@ -116,21 +108,25 @@ async function prepareChild(
   return { home, env, port };
 }
 
-/** Forwards the guard's output to the log, its IPC and exit to the host. Returns the slot for a failure reason that
- *  the exit reports instead of the exit code (spawn error, start-up timeout). */
-function wireGuard(host: SpawnHost, run: Running, binary: string, resolveExit: () => void): { reason: string | null } {
-  const failure: { reason: string | null } = { reason: null };
+/** What a guard's report means for the run: OpenCode's pid, or why it could not be started. */
+function onGuardMessage(
+  host: SpawnHost,
+  run: Running,
+  binary: string,
+  failure: { reason: string | null },
+  msg: GuardMessage,
+): void {
+  if (msg.type === "spawned") {
+    run.pid = msg.pid;
+    host.spawned(run, msg.pid);
+  } else if (msg.type === "error") {
+    failure.reason = `could not run ${binary}: ${msg.message}`;
+  }
+}
+
+/** Forwards the guard's output to the log, its exit (with `failure.reason` when set) to the host. */
+function wireGuard(host: SpawnHost, run: Running, failure: { reason: string | null }, resolveExit: () => void): void {
   const { guard } = run;
-  guard.on("message", (raw) => {
-    const msg = GuardMessage.safeParse(raw);
-    if (!msg.success) return;
-    if (msg.data.type === "spawned") {
-      run.pid = msg.data.pid;
-      host.spawned(run, msg.data.pid);
-    } else if (msg.data.type === "error") {
-      failure.reason = `could not run ${binary}: ${msg.data.message}`;
-    }
-  });
   readline.createInterface({ input: guard.stdout! }).on("line", (line) => {
     host.log(`[opencode] ${line}`);
     const m = LISTENING.exec(line);
@@ -150,5 +146,4 @@ function wireGuard(host: SpawnHost, run: Running, binary: string, resolveExit: (
     resolveExit();
     host.exited(run, failure.reason ?? describeExit(code, signal, run.stderrTail));
   });
-  return failure;
 }

@@ -243,9 +243,7 @@ export class OpenCodeSupervisor {
   private recordPid(): void {
     const r = this.running;
     if (!r || r.hasExited) return;
-    try {
-      r.guard.send({ type: "record-pid" });
-    } catch {}
+    r.recordPid();
   }
 
   /** Stops a process that is no longer current (SIGTERM, SIGKILL after 3 s); stop() waits for it. */

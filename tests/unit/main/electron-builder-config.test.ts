@@ -108,6 +108,7 @@ describe("electron-builder.yml content", () => {
     for (const file of [
       "server/opencode/protocol/companion-plugin.ts",
       "server/opencode/process/child-guard.mjs",
+      "server/opencode/process/child-guard.sh",
       "package.json",
     ]) {
       assert.ok(existsSync(path.join(ROOT, file)), `${file} missing`);
