@@ -1,5 +1,6 @@
 // CLI edges found by QA (in process): an empty --data-dir is a usage error, `help` ends with 0, key prefixes are
-// shown as `pb-…` like the dashboard and accepted in both forms, `serve --host` must be a loopback address, `doctor --base-url` an http(s) URL.
+// shown as `pb-…` like the dashboard and accepted in both forms, `serve --host` must be a loopback address and
+// `doctor --base-url` an http(s) URL.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
