@@ -227,15 +227,23 @@ function lockedFile<T>(t: ConnectTarget, file: string, fn: () => Promise<T>): Pr
 
 /**
  * Applies {@link planConnect}: backup of the original on the first connect, then an atomic write. One apply or undo
- * of the file at a time (a second waits), so the backup is always taken once, from the original. Throws
- * ConfigFileError, or PatchbayError `conflict` when another apply holds the file too long.
+ * of the file at a time (a second waits), so the backup is always taken once, from the original. `settings` may be a
+ * function of the file's text as the lock holder reads it (null: no file), so what it takes from the file (the key
+ * to keep) is what the write replaces, also when another apply wrote the file meanwhile. Throws ConfigFileError, or
+ * PatchbayError `conflict` when another apply holds the file too long.
  */
 export async function applyConnect(
   t: ConnectTarget,
-  settings: ClientSettings,
+  settings: ClientSettings | ((before: string | null) => Promise<ClientSettings>),
   now: () => number = Date.now,
 ): Promise<ConnectPlan> {
-  return lockedFile(t, configPath(t), () => applyLocked(t, settings, now));
+  const file = configPath(t);
+  return lockedFile(t, file, async () => {
+    if (typeof settings !== "function") return applyLocked(t, settings, now);
+    await refuseLink(file);
+    const bytes = await readBytes(file);
+    return applyLocked(t, await settings(bytes === null ? null : decode(bytes, file)), now);
+  });
 }
 
 async function applyLocked(t: ConnectTarget, settings: ClientSettings, now: () => number): Promise<ConnectPlan> {

@@ -114,17 +114,23 @@ function companionOf(plan: ConnectPlan): { companion?: ConnectCompanion } {
 export async function applyClientConnect(access: PatchbayAccess, r: ConnectRequest): Promise<ConnectApplyResult> {
   const target = { client: r.client, dataDir: access.dataDir, env: r.env };
   // Refuse a broken file before making an app or a key.
-  const current = await planConnect(target, PLACEHOLDER_SETTINGS).catch(asPatchbayError);
+  await planConnect(target, PLACEHOLDER_SETTINGS).catch(asPatchbayError);
   const app = appOf(r);
-  const settings = await clientSettings(access, app, r.model, () =>
-    ensureConnectKey(access, app, r.client.id, keyInConfig(r.client, current.before)),
-  );
-  const plan = await applyConnect(target, settings).catch(asPatchbayError);
+  let model = "";
+  // The key is chosen under the file's lock, from the file as the write finds it: two applies at once (a double
+  // click, the CLI beside the dashboard) then share one key instead of leaving the first one's key live and unused.
+  const plan = await applyConnect(target, async (before) => {
+    const settings = await clientSettings(access, app, r.model, () =>
+      ensureConnectKey(access, app, r.client.id, keyInConfig(r.client, before)),
+    );
+    model = settings.model;
+    return settings;
+  }).catch(asPatchbayError);
   return {
     client: r.client.id,
     path: plan.path,
     changed: plan.changed || plan.companion?.changed === true,
-    model: settings.model,
+    model,
     backup: plan.backup,
     tightenedFrom: plan.tightenedFrom,
     ...companionOf(plan),

@@ -5,6 +5,11 @@ import type { AddressInfo, Socket } from "node:net";
 import type { RequestListener } from "node:http";
 import { PatchbayError } from "../core/errors";
 
+/** Node's bound on receiving a request's headers (ms). */
+const HEADERS_TIMEOUT_MS = 20_000;
+/** Node's bound on receiving a whole request, headers and body (ms). */
+const REQUEST_TIMEOUT_MS = 120_000;
+
 /** State of a listener. `error` explains why it is not running (e.g. "port 4747 is in use"). */
 export interface ListenerState {
   running: boolean;
@@ -41,8 +46,8 @@ export class Listener {
     const server = http.createServer({ requireHostHeader: false, connectionsCheckingInterval: 2_000 }, this.handler);
     // Both bound only *receiving* the request (headers; headers + body); a long streamed answer is not affected.
     // The app's own body deadline (30 s idle / 60 s total) answers first, in the OpenAI envelope; these are backstops.
-    server.headersTimeout = 20_000;
-    server.requestTimeout = 120_000;
+    server.headersTimeout = HEADERS_TIMEOUT_MS;
+    server.requestTimeout = REQUEST_TIMEOUT_MS;
     server.keepAliveTimeout = 5_000;
     server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) =>
       answerClientError(err, socket, this.errorBody),
@@ -83,6 +88,25 @@ function describeListenError(err: NodeJS.ErrnoException, host: string, port: num
 }
 
 /**
+ * Status, reason phrase and message for a request Node refused before the app saw it (`code`: the clientError's).
+ * `ERR_HTTP_REQUEST_TIMEOUT` is the whole request (headers and body) taking longer than `requestTimeout`: a body
+ * trickling in, as on the admin listener, which has no body deadline of its own; not a headers timeout.
+ */
+export function clientErrorAnswer(code: string | undefined): [number, string, string] {
+  if (code === "HPE_HEADER_OVERFLOW")
+    return [431, "Request Header Fields Too Large", "The request headers are too large."];
+  if (code === "ERR_HTTP_HEADERS_TIMEOUT")
+    return [408, "Request Timeout", `The request headers did not arrive within ${HEADERS_TIMEOUT_MS / 1000} s.`];
+  if (code === "ERR_HTTP_REQUEST_TIMEOUT")
+    return [
+      408,
+      "Request Timeout",
+      `The request (headers and body) did not arrive within ${REQUEST_TIMEOUT_MS / 1000} s.`,
+    ];
+  return [400, "Bad Request", "Malformed HTTP request (the request line, a header or the body framing is invalid)."];
+}
+
+/**
  * Requests Node's HTTP parser rejects (bad method, bad header bytes, oversized headers, broken chunked encoding) never
  * reach express; Node's default answer is a bare `400` without a body. Answer with a JSON error instead, in the
  * listener's envelope (no route is known yet).
@@ -97,12 +121,7 @@ function answerClientError(
     socket.destroy();
     return;
   }
-  const [status, reason, message] =
-    err.code === "HPE_HEADER_OVERFLOW"
-      ? [431, "Request Header Fields Too Large", "The request headers are too large."]
-      : err.code === "ERR_HTTP_REQUEST_TIMEOUT" || err.code === "ERR_HTTP_HEADERS_TIMEOUT"
-        ? [408, "Request Timeout", "The request headers did not arrive in time."]
-        : [400, "Bad Request", "Malformed HTTP request (the request line, a header or the body framing is invalid)."];
+  const [status, reason, message] = clientErrorAnswer(err.code);
   const body = JSON.stringify(errorBody(new PatchbayError("invalid_request_error", message, { status })));
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -16,13 +16,20 @@ function baseId(ref: string): string {
  * Checks that every route names an alias of the app or a model its allowlist allows, and that every fallback chain
  * belongs to an existing alias, names only allowed models and names no model twice (its alias's own target included:
  * a chain that comes back to where it started is a loop). Throws PatchbayError `invalid_request_error` whose `param`
- * names the field (`routes.subagent`, `fallbacks.fast[1]`).
+ * names the field (`routes.subagent`, `fallbacks.fast[1]`). `before` is the app as it was: a route to an alias the
+ * change removes is named as such (the user removed an alias, not set a bad route).
  */
-export function checkRouting(app: App): void {
+export function checkRouting(app: App, before?: App): void {
   for (const [role, target] of Object.entries(app.routes)) {
     if (target === undefined) continue;
     const param = `routes.${role}`;
     if (Object.hasOwn(app.aliases, target)) continue;
+    if (before && Object.hasOwn(before.aliases, target) && before.routes[role as RequestRole] === target)
+      throw new PatchbayError(
+        "invalid_request_error",
+        `The alias "${target}" cannot be removed: app "${app.name}" routes ${role} requests to it. Change or remove that route first (patchbay app route ${app.name} ${role} --remove).`,
+        { param },
+      );
     if (!target.includes("/"))
       throw new PatchbayError(
         "invalid_request_error",

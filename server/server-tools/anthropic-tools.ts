@@ -13,7 +13,8 @@ const CHARS_PER_TOKEN = 4;
  * The ServerToolSpec of an Anthropic tool definition, or null when it is not a web search/fetch tool (other server
  * tools, e.g. code execution, stay unsupported). `tool` is the raw definition (the request schema keeps unknown
  * fields). Throws PatchbayError 400 (`param` at `at`) for `allowed_domains` together with `blocked_domains` (the
- * API refuses that too) and for options of the wrong type.
+ * API refuses that too), for a domain entry no host can match (`*.example.com`: a `*` belongs in the path) and for
+ * options of the wrong type.
  */
 export function anthropicServerTool(tool: Record<string, unknown>, at: string): ServerToolSpec | null {
   const type = typeof tool.type === "string" ? tool.type : "";
@@ -48,10 +49,22 @@ export function anthropicServerTool(tool: Record<string, unknown>, at: string): 
   return spec;
 }
 
+/** The host part of a domain entry (`example.com/docs` → `example.com`; a scheme is tolerated, as domainAllowed does):
+ *  letters (any script), digits, `-` and `.`, at least one label. */
+const DOMAIN_HOST = /^(?:https?:\/\/)?[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.?(?:\/|$)/iu;
+
 function domains(value: unknown, param: string): string[] | undefined {
   if (value == null) return undefined;
   if (!Array.isArray(value) || value.some((d) => typeof d !== "string" || d === ""))
     throw invalidRequest(`Invalid '${param}': expected an array of domain names.`, param);
+  // An entry no host can match (`*.example.com`, ` example.com`) would make a block list silently block nothing.
+  value.forEach((d: string, i) => {
+    if (!DOMAIN_HOST.test(d))
+      throw invalidRequest(
+        `Invalid '${param}[${i}]': ${JSON.stringify(d.slice(0, 100))} is not a domain name (use example.com or example.com/path; subdomains are included, and a * may appear only in the path).`,
+        `${param}[${i}]`,
+      );
+  });
   return value.length ? (value as string[]) : undefined;
 }
 

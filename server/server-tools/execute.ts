@@ -1,5 +1,6 @@
 // Runs one server tool call the model made (web search or web fetch) and returns its outcome; never throws. Also
 // renders an outcome as the tool-result text the model reads in the next step.
+import { domainToASCII } from "node:url";
 import type { ServerToolOutcome, ServerToolSpec, WebSearchHit } from "../core/contract";
 import { urlKey } from "./fetchable-urls";
 import { sanitizeHits } from "./sanitize";
@@ -135,15 +136,18 @@ export function filterHits(hits: readonly WebSearchHit[], spec: ServerToolSpec):
 }
 
 /** Anthropic's domain rule: a listed domain matches itself and its subdomains (`example.com` ⊇ `docs.example.com`);
- *  a listed path prefix (`example.com/docs`) is matched on the host part only. */
+ *  a listed path prefix (`example.com/docs`) is matched on the host part only; internationalised names match their
+ *  punycode host. */
 export function domainAllowed(host: string, spec: ServerToolSpec): boolean {
   const h = host.toLowerCase().replace(/\.$/, "");
   const matches = (d: string) => {
-    const domain = d
+    const host = d
       .toLowerCase()
       .replace(/^https?:\/\//, "")
       .split("/")[0]!
       .replace(/\.$/, "");
+    // URL hostnames are punycode: `bücher.de` must match `xn--bcher-kva.de`.
+    const domain = domainToASCII(host) || host;
     return h === domain || h.endsWith(`.${domain}`);
   };
   if (spec.allowedDomains?.length && !spec.allowedDomains.some(matches)) return false;

@@ -109,7 +109,7 @@ function applyPatch(app: App, raw: unknown, parsed: AppPatch): App {
   if (top.aliases && !top.fallbacks)
     next.fallbacks = Object.fromEntries(Object.entries(next.fallbacks).filter(([a]) => Object.hasOwn(next.aliases, a)));
   const result = parseInput(App, next);
-  checkRouting(result);
+  checkRouting(result, app);
   return result;
 }
 

@@ -39,6 +39,7 @@ checks all passed is kept in <data folder>/doctor.json. Needs no login and no ru
       const timeout = Number(opts.timeout);
       if (!Number.isFinite(timeout) || timeout < 5 || timeout > 3600)
         throw new UsageError("--timeout: a number of seconds between 5 and 3600.");
+      if (opts.baseUrl !== undefined) checkBaseUrl(opts.baseUrl);
       const { runDoctor } = await import("../../doctor/run-doctor");
       const results = await runDoctor({
         createPatchbay: await ctx.loadCreatePatchbay(),
@@ -60,4 +61,19 @@ checks all passed is kept in <data folder>/doctor.json. Needs no login and no ru
       }
       if (results.some((r) => !r.ok)) ctx.io.exit(1);
     });
+}
+
+/** Refuses a `--base-url` that is no http(s) URL before the throwaway Patchbay starts (a wrong but well-formed URL is
+ *  the point of the flag: doctor shows how the clients fail on it). Throws UsageError. */
+function checkBaseUrl(value: string): void {
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    // reported below
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || !url.hostname)
+    throw new UsageError(
+      `--base-url: ${JSON.stringify(value.slice(0, 200))} is not an http(s) URL (e.g. http://127.0.0.1:4747/v1).`,
+    );
 }

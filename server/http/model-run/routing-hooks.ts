@@ -53,7 +53,18 @@ const fallbackCooldowns = new WeakMap<ModelRequestDeps, Cooldowns>();
 
 /** `x-patchbay-skipped`: `model; reason` entries joined by `, `, in chain order. */
 export function skippedHeader(skipped: ChainReport["skipped"]): string {
-  return skipped.map((s) => `${s.model}; ${headerSafe(s.reason)}`).join(", ");
+  return skipped.map((s) => `${headerModelId(s.model)}; ${headerSafe(s.reason)}`).join(", ");
+}
+
+/**
+ * A model id as a header value: bytes outside printable ASCII, and `%`, `,` and `;` (the list separators of
+ * `x-patchbay-skipped`), percent-encoded as UTF-8. An alias may name any `provider/model` (`demo/中`, even control
+ * characters), and Node throws on such a header value, which would turn the answer into a 500.
+ */
+export function headerModelId(id: string): string {
+  return id.replace(/[^\x21-\x24\x26-\x2b\x2d-\x3a\x3c-\x7e]/gu, (c) =>
+    [...Buffer.from(c, "utf8")].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join(""),
+  );
 }
 
 /**
@@ -85,7 +96,7 @@ export function streamChain(
   };
   if (!admitted.chained) {
     const only = admitted.chain.find(isTarget)!;
-    if (admitted.indirect) setHeaders(res, { "x-patchbay-served-model": only.id });
+    if (admitted.indirect) setHeaders(res, { "x-patchbay-served-model": headerModelId(only.id) });
     return watchRefusal(run(only), only.id, cooldowns, deps.now, entry.id);
   }
   const report: ChainReport = { served: null, skipped: [] };
@@ -101,7 +112,7 @@ export function streamChain(
     },
     onServed: (id) => {
       entry.servedBy = id;
-      setHeaders(res, { "x-patchbay-served-model": id });
+      setHeaders(res, { "x-patchbay-served-model": headerModelId(id) });
     },
   });
 }

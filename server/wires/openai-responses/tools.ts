@@ -174,7 +174,7 @@ export function decodeResponsesTools(req: ResponsesRequest): DecodedResponsesToo
   const serverTools: ServerToolSpec[] = [];
   (req.tools ?? []).forEach((tool, i) => {
     const type = tool.type;
-    const run = serverTools.length ? null : responsesServerTool(tool);
+    const run = serverTools.length ? null : responsesServerTool(tool, `tools[${i}]`);
     if (run) serverTools.push(run);
     else if (RESPONSES_WEB_SEARCH_TYPES.has(type))
       return; // a second web search tool adds nothing

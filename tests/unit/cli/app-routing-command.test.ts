@@ -67,6 +67,10 @@ test("alias --fallback, route and budget are saved and shown", async () => {
   const json = JSON.parse((await cli("app", "budget", "cc", "--json")).stdout) as { used: number; spent: boolean }[];
   assert.equal(json[0]!.used, 3);
   assert.equal(json[0]!.spent, true);
+  // The alias a route names cannot go first; the message says which route holds it.
+  const removeAlias = await cli("app", "alias", "cc", "fast", "--remove");
+  assert.equal(removeAlias.code, 2);
+  assert.match(removeAlias.stderr, /The alias "fast" cannot be removed: app "cc" routes subagent requests to it/);
   assert.equal((await cli("app", "route", "cc", "subagent", "--remove")).code, 0);
   assert.deepEqual(savedApp().routes, {});
   // One budget goes by its metric and window, the other stays; then every one, each removal said.

@@ -1,5 +1,6 @@
 // CLI edges found by QA (in process): an empty --data-dir is a usage error, `help` ends with 0, key prefixes are
-// shown as `pb-…` like the dashboard and accepted in both forms, `serve --host` must be a loopback address.
+// shown as `pb-…` like the dashboard and accepted in both forms, `serve --host` must be a loopback address and
+// `doctor --base-url` an http(s) URL.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -191,6 +192,20 @@ describe("patchbay CLI edges", () => {
       const r = await cli(["--data-dir", dataDir, "serve", "--host", host], create);
       assert.equal(r.code, 2, `${host}: ${r.stderr}`);
       assert.match(r.stderr, /LAN exposure/);
+    }
+    assert.equal(started, 0);
+  });
+
+  test("doctor --base-url that is no http(s) URL is a usage error naming the flag; Patchbay is not started", async () => {
+    let started = 0;
+    const create: CreatePatchbay = async () => {
+      started++;
+      throw new Error("must not start");
+    };
+    for (const url of ["garbage", "ftp://127.0.0.1/v1", "javascript:alert(1)", "http://[::1", "http://"]) {
+      const r = await cli(["--data-dir", dataDir, "doctor", "--base-url", url], create);
+      assert.equal(r.code, 2, `${url}: ${r.stderr}`);
+      assert.match(r.stderr, /--base-url: .* is not an http\(s\) URL/);
     }
     assert.equal(started, 0);
   });

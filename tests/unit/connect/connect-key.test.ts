@@ -100,3 +100,12 @@ test("a revoked connect key, or launch's key in an older config, is replaced by 
   assert.equal(labelOf(own), "patchbay connect codex");
   assert.ok(keys.verify(launch), "launch's key is left to launch");
 });
+
+test("applies at once (a double click, the CLI beside the dashboard) share one key: none is left live and unused", async () => {
+  await keys.revoke("codex", writtenKey()!.slice(3, 15)); // the next apply must make a new key
+  const connectKeys = () => keys.list("codex").filter((k) => k.label === connectKeyLabel("codex"));
+  const before = connectKeys().length;
+  await Promise.all([1, 2, 3, 4].map(() => applyClientConnect(access, request())));
+  assert.equal(connectKeys().length, before + 1, "one new key for four applies");
+  assert.ok(keys.verify(writtenKey()!), "and it is the one in the file");
+});

@@ -3,6 +3,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { OpenAiErrorEnvelope, rawHttp } from "../../harness/http-helpers";
+import { clientErrorAnswer } from "../../../server/http/listener";
 import { KEY, startUnitServer, type UnitServer } from "./fakes";
 
 let s: UnitServer;
@@ -59,4 +60,19 @@ describe("malformed HTTP gets a JSON envelope", () => {
     assert.ok(r.status === 0 || (r.status >= 400 && r.status < 500), `status ${r.status}`);
     if (r.status) OpenAiErrorEnvelope.parse(JSON.parse(r.body));
   });
+});
+
+test("Node's two timeouts are told apart: a body still trickling in is not 'headers did not arrive'", () => {
+  assert.deepEqual(clientErrorAnswer("ERR_HTTP_HEADERS_TIMEOUT"), [
+    408,
+    "Request Timeout",
+    "The request headers did not arrive within 20 s.",
+  ]);
+  assert.deepEqual(clientErrorAnswer("ERR_HTTP_REQUEST_TIMEOUT"), [
+    408,
+    "Request Timeout",
+    "The request (headers and body) did not arrive within 120 s.",
+  ]);
+  assert.equal(clientErrorAnswer("HPE_HEADER_OVERFLOW")[0], 431);
+  assert.equal(clientErrorAnswer(undefined)[0], 400);
 });

@@ -51,6 +51,18 @@ test("unknown roles, loops and disallowed models are refused with the field name
     );
   }
   checkRouting(App.parse({ ...base, routes: { subagent: "fast", main: "m/c#high" }, fallbacks: { fast: ["m/b"] } }));
+
+  // Removing an alias a route names: the message says so (not "neither an alias nor provider/model").
+  const before = App.parse({ ...base, routes: { subagent: "fast" } });
+  assert.throws(
+    () => checkRouting(App.parse({ ...base, aliases: {}, routes: { subagent: "fast" } }), before),
+    (err: unknown) =>
+      err instanceof PatchbayError &&
+      err.param === "routes.subagent" &&
+      /The alias "fast" cannot be removed: app "a" routes subagent requests to it\. Change or remove that route first \(patchbay app route a subagent --remove\)/.test(
+        err.message,
+      ),
+  );
 });
 
 const text = (t: string): ModelEvent[] => [

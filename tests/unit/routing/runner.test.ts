@@ -262,6 +262,22 @@ test("an alias whose own model no provider offers falls back; the answer names w
   assert.equal(backend.streams.length, 0);
 });
 
+test("an alias naming a model id no header can carry (non-ASCII, control characters) falls back, percent-encoded", async () => {
+  now += 3 * H;
+  // Aliases accept any provider/model; Node throws on such a header value, which made this answer a 500.
+  setApp({ aliases: { odd: "mock/中\u0000,x" }, fallbacks: { odd: ["mock/other"] } });
+  backend.script = () => textAnswer("from other");
+  for (const wire of ["chat", "responses", "messages"] as const) {
+    const r = await call(wire, "odd");
+    assert.equal(r.status, 200, `${wire}: ${await r.text()}`);
+    assert.equal(r.headers.get("x-patchbay-skipped"), "mock/%E4%B8%AD%00%2Cx; not offered by any connected provider");
+    assert.equal(r.headers.get("x-patchbay-served-model"), "mock/other");
+  }
+  assert.deepEqual(log.entries.at(-1)?.skipped, [
+    { model: "mock/中\u0000,x", reason: "not offered by any connected provider" },
+  ]);
+});
+
 test("x-patchbay-skipped names only models the chain reached, each with its true reason", async () => {
   now += 3 * H;
   setApp({ aliases: { fast: "mock/mock-model" }, fallbacks: { fast: ["mock/gone", "mock/other"] } });

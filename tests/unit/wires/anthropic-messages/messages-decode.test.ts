@@ -283,6 +283,19 @@ describe("decode rules", () => {
       "tools[0].blocked_domains",
     );
     assert400({ ...base, tools: [{ ...tools[2], max_uses: 0 }], messages: [user("x")] }, "tools[0].max_uses");
+    // Entries no host can match would make a block list block nothing: refused, naming the entry.
+    const fetchTool = tools[5] as Record<string, unknown>;
+    for (const bad of ["*.evil.test", " evil.test", "ex*.test", "evil.test:8080"])
+      assert400(
+        { ...base, tools: [{ ...fetchTool, blocked_domains: ["ok.test", bad] }], messages: [user("x")] },
+        "tools[0].blocked_domains[1]",
+      );
+    const ok = ["evil.test", "evil.test/path/*", "https://evil.test", "bücher.test."];
+    assert.deepEqual(
+      decode({ ...base, tools: [{ ...fetchTool, blocked_domains: ok }], messages: [user("x")] }).serverTools?.[0]
+        ?.blockedDomains,
+      ok,
+    );
   });
 
   test("tool_choice and disable_parallel_tool_use", () => {

@@ -114,6 +114,27 @@ describe("Responses tools: namespace, custom, hosted", () => {
     );
   });
 
+  test("web_search filters of the wrong shape → 400 naming the field (never a search without the asked-for restriction)", () => {
+    const ws = (extra: Record<string, unknown>) =>
+      decode({
+        tools: [
+          { type: "function", name: "f", parameters: OBJ },
+          { type: "web_search", ...extra },
+        ],
+      });
+    assert400(() => ws({ filters: "example.com" }), { param: "tools[1].filters" });
+    for (const allowed of ["example.com", [1], ["example.com", ""], { a: 1 }])
+      assert400(() => ws({ filters: { allowed_domains: allowed } }), {
+        param: "tools[1].filters.allowed_domains",
+        message: /expected an array of domain names/,
+      });
+    assert.deepEqual(ws({ filters: { allowed_domains: ["example.com"] } }).request.serverTools?.[0]?.allowedDomains, [
+      "example.com",
+    ]);
+    assert.equal(ws({ filters: null }).request.serverTools?.[0]?.allowedDomains, undefined);
+    assert.equal(ws({ filters: { allowed_domains: null } }).request.serverTools?.[0]?.allowedDomains, undefined);
+  });
+
   test("tool_choice 'required' with only hosted tools → 400 saying the hosted tools are not available", () => {
     assert400(() => decode({ tools: [{ type: "file_search" }], tool_choice: "required" }), {
       param: "tool_choice",
