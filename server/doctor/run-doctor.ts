@@ -16,7 +16,7 @@ import { findRunningPatchbay } from "../connect/running-patchbay";
 import { resolveClientBinary } from "../connect/find-binary";
 import { createLaunchDir, removeLaunchDir, writeLaunchFiles } from "../connect/launch-dir";
 import { adminAccess, clientSettings } from "../connect/patchbay-access";
-import { DOCTOR_CLIENTS, doctorChecks, type DoctorCheck } from "./checks";
+import { DOCTOR_CLIENTS, doctorChecks } from "./checks";
 import { readDoctorState, rememberPassed } from "./doctor-state";
 
 /** The scripted model every check uses. */

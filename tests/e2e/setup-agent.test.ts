@@ -104,6 +104,7 @@ describe("Check your agents from the dashboard", { timeout: 600_000 }, () => {
     assert.deepEqual([plain, tool, rest], ["ok", "ok", []]);
     assert.equal(lastPassed, version);
     assert.equal(await card.results().getByRole("rowheader").count(), 1, "only Codex was checked");
+    await card.results().scrollIntoViewIfNeeded();
     shots.push(await d.screenshot("setup-agent-check"));
     assert.deepEqual(d.pageErrors, []);
   });
