@@ -43,6 +43,7 @@ import { tightenDataDir } from "./stores/store-paths";
 import { acquireInstanceLock } from "./instance-lock";
 import { removeRuntimeFile, writeRuntimeFile } from "./runtime-file";
 import { limitsGlance, watchLimits } from "./compose/limits-glance";
+import { wireDoctor } from "./compose/doctor";
 import { PATCHBAY_VERSION } from "./version";
 
 export type { Patchbay, PatchbayDeps, PatchbayUrls, DesktopHost, UserOpenCodePaths } from "./patchbay-types";
@@ -309,6 +310,11 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     knownApps = new Set(current.map((a) => a.id));
     emit();
   });
+  const onStatus = (l: (s: PatchbayStatus) => void): (() => void) => {
+    listeners.add(l);
+    return () => listeners.delete(l);
+  };
+  const doctor = wireDoctor({ createPatchbay, deps, dataDir });
   const startApi = (): Promise<void> => api.start();
   const stopApi = (): Promise<void> => api.stop();
 
@@ -319,10 +325,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     requestLog,
     listModels: () => catalog.list(),
     status,
-    onStatus: (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
+    onStatus,
     startApi,
     stopApi,
     restartOpenCode: () => void restart(),
@@ -331,6 +334,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     history: withConversations(history.admin, requestIndex),
     ...(deps.clientEnv ? { clientEnv: deps.clientEnv } : {}),
     responses,
+    doctor,
     budgetStatuses: (app) => budgets.statuses(app, now()),
     adminToken,
     adminOrigin: () => adminOrigin,
@@ -376,6 +380,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       retirement.stop();
       stopWatchingLimits();
       adminApp.close();
+      await doctor.stop();
       // runtime.json belongs to the Patchbay that wrote it (a refused second start must not remove the first's).
       if (wroteRuntime) removeRuntimeFile(dataDir);
       await Promise.allSettled([api.close(500), admin?.stop(500)]);
@@ -392,10 +397,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     startApi,
     stopApi,
     status,
-    onStatus(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    onStatus,
     get urls() {
       return urls;
     },

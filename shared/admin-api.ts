@@ -53,7 +53,7 @@ import {
   ConnectUndoResult,
   ConnectVerifyResult,
 } from "./admin/connect";
-
+import { DoctorRun, DoctorStartBody } from "./admin/doctor";
 import {
   StoredResponseDetail,
   StoredResponseListQuery,
@@ -64,6 +64,7 @@ import {
 export * from "./admin/schemas";
 export * from "./admin/history";
 export * from "./admin/connect";
+export * from "./admin/doctor";
 export * from "./admin/stored-responses";
 export { buildPath, buildQuery } from "./admin/endpoint-url";
 
@@ -294,6 +295,17 @@ export const adminApi = {
     output: ConnectVerifyResult,
     summary: "One real request in the client's wire with the settings in its config file",
   },
+
+  // Check the agent CLIs (issue 25): `patchbay doctor` in the background; 409 `conflict` while one is running.
+  startDoctor: {
+    method: "POST",
+    path: "/admin/api/doctor",
+    body: DoctorStartBody,
+    output: DoctorRun,
+    successStatus: 202,
+    summary: "Start checking the installed agent CLIs against a throwaway Patchbay (demo model); poll getDoctor",
+  },
+  getDoctor: { method: "GET", path: "/admin/api/doctor", output: DoctorRun, summary: "The last/current check" },
 
   // Stored Responses (issue 13): 404 `app_not_found` / `response_not_found`, 500 `storage_error` for a damaged record.
   listStoredResponses: {

@@ -32,6 +32,8 @@ export const qk = {
   desktop: ["desktop"] as const,
   logs: (filters: object) => ["logs", filters] as const,
   connectPreview: (client: string, model: string) => ["connect-preview", client, model] as const,
+  /** The Connect page's agent check (the last or current `patchbay doctor` run). */
+  doctor: ["doctor"] as const,
   /** Every page of an app's sessions (prefix: invalidate this after deletes and prunes). */
   sessions: sessionsKey,
   sessionPages: (app: string, search: string) => [...sessionsKey(app), search] as const,
@@ -77,6 +79,18 @@ export const STATUS_POLL_MS = 2_000;
 /** Runtime status, polled every {@link STATUS_POLL_MS}; actions that change it (start/stop API) set it at once. */
 export function useStatus() {
   return useQuery({ queryKey: qk.status, queryFn: () => api.getStatus(), refetchInterval: STATUS_POLL_MS });
+}
+
+/** How often the Connect page asks how a running agent check is going. */
+export const DOCTOR_POLL_MS = 1_000;
+
+/** The last or current agent check; polled every {@link DOCTOR_POLL_MS} while it runs, not at all otherwise. */
+export function useDoctorRun() {
+  return useQuery({
+    queryKey: qk.doctor,
+    queryFn: () => api.getDoctor(),
+    refetchInterval: (q) => (q.state.data?.state === "running" ? DOCTOR_POLL_MS : false),
+  });
 }
 
 export function useApps() {

@@ -2,6 +2,7 @@
 // server/demo/upstream.ts): it answers "You said: …" to a plain prompt and calls a tool only when asked for it by
 // name ("use the Bash tool"), with harmless arguments (`echo demo`), then answers "The tool answered: …". So a check
 // passes when the client's output carries that answer. Pure.
+import { DOCTOR_CLIENT_IDS, type DoctorClientId } from "../../shared/admin/doctor";
 
 /** One check: the arguments after the launch plan's, and the text the client's output must contain. */
 export interface DoctorCheck {
@@ -34,8 +35,14 @@ export function codexExecArgs(prompt: string, opts: { bypassSandbox?: boolean; e
   ];
 }
 
-/** The checks of one client, by client id (clients without an entry are not checked). */
-const CLIENT_CHECKS: Record<string, { headless: (prompt: string, tools: boolean) => string[]; tool: string }> = {
+/** How one client runs a prompt headless (with tools allowed or not), and the name its tool goes by. */
+interface ClientChecks {
+  headless: (prompt: string, tools: boolean) => string[];
+  tool: string;
+}
+
+/** The checks of each client doctor knows (keyed by the shared list, so the dashboard offers the same ones). */
+const CLIENT_CHECKS: Record<DoctorClientId, ClientChecks> = {
   "claude-code": {
     // `-p`: print mode; the Bash tool allowed without a prompt (it runs `echo demo`).
     headless: (prompt, tools) => ["-p", prompt, ...(tools ? ["--allowedTools", "Bash"] : [])],
@@ -53,12 +60,12 @@ const CLIENT_CHECKS: Record<string, { headless: (prompt: string, tools: boolean)
 };
 
 /** Ids of the clients doctor checks, in table order. */
-export const DOCTOR_CLIENTS = Object.keys(CLIENT_CHECKS);
+export const DOCTOR_CLIENTS: readonly string[] = DOCTOR_CLIENT_IDS;
 
 /** The checks for client `id` (empty when doctor does not check it). */
 export function doctorChecks(id: string): DoctorCheck[] {
-  const c = CLIENT_CHECKS[id];
-  if (!c) return [];
+  if (!DOCTOR_CLIENTS.includes(id)) return [];
+  const c = CLIENT_CHECKS[id as DoctorClientId];
   return [
     { id: "plain", title: "plain prompt", args: c.headless("Say hello to the doctor", false), expect: /You said/ },
     {

@@ -7,6 +7,7 @@ import { mkdtemp, mkdir, rm } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import type { DoctorCheckResult, DoctorClientResult } from "../../shared/admin/doctor";
 import type { RequestLogEntry } from "../../shared/log-entry";
 import { CLIENTS, isLaunchable } from "../clients/registry";
 import type { LaunchableClient } from "../clients/types";
@@ -15,7 +16,7 @@ import { findRunningPatchbay } from "../connect/running-patchbay";
 import { resolveClientBinary } from "../connect/find-binary";
 import { createLaunchDir, removeLaunchDir, writeLaunchFiles } from "../connect/launch-dir";
 import { adminAccess, clientSettings } from "../connect/patchbay-access";
-import { DOCTOR_CLIENTS, doctorChecks, type DoctorCheck } from "./checks";
+import { DOCTOR_CLIENTS, doctorChecks } from "./checks";
 import { readDoctorState, rememberPassed } from "./doctor-state";
 
 /** The scripted model every check uses. */
@@ -23,30 +24,7 @@ export const DOCTOR_MODEL = "demo/echo";
 /** The throwaway app's name. */
 export const DOCTOR_APP = "doctor";
 
-/** One check's outcome. */
-export interface DoctorCheckResult {
-  id: DoctorCheck["id"];
-  title: string;
-  ok: boolean;
-  /** Why it failed: the refused request and Patchbay's reason, or what the client did; null when ok. */
-  detail: string | null;
-}
-
-/** One client's row. */
-export interface DoctorClientResult {
-  client: string;
-  name: string;
-  /** The executable checked. */
-  bin: string;
-  /** `--version`'s version, null when it printed none. */
-  version: string | null;
-  checks: DoctorCheckResult[];
-  /** Why there is no image check (the scripted model takes no images). */
-  image: string;
-  ok: boolean;
-  /** The last version whose checks all passed (after this run). */
-  lastPassedVersion: string | null;
-}
+export type { DoctorCheckResult, DoctorClientResult } from "../../shared/admin/doctor";
 
 /** What doctor needs. */
 export interface DoctorOptions {
@@ -62,6 +40,9 @@ export interface DoctorOptions {
   timeoutMs?: number;
   /** Progress lines. */
   progress?: (line: string) => void;
+  /** Stops the run (the dashboard's Patchbay stopping): the running client is killed, no further check starts, and
+   *  runDoctor rejects once its throwaway Patchbay has stopped. */
+  signal?: AbortSignal;
 }
 
 /** Variables of the user's shell that would point a client elsewhere or at another account. */
@@ -74,7 +55,14 @@ interface ProcessResult {
 }
 
 /** Runs `command` with a bounded time, capturing stdout and stderr together. */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, timeoutMs: number) {
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+) {
   return new Promise<ProcessResult>((resolve) => {
     const child = spawn(command, args, {
       env,
@@ -99,12 +87,15 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: strin
       timedOut = true;
       kill();
     }, timeoutMs);
+    signal?.addEventListener("abort", kill, { once: true });
     child.on("error", (err) => {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", kill);
       resolve({ code: null, output: `${output}${err.message}`, timedOut });
     });
     child.on("close", (code) => {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", kill);
       resolve({ code, output, timedOut });
     });
   });
@@ -189,6 +180,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorClientResult
   const pb = await opts.createPatchbay({ dataDir, port: 0, demo: true, log: () => undefined });
   try {
     await pb.start();
+    opts.signal?.throwIfAborted();
     const running = await findRunningPatchbay(dataDir);
     if (!running) throw new Error("the throwaway Patchbay did not answer");
     const access = adminAccess(running.client, dataDir);
@@ -205,7 +197,8 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorClientResult
       await mkdir(work, { recursive: true });
       const base: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(opts.env).filter(([k]) => !CLIENT_ENV.test(k)));
       const env = { ...base, HOME: home, USERPROFILE: home, NO_COLOR: "1" };
-      const version = versionOf((await run(bin, ["--version"], env, work, 60_000)).output);
+      opts.signal?.throwIfAborted();
+      const version = versionOf((await run(bin, ["--version"], env, work, 60_000, opts.signal)).output);
       say(`Checking ${client.name} ${version ?? "(unknown version)"} (${bin})…`);
       const checks: DoctorCheckResult[] = [];
       for (const check of doctorChecks(client.id)) {
@@ -213,6 +206,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorClientResult
           checks.push({ id: check.id, title: check.title, ok: false, detail: down });
           continue;
         }
+        opts.signal?.throwIfAborted();
         const dir = await createLaunchDir(dataDir);
         try {
           const plan = client.launch(settings, dir);
@@ -221,7 +215,8 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorClientResult
           for (const k of plan.unsetEnv) delete runEnv[k];
           Object.assign(runEnv, plan.env);
           const since = Date.now() - 1;
-          const r = await run(bin, [...plan.args, ...check.args], runEnv, work, opts.timeoutMs ?? 180_000);
+          const r = await run(bin, [...plan.args, ...check.args], runEnv, work, opts.timeoutMs ?? 180_000, opts.signal);
+          opts.signal?.throwIfAborted();
           const ok = r.code === 0 && !r.timedOut && check.expect.test(r.output);
           checks.push({
             id: check.id,

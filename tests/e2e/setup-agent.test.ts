@@ -1,7 +1,8 @@
 // The Connect page's "Set up" dialog end to end (issue 17): headless Patchbay (real OpenCode + mock upstream) with a
 // temp HOME for the agents' config files, driven through Debian Chromium. The dialog shows the diff and writes
 // nothing until asked; writing merges into the existing file and verifies it; `/connect?setup=codex` (the tray's
-// entry) opens the dialog directly. Screenshots: test-artifacts/screenshots/setup-*.png.
+// entry) opens the dialog directly. The "Check your agents" card runs `patchbay doctor` for Codex (the agent CLI in
+// Patchbay's node_modules) against its own throwaway Patchbay. Screenshots: test-artifacts/screenshots/setup-*.png.
 import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -10,6 +11,7 @@ import path from "node:path";
 import { startDashboardFixture, type DashboardFixture } from "./support/dashboard-fixture";
 import { Dashboard } from "./pages/dashboard";
 import { CodingAgentsCard, SetupAgentDialog } from "./pages/setup-agent-dialog";
+import { AgentCheckCard } from "./pages/agent-check";
 
 let d: DashboardFixture;
 let home: string;
@@ -17,7 +19,8 @@ const shots: string[] = [];
 
 before(async () => {
   home = fs.mkdtempSync(path.join(os.tmpdir(), "pb-setup-home-"));
-  d = await startDashboardFixture({ clientEnv: { HOME: home } });
+  // PATH: the system's only, so the agent check finds Node and the agent CLIs Patchbay's install ships (pinned).
+  d = await startDashboardFixture({ clientEnv: { HOME: home, PATH: "/usr/bin:/bin" } });
 });
 afterEach(async () => {
   for (let i = 0; i < 3 && (await d?.page.locator("dialog[open]").count()) > 0; i++)
@@ -83,6 +86,26 @@ describe("Set up a coding agent from the dashboard", { timeout: 300_000 }, () =>
       .waitFor();
     assert.equal(await dialog.dialog().getByRole("button", { name: "Write settings" }).isDisabled(), true);
     assert.equal(fs.readFileSync(file(), "utf8"), "[broken\n");
+    assert.deepEqual(d.pageErrors, []);
+  });
+});
+
+describe("Check your agents from the dashboard", { timeout: 600_000 }, () => {
+  test("Run check with only Codex: its row shows both checks passed and the version remembered", async () => {
+    await d.page.goto(`${d.fx.urls.adminUrl}/connect`);
+    const card = await new AgentCheckCard(d.page).pick(["Codex"]);
+    await card.run();
+    await card
+      .progress()
+      .getByText(/Checking Codex/)
+      .waitFor({ timeout: 120_000 });
+    const [version, plain, tool, lastPassed, ...rest] = await card.row("Codex", 480_000);
+    assert.match(version ?? "", /^\d+\.\d+\.\d+/);
+    assert.deepEqual([plain, tool, rest], ["ok", "ok", []]);
+    assert.equal(lastPassed, version);
+    assert.equal(await card.results().getByRole("rowheader").count(), 1, "only Codex was checked");
+    await card.results().scrollIntoViewIfNeeded();
+    shots.push(await d.screenshot("setup-agent-check"));
     assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -1,7 +1,9 @@
-// Global Connect page: pick an app (or none) and copy a ready-made client snippet.
+// Global Connect page: pick an app (or none) and copy a ready-made client snippet; set up a coding agent, or check
+// every installed one against a throwaway Patchbay (`patchbay doctor`).
 import { useState } from "react";
 import { Link } from "react-router";
 import { useApps } from "../api";
+import { AgentCheck } from "../components/AgentCheck";
 import { CodingAgents } from "../components/CodingAgents";
 import { ConnectPanel } from "../components/ConnectPanel";
 import { SelectField } from "../components/Field";
@@ -44,6 +46,7 @@ export function ConnectPage() {
         <ConnectPanel key={appName} app={app} />
       </div>
       <CodingAgents />
+      <AgentCheck />
     </div>
   );
 }

@@ -3,6 +3,7 @@
 import type { ModelInfo } from "../../core/contract";
 import type { AdminHistory } from "../../history";
 import type { ConversationAdmin } from "../../history/with-conversations";
+import type { DoctorService } from "../../doctor/doctor-runs";
 import type { ResponseStore } from "../../responses-store/response-store";
 import type { DesktopHost } from "../../patchbay-types";
 import type { AppsStore, KeysStore, RequestLog, SettingsStore } from "../../stores/types";
@@ -51,6 +52,9 @@ export interface AdminServices {
   budgetStatuses?(app: App): BudgetStatus[];
   /** Stored Responses (issue 13). Absent → their endpoints answer 503 `backend_unavailable`. */
   responses?: ResponseStore;
+  /** The agent check of the Connect page (`patchbay doctor` in the background). Absent → its endpoints answer 503
+   *  `backend_unavailable`. */
+  doctor?: DoctorService;
 }
 
 /** The admin app's login state as the session rows see it (built by createAdminApp; nothing outside it). */

@@ -308,6 +308,7 @@ export async function startAdmin(
     options?: AdminAppOptions;
     withStatic?: boolean;
     history?: AdminServices["history"];
+    doctor?: AdminServices["doctor"];
     /** Replaces {@link fakeStatus}. */
     status?: () => PatchbayStatus;
   } = {},
@@ -354,6 +355,7 @@ export async function startAdmin(
     staticDir,
     log: (line) => fakes.logLines.push(line),
     ...(o.history ? { history: o.history } : {}),
+    ...(o.doctor ? { doctor: o.doctor } : {}),
   };
   const admin = createAdminApp(services, o.options);
   const server = http.createServer(admin.handler);

@@ -14,6 +14,8 @@ interface BadCase {
 }
 
 const CASES: BadCase[] = [
+  { row: "startDoctor", method: "POST", path: "/admin/api/doctor", body: { clients: ["vim"] }, field: "clients.0" },
+  { row: "startDoctor", method: "POST", path: "/admin/api/doctor", body: { clients: [] }, field: "clients" },
   { row: "openDashboardSession", method: "POST", path: "/admin/api/dashboard-session", body: {}, field: "loginToken" },
   {
     row: "openDashboardSession",

@@ -10,6 +10,7 @@ import { groupCatalog } from "./catalog";
 import type { Handler } from "./handler";
 import { connectHandlers } from "./connect-handlers";
 import { conversationHandlers } from "./conversation-handlers";
+import { doctorHandlers } from "./doctor-handlers";
 import { historyHandlers } from "./history-handlers";
 import { sessionHandlers } from "./session-handlers";
 import { storedResponseHandlers } from "./stored-responses-handlers";
@@ -99,6 +100,7 @@ export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
   ...historyHandlers,
   ...conversationHandlers,
   ...connectHandlers,
+  ...doctorHandlers,
   ...storedResponseHandlers,
   ...sessionHandlers,
 
