@@ -122,7 +122,7 @@ export class RequestIndex {
     };
     return this.serial(app, async () => {
       await this.load(app);
-      await fs.promises.mkdir(this.dir, { recursive: true });
+      await fs.promises.mkdir(this.dir, { recursive: true, mode: 0o700 });
       await fs.promises.appendFile(this.file(app), `${JSON.stringify(clean)}\n`, { mode: 0o600 });
       const loaded = this.cache.get(app);
       if (loaded) {

@@ -163,7 +163,8 @@ function writeToolset(directory: string, toolset: CompanionToolset): void {
       return;
     }
   } catch {}
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // Private like the data folder (mode applies to every folder it creates: apps/, apps/<app>/, …).
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.tmp`;
   fs.writeFileSync(tmp, content);
   fs.renameSync(tmp, file);
