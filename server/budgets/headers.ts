@@ -96,3 +96,17 @@ export function openAiBudgetHeaders(statuses: readonly BudgetStatus[], now: numb
   });
   return h;
 }
+
+/** Every header name {@link anthropicBudgetHeaders} and {@link openAiBudgetHeaders} may set (for CORS' expose list). */
+export const BUDGET_HEADER_NAMES: readonly string[] = [
+  "anthropic-ratelimit-unified-status",
+  "anthropic-ratelimit-unified-reset",
+  "anthropic-ratelimit-unified-representative-claim",
+  ...["5h", "7d"].flatMap((slot) =>
+    ["utilization", "reset", "status", "surpassed-threshold"].map((f) => `anthropic-ratelimit-unified-${slot}-${f}`),
+  ),
+  ...["limit", "remaining", "reset"].flatMap((f) => ["requests", "tokens"].map((m) => `x-ratelimit-${f}-${m}`)),
+  ...["primary", "secondary"].flatMap((p) =>
+    ["used-percent", "window-minutes", "reset-at"].map((f) => `x-codex-${p}-${f}`),
+  ),
+];

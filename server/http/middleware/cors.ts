@@ -2,6 +2,18 @@
 // Preflights carry no key, so they are answered for origins that any app allows; real responses too
 // (so a browser client can read a 401), and the app's own list decides once a key is known.
 import type { RequestHandler } from "express";
+import { BUDGET_HEADER_NAMES } from "../../budgets/headers";
+
+/** Response headers a browser client may read: Patchbay's own, retry and request ids, and every budget header. */
+const EXPOSED_HEADERS = [
+  "x-patchbay-session",
+  "x-patchbay-warnings",
+  "x-patchbay-served-model",
+  "x-patchbay-skipped",
+  "retry-after",
+  "x-request-id",
+  ...BUDGET_HEADER_NAMES,
+].join(", ");
 
 /** Returns the origins allowed by any app (`*` allowed as a wildcard). */
 export type AllowedOrigins = () => readonly string[];
@@ -23,10 +35,7 @@ export function cors(allowedOrigins: AllowedOrigins): RequestHandler {
     }
     res.setHeader("Access-Control-Allow-Origin", origin);
     res.append("Vary", "Origin");
-    res.setHeader(
-      "Access-Control-Expose-Headers",
-      "x-patchbay-session, x-patchbay-warnings, retry-after, x-request-id",
-    );
+    res.setHeader("Access-Control-Expose-Headers", EXPOSED_HEADERS);
     if (req.method === "OPTIONS") {
       res.setHeader("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
       const requested = req.headers["access-control-request-headers"];

@@ -30,6 +30,11 @@ after(() => new Promise<void>((r) => server.close(() => r())));
 test("the app that lists the origin gets Access-Control-Allow-Origin", async () => {
   const res = await fetch(`${base}/t1`, { headers: { origin: "http://good.example" } });
   assert.equal(res.headers.get("access-control-allow-origin"), "http://good.example");
+  // A browser client may read what Patchbay says about routing and budgets, not only its session.
+  const exposed = (res.headers.get("access-control-expose-headers") ?? "").split(", ");
+  for (const h of ["x-patchbay-served-model", "x-patchbay-skipped", "retry-after", "x-codex-primary-used-percent"])
+    assert.ok(exposed.includes(h), h);
+  assert.ok(exposed.includes("anthropic-ratelimit-unified-5h-utilization"));
 });
 
 test("another app's key from that origin gets no CORS headers", async () => {
