@@ -217,6 +217,8 @@ export interface ModelError {
    *  the account's quota/credit is used up (unlike a rate limit, waiting does not help). Wires map it to their own
    *  codes (Responses: `context_length_exceeded`, `insufficient_quota`). */
   kind?: "context_length" | "quota";
+  /** The thrown error behind an `internal_error` (for Patchbay's log; never sent to a client). */
+  cause?: unknown;
 }
 
 /** Neutral output events, in order: one `start`, then deltas/tool calls, then exactly one `finish` or `error`. */

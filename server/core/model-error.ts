@@ -17,7 +17,12 @@ export function modelErrorToPatchbayError(err: ModelError): PatchbayError {
     err.message.trim() === ""
       ? `The model failed (${err.code || "unknown error"}, status ${err.status}).`
       : err.message;
-  return new PatchbayError(code, message, { status: err.status, param: err.param ?? null, retryAfter: err.retryAfter });
+  return new PatchbayError(code, message, {
+    status: err.status,
+    param: err.param ?? null,
+    retryAfter: err.retryAfter,
+    ...(err.cause !== undefined ? { cause: err.cause } : {}),
+  });
 }
 
 /** The ModelError the encoders use when a backend stream ends without `finish` or `error` (a backend bug or a cut

@@ -138,6 +138,8 @@ function thrownAsEvent(err: unknown): IteratorResult<ModelEvent> {
   const e = toPatchbayError(err);
   const error: ModelError = { code: e.code, status: e.status, message: e.message, param: e.param };
   if (e.retryAfter !== undefined) error.retryAfter = e.retryAfter;
+  // Kept for the log line of an internal error ("internal error: <stack>"), which would otherwise say "undefined".
+  if (e.cause !== undefined) error.cause = e.cause;
   return { done: false, value: { type: "error", error } };
 }
 

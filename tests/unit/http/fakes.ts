@@ -101,7 +101,8 @@ export class MemoryLog implements RequestLog {
 }
 
 /** A step of a scripted stream: an event, a pause (ms), or "hang" (wait until aborted). */
-export type Step = ModelEvent | { wait: number } | "hang";
+/** One step of a scripted stream: an event, a pause, a hang until aborted, or a throw (a backend bug). */
+export type Step = ModelEvent | { wait: number } | "hang" | { throws: Error };
 
 /** How one backend stream ended. */
 export interface StreamRecord {
@@ -139,6 +140,7 @@ export class ScriptedBackend implements ModelBackend {
         if (signal.aborted) return;
         if (step === "hang") await untilAborted(signal);
         else if ("wait" in step) await sleepOrAbort(step.wait, signal);
+        else if ("throws" in step) throw step.throws;
         else yield step;
       }
     } finally {

@@ -72,6 +72,16 @@ describe("the backend stream is always closed", () => {
   });
 });
 
+describe("a backend that throws", () => {
+  test("answers 500 internal_error without the cause, and Patchbay's log has the thrown error's stack", async () => {
+    s.backend.script = () => [{ throws: new Error("a bug deep in the backend") }];
+    const res = await post(chat());
+    const body = await expectEnvelope(res, 500, "internal_error");
+    assert.doesNotMatch(JSON.stringify(body), /a bug deep/, "the client never sees the cause");
+    await waitFor("the log line", () => s.diagnostics.some((l) => /^internal error: Error: a bug deep/.test(l)), 2000);
+  });
+});
+
 describe("the model is resolved once", () => {
   test("one model-list lookup per request; the backend gets the resolved model and variant", async () => {
     const before = s.backend.listCalls;
