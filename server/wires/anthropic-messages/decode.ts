@@ -63,6 +63,18 @@ function decodeTools(req: MessagesRequest, notes: WarningList): DecodedTools {
   const runs: ServerToolSpec[] = [];
   const params: string[] = [];
   const deferred: string[] = [];
+  // Names are unique across client and server tools alike (Anthropic answers a duplicate with a 400); a second
+  // web_search would otherwise be dropped silently, with its own domain filters.
+  const firstAt = new Map<string, number>();
+  (req.tools ?? []).forEach((tool, i) => {
+    const before = firstAt.get(tool.name);
+    if (before !== undefined)
+      throw invalidRequest(
+        `Duplicate tool name ${q(tool.name, 60)}: tool names must be unique (tools[${before}] has it too).`,
+        `tools[${i}].name`,
+      );
+    firstAt.set(tool.name, i);
+  });
   (req.tools ?? []).forEach((tool, i) => {
     const at = `tools[${i}]`;
     if (tool.type != null && tool.type !== "custom") {

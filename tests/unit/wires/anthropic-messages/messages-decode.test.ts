@@ -283,6 +283,8 @@ describe("decode rules", () => {
       "tools[0].blocked_domains",
     );
     assert400({ ...base, tools: [{ ...tools[2], max_uses: 0 }], messages: [user("x")] }, "tools[0].max_uses");
+    // Names are unique across client and server tools: a second web_search (with other filters) is refused, not dropped.
+    assert400({ ...base, tools: [tools[2], { ...tools[2], max_uses: 3 }], messages: [user("x")] }, "tools[1].name");
     // Entries no host can match would make a block list block nothing: refused, naming the entry.
     const fetchTool = tools[5] as Record<string, unknown>;
     for (const bad of ["*.evil.test", " evil.test", "ex*.test", "evil.test:8080"])
