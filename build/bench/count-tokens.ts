@@ -2,7 +2,7 @@
 // one call with js-tiktoken (the baseline, measured in the same run): time and token counts for ordinary prose, a run
 // without spaces, and a large body. Run: npm run bench:count-tokens
 import { getEncoding } from "js-tiktoken";
-import { textsOf } from "../../server/wires/anthropic-messages/count-tokens";
+import { textsOf } from "../../server/tokenizer/request-texts";
 import { countTexts, withinBudget } from "../../server/tokenizer/token-counter";
 import type { NeutralRequest } from "../../server/core/contract";
 import { neutralRequest } from "../../tests/harness/neutral-fixtures";

@@ -171,6 +171,23 @@ describe("openai client: responses", () => {
     ]);
   });
 
+  test("responses.inputTokens.count: an estimate, no model call", async () => {
+    fx.mock.reset();
+    const small = await client.responses.inputTokens.count({ model: MODEL, input: "Hello" });
+    assert.equal(small.object, "response.input_tokens");
+    const big = await client.responses.inputTokens.count({
+      model: MODEL,
+      instructions: "Be terse.",
+      input: "Hello there. ".repeat(200),
+      tools,
+    });
+    assert.ok(
+      small.input_tokens > 0 && big.input_tokens > small.input_tokens + 300,
+      `${small.input_tokens} → ${big.input_tokens}`,
+    );
+    assert.equal(fx.mock.chatRequests().length, 0, "counting calls no model");
+  });
+
   test("responses.create, streamed (events and the SDK's finalResponse)", async () => {
     fx.mock.reset();
     fx.mock.script({ text: "Streaming works fine.", chunks: 4 });

@@ -1,10 +1,10 @@
 // POST /v1/messages/count_tokens: the request is decoded like a Message request (same 400s), its model resolved under
-// the app's policy (same 403/404), and its input tokens ESTIMATED (js-tiktoken in a worker; see count-tokens.ts and server/tokenizer/).
+// the app's policy (same 403/404), and its input tokens ESTIMATED (js-tiktoken in a worker; see server/tokenizer/request-texts.ts).
 import type { RequestHandler } from "express";
 import type { ModelInfo } from "../../core/contract";
 import { resolveModel } from "../../core/model-resolver";
 import { countInputTokens } from "../../tokenizer/token-count-pool";
-import { textsOf } from "./count-tokens";
+import { textsOf } from "../../tokenizer/request-texts";
 import { decodeCountTokensRequest } from "./decode";
 import { authOf } from "../../http/middleware/api-auth";
 import { formatWarningsHeader } from "../../http/model-run/warnings";

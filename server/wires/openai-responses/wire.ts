@@ -5,6 +5,7 @@ import { CODEX_ONLY_ENDPOINTS, codexOnlyEndpointRoute } from "./codex-endpoints.
 import type { RequestHandler } from "express";
 import type { Wire, WireRoute } from "../../http/wire";
 import { decodeResponsesRequest } from "./decode";
+import { inputTokensRoute } from "./input-tokens.route";
 import { ResponsesEncoder } from "./encode";
 import { toOpenAiErrorBody } from "../openai/error-envelope";
 import { deleteStoredResponseRoute, getStoredResponseRoute, listInputItemsRoute } from "./stored.route";
@@ -96,6 +97,8 @@ export const openAiResponsesWire: Wire = {
   errorBody: toOpenAiErrorBody,
   routes: (deps) => [
     { method: "post", path: "/responses", handler: responsesRoute(deps) },
+    // Before `/responses/:id`, which would take `input_tokens` for an id.
+    { method: "post", path: "/responses/input_tokens", handler: inputTokensRoute(deps) },
     // Codex's OpenAI-only endpoints: a clear 404 in OpenAI's envelope, not the unknown-route one.
     ...Object.keys(CODEX_ONLY_ENDPOINTS).map((path): WireRoute => ({
       method: "post",

@@ -3,7 +3,7 @@
 // one request cannot block the server. How long it takes is the benchmark's business, not this test's.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { textsOf } from "../../../../server/wires/anthropic-messages/count-tokens";
+import { textsOf } from "../../../../server/tokenizer/request-texts";
 import { countInputTokens, tokenCountPool } from "../../../../server/tokenizer/token-count-pool";
 import { neutralRequest } from "../../../harness/neutral-fixtures";
 

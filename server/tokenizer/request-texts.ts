@@ -1,9 +1,10 @@
-// `POST /v1/messages/count_tokens`: an ESTIMATE of a request's input tokens with js-tiktoken's o200k_base encoding.
+// What a request's input tokens are ESTIMATED from, for both count endpoints (Anthropic's `count_tokens`, OpenAI's
+// Responses `input_tokens`): js-tiktoken's o200k_base encoding over its texts, plus a fixed cost for framing and media.
 // The real count depends on the upstream model's own tokenizer and on how OpenCode frames the request; clients (Claude
-// Code) use it for context-window budgeting, where a close estimate is enough. Pure: the texts are gathered here; the
-// route counts them in the tokenizer worker (server/tokenizer/), so neither loading its tables nor counting a large
-// body ever delays another request.
-import type { NeutralRequest } from "../../core/contract";
+// Code, Codex) use it for context-window budgeting, where a close estimate is enough. Pure: the texts are gathered
+// here; the routes count them in the tokenizer worker (token-count-pool.ts), so neither loading its tables nor
+// counting a large body ever delays another request.
+import type { NeutralRequest } from "../core/contract";
 
 /** Tokens added per message and per tool for framing (role markers, separators), as OpenAI's cookbook estimates. */
 const PER_MESSAGE = 3;
