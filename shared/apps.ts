@@ -20,11 +20,15 @@ export const ModelPattern = z
     "Use provider/model, provider/prefix*, provider/* or * (e.g. openai/gpt-5, openai/gpt*, openai/*)",
   );
 
-/** A pattern as a user sets it: {@link ModelPattern} with `*` only as the last character. */
+/** Control characters (C0, DEL, C1): never part of a model id; in a terminal they are escape sequences. */
+const CONTROL = /\p{Cc}/u;
+const NO_CONTROL = "Control characters are not allowed in a model id";
+
+/** A pattern as a user sets it: {@link ModelPattern} with `*` only as the last character and no control character. */
 export const ModelPatternInput = ModelPattern.refine(
   (p) => !p.slice(0, -1).includes("*"),
   "Only a trailing * is supported: provider/prefix*, provider/* or * alone (e.g. openai/gpt*)",
-);
+).refine((p) => !CONTROL.test(p), NO_CONTROL);
 
 /** Alias target: `provider/model` with an optional `#variant` (an OpenCode model variant such as `high`). */
 export const AliasTarget = z
@@ -178,7 +182,18 @@ export const AppPatch = z
     budgets: BudgetList,
     webSearch: z.boolean(),
   })
-  .partial();
+  .partial()
+  // Stored records are read leniently (one odd value must not make apps.json unreadable); what a user sets now is
+  // held to the stricter rule: no control character in an alias, route or fallback target.
+  .superRefine((patch, ctx) => {
+    const check = (value: string, path: (string | number)[]) => {
+      if (CONTROL.test(value)) ctx.addIssue({ code: "custom", message: NO_CONTROL, path });
+    };
+    for (const [alias, target] of Object.entries(patch.aliases ?? {})) check(target, ["aliases", alias]);
+    for (const [role, target] of Object.entries(patch.routes ?? {})) if (target) check(target, ["routes", role]);
+    for (const [alias, list] of Object.entries(patch.fallbacks ?? {}))
+      list.forEach((target, i) => check(target, ["fallbacks", alias, i]));
+  });
 export type AppPatch = z.infer<typeof AppPatch>;
 
 /** True when `modelId` (`provider/model`) matches one pattern of {@link ModelPattern}'s language. */

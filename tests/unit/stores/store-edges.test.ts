@@ -55,6 +55,26 @@ describe("reserved alias names", () => {
     assert.deepEqual(apps.get("alias-app")?.aliases, {});
     await apps.close();
   });
+
+  test("a control character in a target or pattern a user sets is refused at its field (terminal escapes)", async () => {
+    const apps = await createAppsStore({ dataDir: dir, watch: false });
+    await apps.create("ctl-app");
+    const esc = "demo/echo\u001b[31m";
+    await assert.rejects(
+      apps.update("ctl-app", { aliases: { red: esc } }),
+      isCode("invalid_request_error", "aliases.red", /Control characters/),
+    );
+    await assert.rejects(
+      apps.update("ctl-app", { routes: { subagent: esc } }),
+      isCode("invalid_request_error", "routes.subagent", /Control characters/),
+    );
+    await assert.rejects(
+      apps.update("ctl-app", { models: ["demo/\u0007*"] }),
+      isCode("invalid_request_error", "models[0]", /Control characters/),
+    );
+    assert.deepEqual(apps.get("ctl-app")?.aliases, {});
+    await apps.close();
+  });
 });
 
 describe("keys belong to the app's id", () => {
