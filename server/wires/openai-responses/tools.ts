@@ -177,7 +177,11 @@ export function decodeResponsesTools(req: ResponsesRequest): DecodedResponsesToo
     const run = serverTools.length ? null : responsesServerTool(tool, `tools[${i}]`);
     if (run) serverTools.push(run);
     else if (RESPONSES_WEB_SEARCH_TYPES.has(type))
-      return; // a second web search tool adds nothing
+      // A second one would run with the first one's filters: refused rather than silently ignored.
+      throw invalidRequest(
+        `Invalid 'tools[${i}]': only one web search tool per request (tools[${(req.tools ?? []).findIndex((t) => RESPONSES_WEB_SEARCH_TYPES.has(t.type))}] is one already).`,
+        `tools[${i}]`,
+      );
     else if (type === "function") out.echo.push(addFunction(tool, ["tools", i], undefined, out));
     else if (type === "custom") out.echo.push(addCustom(tool, ["tools", i], undefined, out));
     else if (type === "namespace") {

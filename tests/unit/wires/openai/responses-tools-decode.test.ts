@@ -133,6 +133,17 @@ describe("Responses tools: namespace, custom, hosted", () => {
     ]);
     assert.equal(ws({ filters: null }).request.serverTools?.[0]?.allowedDomains, undefined);
     assert.equal(ws({ filters: { allowed_domains: null } }).request.serverTools?.[0]?.allowedDomains, undefined);
+    // A second web search tool (with filters of its own) is refused, not silently ignored.
+    assert400(
+      () =>
+        decode({
+          tools: [
+            { type: "web_search" },
+            { type: "web_search_preview", filters: { allowed_domains: ["only.example"] } },
+          ],
+        }),
+      { param: "tools[1]", message: /only one web search tool per request \(tools\[0\] is one already\)/ },
+    );
   });
 
   test("tool_choice 'required' with only hosted tools → 400 saying the hosted tools are not available", () => {
