@@ -91,6 +91,9 @@ export function responsesRoute(deps: ResponsesRouteDeps): RequestHandler {
   };
 }
 
+/** False for `/responses/input_tokens` (see the routes below). */
+const notInputTokens = (req: { params: Record<string, unknown> }): boolean => req.params.id !== "input_tokens";
+
 /** The Responses wire: create, and the app's stored responses (its /v1/models routes are the shared OpenAI ones). */
 export const openAiResponsesWire: Wire = {
   name: "openai-responses",
@@ -105,8 +108,14 @@ export const openAiResponsesWire: Wire = {
       path: `/${path}`,
       handler: codexOnlyEndpointRoute(path),
     })),
-    { method: "get", path: "/responses/:id", handler: getStoredResponseRoute(deps.responses) },
-    { method: "delete", path: "/responses/:id", handler: deleteStoredResponseRoute(deps.responses) },
+    // `input_tokens` is a route of its own, never a stored response's id: GET/DELETE of it are a 405 (Allow: POST).
+    { method: "get", path: "/responses/:id", accepts: notInputTokens, handler: getStoredResponseRoute(deps.responses) },
+    {
+      method: "delete",
+      path: "/responses/:id",
+      accepts: notInputTokens,
+      handler: deleteStoredResponseRoute(deps.responses),
+    },
     { method: "get", path: "/responses/:id/input_items", handler: listInputItemsRoute(deps.responses) },
   ],
 };

@@ -42,3 +42,12 @@ test("bad input is the Responses route's 400; a model the app may not use is ref
   const noKey = await s.call("/v1/responses/input_tokens", { method: "POST", body: "{}", key: null });
   assert.equal(noKey.status, 401);
 });
+
+test("GET or DELETE on it is a 405 (Allow: POST), never a stored response named 'input_tokens'", async () => {
+  for (const method of ["GET", "DELETE"]) {
+    const r = await s.call("/v1/responses/input_tokens", { method });
+    assert.equal(r.status, 405, method);
+    assert.equal(r.headers.get("allow"), "POST");
+    await expectEnvelope(r, 405, "method_not_allowed");
+  }
+});
