@@ -7,7 +7,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { DoctorClientResult } from "../../server/doctor/run-doctor";
-import { inheritedEnv, runPatchbay, type CliRun } from "../harness/agent-cli";
+import { spawn } from "node:child_process";
+import { PATCHBAY_BIN, inheritedEnv, runPatchbay, type CliRun } from "../harness/agent-cli";
+import { processAlive } from "../harness/opencode-stack";
+import { waitFor } from "../harness/wait-for";
 
 describe("patchbay doctor", { timeout: 900_000 }, () => {
   let tmp: string;
@@ -60,5 +63,41 @@ describe("patchbay doctor", { timeout: 900_000 }, () => {
       r.stdout,
       /Failures:\n {2}Codex \S+ plain prompt: nothing answers at http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\); the client was not run/,
     );
+  });
+
+  test("SIGTERM during a check ends the client, stops the throwaway Patchbay and removes its folders (exit 130)", async () => {
+    // A stand-in Codex that answers --version and then hangs in its check, as a stuck client would.
+    const fake = path.join(tmp, "slow-codex.sh");
+    fs.writeFileSync(
+      fake,
+      '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "codex-cli 0.0.1"; exit 0; fi\necho $$ > "$0.pid"\nexec sleep 300\n',
+      {
+        mode: 0o755,
+      },
+    );
+    const tmpdir = path.join(tmp, "tmpdir");
+    fs.mkdirSync(tmpdir);
+    const env = inheritedEnv(path.join(tmp, "home"), { PATCHBAY_CODEX_BIN: fake, TMPDIR: tmpdir }, "/usr/bin:/bin");
+    const child = spawn(
+      process.execPath,
+      [PATCHBAY_BIN, "--data-dir", path.join(tmp, "data"), "doctor", "--client", "codex"],
+      {
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    await waitFor("the stand-in client to run its check", () => fs.existsSync(`${fake}.pid`), 120_000);
+    const clientPid = Number(fs.readFileSync(`${fake}.pid`, "utf8"));
+    assert.ok(processAlive(clientPid));
+    child.kill("SIGTERM");
+    assert.equal(await exited, 130, stderr);
+    assert.match(stderr, /Stopping doctor.*\n.*Doctor stopped; nothing it started is left running\./s);
+    await waitFor("the client to be gone", () => !processAlive(clientPid), 10_000);
+    // (OpenCode keeps a temp folder of its own, `opencode`, there too; doctor's are `patchbay-doctor-*`.)
+    const left = fs.readdirSync(tmpdir).filter((f) => f.startsWith("patchbay-doctor-"));
+    assert.deepEqual(left, [], "the throwaway Patchbay's data and the temp homes are removed");
   });
 });

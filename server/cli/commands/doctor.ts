@@ -21,7 +21,10 @@ export function registerDoctorCommand(program: Command, ctx: CliContext): void {
     .description("Check every installed coding agent against Patchbay (throwaway Patchbay, demo model, temp homes)")
     .option("--json", "print the results as JSON")
     .option("--client <name...>", "check only these (claude, codex, copilot)")
-    .option("--base-url <url>", "send the clients to this URL instead (see how a wrong base URL fails)")
+    .option(
+      "--base-url <url>",
+      "send the clients to this URL instead, with the throwaway Patchbay's key (see how a wrong base URL fails)",
+    )
     .option("--timeout <seconds>", "time per check", "180")
     .addHelpText(
       "after",
@@ -41,6 +44,15 @@ checks all passed is kept in <data folder>/doctor.json. Needs no login and no ru
         throw new UsageError("--timeout: a number of seconds between 5 and 3600.");
       if (opts.baseUrl !== undefined) checkBaseUrl(opts.baseUrl);
       const { runDoctor } = await import("../../doctor/run-doctor");
+      // Ctrl-C or SIGTERM: the running client is killed and the throwaway Patchbay and temp homes are removed.
+      const abort = new AbortController();
+      const stop = () => {
+        if (abort.signal.aborted) return;
+        ctx.io.err("Stopping doctor: ending the client and the throwaway Patchbay…\n");
+        abort.abort();
+      };
+      ctx.io.onSignal("SIGINT", stop);
+      ctx.io.onSignal("SIGTERM", stop);
       const results = await runDoctor({
         createPatchbay: await ctx.loadCreatePatchbay(),
         dataDir: ctx.dataDir(),
@@ -49,7 +61,13 @@ checks all passed is kept in <data folder>/doctor.json. Needs no login and no ru
         ...(only ? { only } : {}),
         ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
         ...(opts.json ? {} : { progress: (line: string) => ctx.io.err(`${line}\n`) }),
+        signal: abort.signal,
+      }).catch((err: unknown) => {
+        if (!abort.signal.aborted) throw err;
+        ctx.io.err("Doctor stopped; nothing it started is left running.\n");
+        return null;
       });
+      if (results === null) return ctx.io.exit(130);
       if (opts.json) ctx.io.out(`${JSON.stringify({ clients: results }, null, 2)}\n`);
       else if (results.length === 0)
         ctx.io.out(
