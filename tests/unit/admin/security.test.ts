@@ -20,6 +20,7 @@ describe("admin security", () => {
       ["POST", "/v1/messages"],
       ["GET", "/v1/models"],
       ["POST", "/responses"],
+      ["GET", "/healthz"],
     ] as const) {
       const res = await s.request(method, path, { auth: "none", headers: { authorization: "Bearer pb-someappkey" } });
       assert.equal(res.status, 401, `${method} ${path}`);

@@ -39,8 +39,10 @@ const PUBLIC_ROWS: ReadonlySet<string> = new Set(
   (Object.values(adminApi) as EndpointDef[]).filter((d) => d.public).map((d) => `${d.method} ${d.path}`),
 );
 
-/** Paths of the client API (OpenAI's and Anthropic's), as a client sends them with or without `/v1`. */
-const CLIENT_API_PATH = /^\/(v1\/)?(chat\/completions|responses|messages|completions|embeddings|models)(\/|$)/;
+/** Paths of the client API (OpenAI's and Anthropic's), as a client sends them with or without `/v1`, and the API's
+ *  `/healthz` (an uptime check on the wrong port must not see the dashboard page as healthy). */
+const CLIENT_API_PATH =
+  /^\/((v1\/)?(chat\/completions|responses|messages|completions|embeddings|models)(\/|$)|healthz$)/;
 
 /** Requires auth on the admin API (401 JSON `admin_auth_required`). Page loads (GET/HEAD outside the API) pass: the
  *  dashboard's files hold no secret, and the page itself shows the sign-in screen when it has no session. Every
