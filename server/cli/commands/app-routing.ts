@@ -17,9 +17,10 @@ import { withStores, type CliContext } from "../context";
 import { UsageError } from "../errors";
 import { localTime, table } from "../format";
 import { checkCliRoutingModels } from "../routing-models";
+import { patchbayCommand } from "../../connect/patchbay-command";
 
 function noApp(name: string): PatchbayError {
-  return new PatchbayError("app_not_found", `No app named "${name}". See: patchbay app list`);
+  return new PatchbayError("app_not_found", `No app named "${name}". See: ${patchbayCommand("app list")}`);
 }
 
 /** Collects a repeatable option's values. */

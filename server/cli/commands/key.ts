@@ -98,5 +98,5 @@ function shownPrefix(prefix: string): string {
 }
 
 function notFound(app: string): PatchbayError {
-  return new PatchbayError("app_not_found", `No app named "${app}". See: patchbay app list`);
+  return new PatchbayError("app_not_found", `No app named "${app}". See: ${patchbayCommand("app list")}`);
 }

@@ -81,7 +81,7 @@ function apiStartFailure(error: string, port: number | undefined): string {
 export function modelsLine(s: PatchbayStatus): string | null {
   if (s.modelCount === undefined || s.modelCount === null) return null;
   if (s.modelCount === 0) return `Models: none. ${NO_MODELS.text}`;
-  return `Models: ${s.modelCount} available (GET /v1/models, or \`patchbay models\`).`;
+  return `Models: ${s.modelCount} available (GET /v1/models, or \`${patchbayCommand("models")}\`).`;
 }
 
 function openCodeLine(s: PatchbayStatus["opencode"]): string {

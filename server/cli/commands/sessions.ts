@@ -49,7 +49,11 @@ function parseSearch(value: string): string {
 async function readApp(ctx: CliContext, name: string): Promise<{ history: HistoryLimits; totalTimeoutMs: number }> {
   return withStores(ctx, async ({ apps }) => {
     const app = apps.get(name);
-    if (!app) throw new PatchbayError("app_not_found", `There is no app named '${name}'. See: patchbay app list`);
+    if (!app)
+      throw new PatchbayError(
+        "app_not_found",
+        `There is no app named '${name}'. See: ${patchbayCommand("app list", ctx.io.env)}`,
+      );
     return { history: app.history, totalTimeoutMs: app.limits.totalTimeoutMs };
   });
 }

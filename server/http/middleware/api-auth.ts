@@ -3,6 +3,7 @@ import type { Request, RequestHandler, Response } from "express";
 import type { App } from "../../../shared/apps";
 import { PatchbayError } from "../../core/errors";
 import type { AppsStore, KeysStore } from "../../stores/types";
+import { patchbayCommand } from "../../connect/patchbay-command";
 
 /** What a successful authentication leaves in `res.locals.auth`. */
 export interface ApiAuth {
@@ -56,7 +57,7 @@ export function apiAuth(keys: KeysStore, apps: AppsStore): RequestHandler {
       return next(
         new PatchbayError(
           "invalid_api_key",
-          "Incorrect API key provided. Create a key for your app in the Patchbay dashboard (or `patchbay key create <app>`).",
+          `Incorrect API key provided. Create a key for your app in the Patchbay dashboard (or \`${patchbayCommand("key create <app>")}\`).`,
         ),
       );
     }
