@@ -138,7 +138,9 @@ Examples:
           if (!current) throw noApp(name);
           if (one) {
             const gone = current.budgets.find((b) => b.metric === one.metric && b.window === one.window);
-            if (!gone) throw new UsageError(`App "${name}" has no ${one.metric} budget per ${one.window}.`);
+            // Not a usage error (exit 2): the command was right, the app just has no such budget (exit 1).
+            if (!gone)
+              throw new PatchbayError("not_found", `App "${name}" has no ${one.metric} budget per ${one.window}.`);
             removed = `Removed the budget of ${describeBudget(gone)}.`;
             return apps.update(name, { budgets: current.budgets.filter((b) => b !== gone) });
           }

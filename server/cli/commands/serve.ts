@@ -45,7 +45,8 @@ function keepAliveOverride(flag: number | null | undefined, env: string | undefi
 /** `--search-url`: an http(s) URL without credentials (the Settings field's rule, shared/settings.ts). */
 function parseSearchUrl(value: string): string {
   const r = SearchUrl.safeParse(value.trim());
-  if (!r.success) throw new InvalidArgumentError(`'${value}': ${r.error.issues[0]?.message ?? "not a URL"}.`);
+  // Commander already names the value ("argument 'x' is invalid."): the rule alone follows.
+  if (!r.success) throw new InvalidArgumentError(`${r.error.issues[0]?.message ?? "Not a URL"}.`);
   return r.data;
 }
 

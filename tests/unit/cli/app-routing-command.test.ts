@@ -81,6 +81,9 @@ test("alias --fallback, route and budget are saved and shown", async () => {
     (savedApp().budgets as Array<{ metric: string; window: string }>).map((b) => `${b.metric}/${b.window}`),
     ["requests/5h"],
   );
+  const missing = await cli("app", "budget", "cc", "--remove", "requests/day");
+  assert.equal(missing.code, 1, "not a usage error: the app has no such budget");
+  assert.match(missing.stderr, /App "cc" has no requests budget per day/);
   const all = await cli("app", "budget", "cc", "--remove");
   assert.match(all.stdout, /^Removed every budget of app "cc"\.\nApp "cc" has no budget\./);
   assert.deepEqual(savedApp().budgets, []);
@@ -98,7 +101,6 @@ test("bad input: one clear line, exit 2, nothing saved", async () => {
       ["app", "budget", "cc", "--remove", "tokens/fortnight"],
       /'tokens\/fortnight' names no budget: use requests\/<window>/,
     ],
-    [["app", "budget", "cc", "--remove", "requests/day"], /App "cc" has no requests budget per day/],
     [
       ["app", "alias", "cc", "fast", "mock/a", "--fallback", "mock/b", "--fallback", "mock/a"],
       /names mock\/a twice.*loop/,

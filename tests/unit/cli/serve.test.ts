@@ -313,7 +313,7 @@ describe("patchbay serve (fake Patchbay)", () => {
       createPatchbay: fake.create,
     });
     assert.equal(code, 2);
-    assert.match(h.err(), /'notaurl': The search URL must be an http\(s\) URL/);
+    assert.match(h.err(), /argument 'notaurl' is invalid\. The search URL must be an http\(s\) URL/);
     const h2 = harness();
     h2.io.env.PATCHBAY_SEARCH_URL = "ftp://example.org";
     const code2 = await main(["node", "patchbay", "serve"], h2.io, { createPatchbay: fake.create });
