@@ -1,9 +1,9 @@
 // The CLI's check of the models a route or fallback chain names, against the running Patchbay's model list (the
 // CLI has no OpenCode of its own): refused when that list is known, saved with a warning when it is not.
 import type { App } from "../../shared/apps";
-import type { ModelInfo } from "../core/contract";
 import { unknownRoutingModels, type RoutingChange } from "../routing/validate";
 import type { CliContext } from "./context";
+import { runningModels } from "./running-models";
 import { UsageError } from "./errors";
 
 /**
@@ -19,22 +19,13 @@ export async function checkCliRoutingModels(
 ): Promise<string | null> {
   const named = unknownRoutingModels(change, previous, []);
   if (named.length === 0) return null;
-  // Loaded here: the admin client and its schemas are needed only when a change names models.
-  const { findRunningPatchbay } = await import("../connect/running-patchbay");
-  const running = await findRunningPatchbay(ctx.dataDir()).catch(() => null);
-  let why = "no Patchbay is running on this data folder";
-  if (running) {
-    try {
-      const catalog = await running.client.getModels();
-      const models: ModelInfo[] = catalog.providers.flatMap((p) => p.models);
-      const first = unknownRoutingModels(change, previous, models)[0];
-      if (first) throw new UsageError(first.message);
-      return null;
-    } catch (err) {
-      if (err instanceof UsageError) throw err;
-      why = `the running Patchbay could not list its models (${err instanceof Error ? err.message : String(err)})`;
-    }
+  const listed = await runningModels(ctx);
+  if ("models" in listed) {
+    const first = unknownRoutingModels(change, previous, listed.models)[0];
+    if (first) throw new UsageError(first.message);
+    return null;
   }
+  const why = listed.why;
   return (
     `patchbay: warning: saved without checking that a provider offers ${named.map((n) => n.model).join(", ")}: ${why}; ` +
     `a request that reaches a model no provider offers is refused, naming it.\n`

@@ -19,6 +19,7 @@ import { UsageError } from "../errors";
 import { describeHistoryLimits, localTime, table } from "../format";
 import { registerAppRoutingCommands } from "./app-routing";
 import { checkCliRoutingModels } from "../routing-models";
+import { runningModels } from "../running-models";
 import { dataDirFlag } from "../data-dir-flag";
 
 /** Splits and checks `--models a/b,c/*`. Throws UsageError naming the bad pattern. */
@@ -319,11 +320,9 @@ async function describeSearchBackend(ctx: CliContext): Promise<string> {
  */
 async function warnIfMatchingNothing(ctx: CliContext, patterns: readonly string[]): Promise<void> {
   if (patterns.length === 0) return;
-  const { findRunningPatchbay } = await import("../../connect/running-patchbay");
-  const running = await findRunningPatchbay(ctx.dataDir()).catch(() => null);
-  const catalog = running ? await running.client.getModels().catch(() => null) : null;
-  if (!catalog) return;
-  const ids = catalog.providers.flatMap((p) => p.models.map((m) => m.id));
+  const listed = await runningModels(ctx);
+  if (!("models" in listed)) return;
+  const ids = listed.models.map((m) => m.id);
   const none = patterns.filter((p) => !ids.some((id) => isModelAllowed([p], id)));
   if (none.length === 0) return;
   const all = none.length === patterns.length;
@@ -338,14 +337,10 @@ async function warnIfMatchingNothing(ctx: CliContext, patterns: readonly string[
  * but /v1/models leaves it out). Without a running Patchbay (no catalog without OpenCode) nothing is checked.
  */
 async function warnIfUnavailable(ctx: CliContext, alias: string, target: string): Promise<void> {
-  // Loaded here: the admin client and its schemas are needed only after an alias is set.
-  const { findRunningPatchbay } = await import("../../connect/running-patchbay");
-  const running = await findRunningPatchbay(ctx.dataDir()).catch(() => null);
-  if (!running) return;
-  const catalog = await running.client.getModels().catch(() => null);
-  if (!catalog) return;
+  const listed = await runningModels(ctx);
+  if (!("models" in listed)) return;
   const [base = "", variant] = target.split("#");
-  const model = catalog.providers.flatMap((p) => p.models).find((m) => m.id === base);
+  const model = listed.models.find((m) => m.id === base);
   if (model && (variant === undefined || model.variants.includes(variant))) return;
   ctx.io.err(
     `patchbay: warning: alias "${alias}" points to ${target}, which no connected provider offers; ` +
