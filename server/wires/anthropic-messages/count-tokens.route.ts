@@ -3,21 +3,15 @@
 import type { RequestHandler } from "express";
 import type { ModelInfo } from "../../core/contract";
 import { resolveModel } from "../../core/model-resolver";
-import { countInputTokens } from "../../tokenizer/token-count-pool";
-import { textsOf } from "../../tokenizer/request-texts";
 import { decodeCountTokensRequest } from "./decode";
 import { authOf } from "../../http/middleware/api-auth";
-import { formatWarningsHeader } from "../../http/model-run/warnings";
+import { estimateInputTokens } from "../../http/model-run/token-estimate";
 
 /** The route handler: `{input_tokens}`. */
 export function countTokensRoute(catalog: () => Promise<ModelInfo[]>): RequestHandler {
   return async (req, res) => {
     const request = decodeCountTokensRequest(req.body);
     resolveModel(authOf(res).app, request.model, await catalog());
-    const warnings = formatWarningsHeader(request.warnings);
-    if (warnings) res.setHeader("x-patchbay-warnings", warnings);
-    const { tokens, method } = await countInputTokens(textsOf(request));
-    res.setHeader("x-patchbay-estimate", method);
-    res.json({ input_tokens: tokens });
+    res.json({ input_tokens: await estimateInputTokens(res, request) });
   };
 }

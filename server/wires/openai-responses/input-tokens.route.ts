@@ -8,12 +8,10 @@ import { appDataKey } from "../../../shared/apps";
 import type { ModelInfo } from "../../core/contract";
 import { resolveModel } from "../../core/model-resolver";
 import { authOf } from "../../http/middleware/api-auth";
-import { formatWarningsHeader } from "../../http/model-run/warnings";
+import { estimateInputTokens } from "../../http/model-run/token-estimate";
 import { expandStoredInput } from "../../responses-store/expand-input";
 import { newResponseId } from "../../responses-store/record";
 import type { ResponseStore } from "../../responses-store/response-store";
-import { textsOf } from "../../tokenizer/request-texts";
-import { countInputTokens } from "../../tokenizer/token-count-pool";
 import { decodeResponsesRequest } from "./decode";
 
 /** Stands in for an absent `model` (optional on this endpoint: an estimate needs none). */
@@ -33,10 +31,6 @@ export function inputTokensRoute(deps: {
     const expanded = await expandStoredInput(body, appDataKey(app), deps.responses, newResponseId(deps.now()));
     const { request } = decodeResponsesRequest(expanded.body);
     if (hasModel) resolveModel(app, request.model, await deps.catalog());
-    const warnings = formatWarningsHeader(request.warnings);
-    if (warnings) res.setHeader("x-patchbay-warnings", warnings);
-    const { tokens, method } = await countInputTokens(textsOf(request));
-    res.setHeader("x-patchbay-estimate", method);
-    res.json({ object: "response.input_tokens", input_tokens: tokens });
+    res.json({ object: "response.input_tokens", input_tokens: await estimateInputTokens(res, request) });
   };
 }
