@@ -60,13 +60,17 @@ export function buildProgram(io: CliIO, deps: CliDeps = {}): Command {
     )
     .helpOption("-h, --help", "show help")
     .helpCommand("help [command]", "show help for a command")
-    .showHelpAfterError(`(run ${patchbayCommand("--help", io.env)} for usage)`)
     // Descriptions wrap at the help width (80 when not a terminal) even beside long command terms (`app alias …`).
     .configureHelp({ showGlobalOptions: true, minWidthToWrap: 20 })
     .configureOutput({
       writeOut: (text) => io.out(text),
       writeErr: (text) => io.err(text),
-      outputError: (text, write) => write(`patchbay: ${text.replace(/^error: /, "")}`),
+      // Commander's usage errors, then where the usage is: the hint names the command that works here, worked out
+      // only when an error is printed (a PATH lookup that every other run can skip).
+      outputError: (text, write) => {
+        write(`patchbay: ${text.replace(/^error: /, "")}`);
+        write(`(run ${patchbayCommand("--help", io.env)} for usage)\n`);
+      },
     })
     .exitOverride()
     .addHelpText(

@@ -24,6 +24,10 @@ export function presentedKey(req: Request): string | null {
   return m?.[1] ?? null;
 }
 
+/** `patchbay key create <app>` as it runs on this machine: worked out once (a PATH lookup), not on every refused key. */
+let keyCreate: string | undefined;
+const keyCreateCommand = (): string => (keyCreate ??= patchbayCommand("key create <app>"));
+
 /** Authenticates the request or fails with 401 `missing_api_key` / `invalid_api_key`. */
 export function apiAuth(keys: KeysStore, apps: AppsStore): RequestHandler {
   return (req, res, next) => {
@@ -57,7 +61,7 @@ export function apiAuth(keys: KeysStore, apps: AppsStore): RequestHandler {
       return next(
         new PatchbayError(
           "invalid_api_key",
-          `Incorrect API key provided. Create a key for your app in the Patchbay dashboard (or \`${patchbayCommand("key create <app>")}\`).`,
+          `Incorrect API key provided. Create a key for your app in the Patchbay dashboard (or \`${keyCreateCommand()}\`).`,
         ),
       );
     }
