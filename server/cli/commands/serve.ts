@@ -42,20 +42,25 @@ function keepAliveOverride(flag: number | null | undefined, env: string | undefi
   return ms;
 }
 
-/** `--search-url`: an http(s) URL without credentials (the Settings field's rule, shared/settings.ts). */
-function parseSearchUrl(value: string): string {
+/** What is wrong with a search URL (the Settings field's rule, shared/settings.ts), or null when it is usable. */
+function searchUrlProblem(value: string): string | null {
   const r = SearchUrl.safeParse(value.trim());
-  // Commander already names the value ("argument 'x' is invalid."): the rule alone follows.
-  if (!r.success) throw new InvalidArgumentError(`${r.error.issues[0]?.message ?? "Not a URL"}.`);
-  return r.data;
+  return r.success ? null : `${r.error.issues[0]?.message ?? "Not a URL"}.`;
+}
+
+/** `--search-url` (commander already names the value in its message: the rule alone follows). */
+function parseSearchUrl(value: string): string {
+  const problem = searchUrlProblem(value);
+  if (problem) throw new InvalidArgumentError(problem);
+  return value.trim();
 }
 
 /** This run's search URL: the flag, else PATCHBAY_SEARCH_URL (checked like the flag), else undefined (Settings). */
 function searchUrlOverride(flag: string | undefined, env: string | undefined): string | undefined {
   if (flag !== undefined || !env?.trim()) return flag;
-  const r = SearchUrl.safeParse(env.trim());
-  if (!r.success) throw new UsageError(`PATCHBAY_SEARCH_URL='${env}': ${r.error.issues[0]?.message ?? "not a URL"}.`);
-  return r.data;
+  const problem = searchUrlProblem(env);
+  if (problem) throw new UsageError(`PATCHBAY_SEARCH_URL='${env}': ${problem}`);
+  return env.trim();
 }
 
 /** `--host` is loopback only, like the setting: LAN exposure (dashboard settings) is the one way to listen wider. */
