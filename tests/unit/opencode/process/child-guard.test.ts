@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
-import { after, describe, test } from "node:test";
+import { after, afterEach, describe, test } from "node:test";
 import {
   GUARD_NODE,
   GUARD_SH,
@@ -24,10 +24,13 @@ import { waitFor } from "../../../harness/wait-for";
 const POSIX = process.platform !== "win32";
 const tmp = mkdtempSync(path.join(os.tmpdir(), "pb-guard-"));
 const groups = new Set<number>();
-after(() => {
+// Each test's groups are killed as soon as it ends, not at the end of the file: pids wrap quickly on a busy machine
+// (pid_max is often 32768), and a stale group id could by then belong to another job's process group.
+afterEach(() => {
   for (const g of groups) killGroup(g, "SIGKILL");
-  rmSync(tmp, { recursive: true, force: true });
+  groups.clear();
 });
+after(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** The stand-in: a shell (the group leader, like OpenCode) with one helper; `tail` runs after the helper started. */
 const standIn = (tail = "sleep 60") => ["/bin/sh", "-c", `sleep 60 & ${tail}`];
@@ -204,11 +207,14 @@ describe("child guard", { skip: !POSIX && "process groups are POSIX" }, () => {
       message: `spawn ${path.join(tmp, "no-such-opencode")} ENOENT`,
     });
     const attached = spawn("/bin/sh", [GUARD_SH, ...standIn()], { stdio: ["pipe", "ignore", "ignore", "pipe"] });
+    // Listened for before anything is awaited: the exit can be handled before the report line is read, and a
+    // listener added after it would wait on an empty event loop (the test runner then ends the whole process).
+    const attachedExit = new Promise<number | null>((r) => attached.on("exit", r));
     const report = await new Promise<string>((resolve) =>
       readline.createInterface({ input: attached.stdio[3] as NodeJS.ReadableStream }).once("line", resolve),
     );
     assert.match(report, /^error EINVAL .*own process group/);
-    assert.equal(await new Promise((r) => attached.on("exit", r)), 2);
+    assert.equal(await attachedExit, 2);
   });
 });
 
