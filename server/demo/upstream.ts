@@ -24,10 +24,11 @@ export function demoProviderConfig(baseURL: string): Record<string, unknown> {
       echo: {
         name: "Demo echo (no real AI)",
         tool_call: true,
-        attachment: false,
+        // Images in: the echo says what it got (`patchbay doctor`'s image check: a client's image reaches the model).
+        attachment: true,
         reasoning: false,
         temperature: true,
-        modalities: { input: ["text"], output: ["text"] },
+        modalities: { input: ["text", "image"], output: ["text"] },
         // Claude Code gets this as CLAUDE_CODE_MAX_CONTEXT_TOKENS (connect/launch): its own system prompt and tools
         // take ~25k tokens, so a small window made it compact around every turn. The echo has no real limit.
         limit: { context: 200000, output: 4096 },
@@ -36,7 +37,13 @@ export function demoProviderConfig(baseURL: string): Record<string, unknown> {
   };
 }
 
-const ContentPart = z.object({ type: z.string(), text: z.string().optional() }).passthrough();
+const ContentPart = z
+  .object({
+    type: z.string(),
+    text: z.string().optional(),
+    image_url: z.union([z.string(), z.object({ url: z.string() }).passthrough()]).optional(),
+  })
+  .passthrough();
 const Message = z
   .object({
     role: z.string(),
@@ -74,13 +81,21 @@ export async function startDemoUpstream(opts: { port?: number } = {}): Promise<D
 }
 
 /** The scripted answer (pure): a tool call when the user asks for one by name ("use the Bash tool", "use get_time"),
- *  else a friendly echo of what the user typed. Agents' own context blocks (`<system-reminder>…`) are not what the user
- *  typed, so they neither trigger tools nor are echoed. */
+ *  a description of the images in the last message when it has any (a user message, or the one a client's tool
+ *  result became), else a friendly echo of what the user typed. Agents' own context blocks (`<system-reminder>…`) are
+ *  not what the user typed, so they neither trigger tools nor are echoed. */
 export function demoReply(body: ChatBody): {
   text: string | null;
   toolCall: { name: string; arguments: string } | null;
 } {
   const last = body.messages.at(-1);
+  const images = last?.role === "user" ? imagesOf(last.content) : [];
+  if (images.length > 0) {
+    return {
+      text: `I see ${images.length === 1 ? "an image" : `${images.length} images`}: ${images.join(", ")}. (I'm Patchbay's demo model, so I cannot say what is in it.)`,
+      toolCall: null,
+    };
+  }
   if (last?.role === "tool") {
     return {
       text: `The tool answered: ${textOf(last.content).slice(0, 500)}. (I'm Patchbay's demo model, so that's all I can do with it.)`,
@@ -91,7 +106,8 @@ export function demoReply(body: ChatBody): {
   const said = typedText(textOf(lastUser?.content));
   const tool = (body.tools ?? []).find((t) => asksFor(said, t.function.name));
   if (tool) {
-    return { text: null, toolCall: { name: tool.function.name, arguments: JSON.stringify(harmlessArguments(tool)) } };
+    const args = harmlessArguments(tool, absolutePathIn(said));
+    return { text: null, toolCall: { name: tool.function.name, arguments: JSON.stringify(args) } };
   }
   const echo = said ? `You said: "${said.slice(0, 500)}".` : "You did not say anything yet.";
   return {
@@ -115,24 +131,42 @@ function asksFor(said: string, name: string): boolean {
   return new RegExp(`\\buse (the )?${escaped}(?![\\w-])`, "i").test(said);
 }
 
+/** The images of a message's content, each as "<media type>, <bytes> bytes" (a data URL) or "<url>". */
+function imagesOf(content: z.infer<typeof Message>["content"]): string[] {
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((part) => {
+    if (part.type !== "image_url" || part.image_url === undefined) return [];
+    const url = typeof part.image_url === "string" ? part.image_url : part.image_url.url;
+    const data = /^data:([^;,]+)(?:;[^,]*)?;base64,(.*)$/s.exec(url);
+    if (!data) return [url.slice(0, 200)];
+    return [`${data[1]}, ${Math.floor((data[2]!.replace(/=+$/, "").length * 3) / 4)} bytes`];
+  });
+}
+
+/** The first absolute path the user typed ("use the Read tool on /tmp/x.png", or `C:\…` on Windows), for a tool's
+ *  path argument. */
+function absolutePathIn(said: string): string | undefined {
+  return /(?:^|\s)((?:\/|[A-Za-z]:\\)[^\s"'`]+)/.exec(said)?.[1]?.replace(/[.,;:!?)]+$/, "");
+}
+
 /** Arguments that satisfy the tool's required properties with harmless values, so an agent can actually run the call:
- *  a command echoes, a path names README.md, other strings say "demo", numbers are 1, booleans false, arrays hold
- *  one such value. */
-function harmlessArguments(tool: z.infer<typeof Tool>): Record<string, unknown> {
+ *  a command echoes, a path names the absolute path the user typed (else README.md), other strings say "demo",
+ *  numbers are 1, booleans false, arrays hold one such value. */
+function harmlessArguments(tool: z.infer<typeof Tool>, userPath?: string): Record<string, unknown> {
   const schema = (tool.function as { parameters?: unknown }).parameters;
   const props = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
   const required = isObject(schema) && Array.isArray(schema.required) ? schema.required : [];
   const args: Record<string, unknown> = {};
   for (const key of required) {
     if (typeof key !== "string") continue;
-    args[key] = harmlessValue(key, props[key]);
+    args[key] = harmlessValue(key, props[key], userPath);
   }
   return args;
 }
 
-function harmlessValue(key: string, prop: unknown): unknown {
+function harmlessValue(key: string, prop: unknown, userPath?: string): unknown {
   const type = isObject(prop) ? prop.type : undefined;
-  const word = /command|cmd/i.test(key) ? "echo demo" : /path|file/i.test(key) ? "README.md" : "demo";
+  const word = /command|cmd/i.test(key) ? "echo demo" : /path|file/i.test(key) ? (userPath ?? "README.md") : "demo";
   if (type === "array") return /command|cmd/i.test(key) ? ["echo", "demo"] : [word];
   if (type === "number" || type === "integer") return 1;
   if (type === "boolean") return false;

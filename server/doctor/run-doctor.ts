@@ -3,7 +3,7 @@
 // the client run headless through `launch`'s own plan (doctor's checks: checks.ts). A failed check names the request
 // Patchbay refused and why, read from that Patchbay's request log, or says that none reached it.
 import { spawn } from "node:child_process";
-import { mkdtemp, mkdir, rm } from "node:fs/promises";
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -16,13 +16,19 @@ import { findRunningPatchbay } from "../connect/running-patchbay";
 import { resolveClientBinary } from "../connect/find-binary";
 import { createLaunchDir, removeLaunchDir, writeLaunchFiles } from "../connect/launch-dir";
 import { adminAccess, clientSettings } from "../connect/patchbay-access";
-import { DOCTOR_CLIENTS, doctorChecks } from "./checks";
+import { DOCTOR_CLIENTS, NO_IMAGE_CHECK, doctorChecks } from "./checks";
 import { readDoctorState, rememberPassed } from "./doctor-state";
 
 /** The scripted model every check uses. */
 export const DOCTOR_MODEL = "demo/echo";
 /** The throwaway app's name. */
 export const DOCTOR_APP = "doctor";
+
+/** The image check's picture: a 16 × 16 red PNG (80 bytes). */
+const CHECK_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAF0lEQVR4nGP4z8BAEiJN9aiGUQ1DSgMAkPn/Afnh+ngAAAAASUVORK5CYII=",
+  "base64",
+);
 
 export type { DoctorCheckResult, DoctorClientResult } from "../../shared/admin/doctor";
 
@@ -195,13 +201,16 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorClientResult
       const work = path.join(tmp, `work-${client.id}`);
       await mkdir(home, { recursive: true });
       await mkdir(work, { recursive: true });
+      const imagePath = path.join(work, "doctor-check.png");
+      await writeFile(imagePath, CHECK_PNG);
       const base: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(opts.env).filter(([k]) => !CLIENT_ENV.test(k)));
       const env = { ...base, HOME: home, USERPROFILE: home, NO_COLOR: "1" };
       opts.signal?.throwIfAborted();
       const version = versionOf((await run(bin, ["--version"], env, work, 60_000, opts.signal)).output);
       say(`Checking ${client.name} ${version ?? "(unknown version)"} (${bin})…`);
       const checks: DoctorCheckResult[] = [];
-      for (const check of doctorChecks(client.id)) {
+      const planned = doctorChecks(client.id, imagePath);
+      for (const check of planned) {
         if (down) {
           checks.push({ id: check.id, title: check.title, ok: false, detail: down });
           continue;
@@ -243,7 +252,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorClientResult
         bin,
         version,
         checks,
-        image: "not checked: the demo model takes no images",
+        image: planned.some((c) => c.id === "image") ? null : NO_IMAGE_CHECK,
         ok,
         lastPassedVersion: (await readDoctorState(opts.dataDir)).clients[client.id]?.lastPassedVersion ?? null,
       });

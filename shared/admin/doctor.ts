@@ -24,8 +24,8 @@ export type DoctorStartBody = z.infer<typeof DoctorStartBody>;
 
 /** One check's outcome. */
 export const DoctorCheckResult = z.object({
-  id: z.enum(["plain", "tool"]),
-  /** Column title (`plain prompt`, `tool round trip`). */
+  id: z.enum(["plain", "tool", "image"]),
+  /** Column title (`plain prompt`, `tool round trip`, `image`). */
   title: z.string(),
   ok: z.boolean(),
   /** Why it failed: the refused request and Patchbay's reason, or what the client did; null when ok. */
@@ -43,8 +43,8 @@ export const DoctorClientResult = z.object({
   /** `--version`'s version, null when it printed none. */
   version: z.string().nullable(),
   checks: z.array(DoctorCheckResult),
-  /** Why there is no image check (the scripted model takes no images). */
-  image: z.string(),
+  /** Why this client has no image check; null when `checks` has one. */
+  image: z.string().nullable(),
   ok: z.boolean(),
   /** The last version whose checks all passed (after this run). */
   lastPassedVersion: z.string().nullable(),

@@ -91,7 +91,7 @@ describe("Set up a coding agent from the dashboard", { timeout: 300_000 }, () =>
 });
 
 describe("Check your agents from the dashboard", { timeout: 600_000 }, () => {
-  test("Run check with only Codex: its row shows both checks passed and the version remembered", async () => {
+  test("Run check with only Codex: its row shows its three checks passed and the version remembered", async () => {
     await d.page.goto(`${d.fx.urls.adminUrl}/connect`);
     const card = await new AgentCheckCard(d.page).pick(["Codex"]);
     await card.run();
@@ -99,9 +99,10 @@ describe("Check your agents from the dashboard", { timeout: 600_000 }, () => {
       .progress()
       .getByText(/Checking Codex/)
       .waitFor({ timeout: 120_000 });
-    const [version, plain, tool, lastPassed, ...rest] = await card.row("Codex", 480_000);
+    const [version, plain, tool, image, lastPassed, ...rest] = await card.row("Codex", 480_000);
     assert.match(version ?? "", /^\d+\.\d+\.\d+/);
-    assert.deepEqual([plain, tool, rest], ["ok", "ok", []]);
+    assert.deepEqual([plain, tool, image, rest], ["ok", "ok", "ok", []]);
+    await card.results().getByRole("columnheader", { name: "Image", exact: true }).waitFor();
     assert.equal(lastPassed, version);
     assert.equal(await card.results().getByRole("rowheader").count(), 1, "only Codex was checked");
     await card.results().scrollIntoViewIfNeeded();

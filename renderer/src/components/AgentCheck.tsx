@@ -21,9 +21,11 @@ function CheckCell({ ok }: { ok: boolean }) {
   return <span className={`badge ${ok ? "ok" : "danger"}`}>{ok ? "ok" : "FAILED"}</span>;
 }
 
-/** One row per client; the failures' details under the table. */
+/** One row per client, one column per check any client had (`n/a` where a client has none); the failures' details
+ *  and the clients without an image check under the table. */
 function Results({ results }: { results: DoctorClientResult[] }) {
-  const titles = results[0]?.checks.map((c) => c.title) ?? [];
+  const columns = [...new Map(results.flatMap((r) => r.checks.map((c) => [c.id, c.title] as const))).entries()];
+  const noImage = results.filter((r) => r.image);
   const failures = results.flatMap((r) =>
     r.checks.filter((c) => !c.ok).map((c) => ({ key: `${r.client}-${c.id}`, what: `${r.name} ${c.title}`, c })),
   );
@@ -35,8 +37,8 @@ function Results({ results }: { results: DoctorClientResult[] }) {
             <tr>
               <th scope="col">Client</th>
               <th scope="col">Version</th>
-              {titles.map((t) => (
-                <th scope="col" key={t}>
+              {columns.map(([id, t]) => (
+                <th scope="col" key={id}>
                   {t[0]?.toUpperCase()}
                   {t.slice(1)}
                 </th>
@@ -51,11 +53,14 @@ function Results({ results }: { results: DoctorClientResult[] }) {
                   {r.name}
                 </th>
                 <td className="mono">{r.version ?? DASH}</td>
-                {r.checks.map((c) => (
-                  <td key={c.id}>
-                    <CheckCell ok={c.ok} />
-                  </td>
-                ))}
+                {columns.map(([id]) => {
+                  const c = r.checks.find((k) => k.id === id);
+                  return (
+                    <td key={id} className={c ? undefined : "faint"}>
+                      {c ? <CheckCell ok={c.ok} /> : "n/a"}
+                    </td>
+                  );
+                })}
                 <td className="mono">{r.lastPassedVersion ?? DASH}</td>
               </tr>
             ))}
@@ -71,9 +76,11 @@ function Results({ results }: { results: DoctorClientResult[] }) {
           ))}
         </ul>
       ) : null}
-      <p className="faint" style={{ margin: 0 }}>
-        No image check: {results[0]?.image.replace(/^not checked: /, "")}.
-      </p>
+      {noImage.map((r) => (
+        <p key={r.client} className="faint" style={{ margin: 0 }}>
+          {r.name}: no image check ({r.image}).
+        </p>
+      ))}
     </>
   );
 }

@@ -22,7 +22,7 @@ const CODEX: DoctorClientResult = {
       detail: "no request reached Patchbay; the client exited with 1",
     },
   ],
-  image: "not checked: the demo model takes no images",
+  image: "doctor has no headless way to give this client an image",
   ok: false,
   lastPassedVersion: "0.49.0",
 };

@@ -31,6 +31,37 @@ test("each client's tool check asks the demo model for one of its tools by name"
   assert.deepEqual(doctorChecks("opencode"), []);
 });
 
+test("the image check: Claude Code and Codex read doctor's PNG with their own file tool; Copilot CLI has none", () => {
+  for (const [client, tool, pathKey] of [
+    ["claude-code", "Read", "file_path"],
+    ["codex", "view_image", "path"],
+  ] as const) {
+    assert.equal(
+      doctorChecks(client).find((c) => c.id === "image"),
+      undefined,
+      "no image check without a PNG",
+    );
+    const check = doctorChecks(client, "/tmp/pb/work/doctor-check.png").find((c) => c.id === "image")!;
+    const prompt = check.args.find((a) => a.includes("tool"))!;
+    const reply = demoReply({
+      model: "echo",
+      messages: [{ role: "user", content: prompt }],
+      tools: [
+        {
+          type: "function",
+          function: { name: tool, parameters: { type: "object", required: [pathKey], properties: {} } },
+        },
+      ],
+    });
+    assert.deepEqual(JSON.parse(reply.toolCall?.arguments ?? "null"), { [pathKey]: "/tmp/pb/work/doctor-check.png" });
+    assert.match("I see an image: image/png, 80 bytes.", check.expect);
+  }
+  assert.deepEqual(
+    doctorChecks("copilot", "/tmp/x.png").map((c) => c.id),
+    ["plain", "tool"],
+  );
+});
+
 test("versionOf reads the version from each CLI's --version line", () => {
   assert.equal(versionOf("2.1.170 (Claude Code)"), "2.1.170");
   assert.equal(versionOf("codex-cli 0.171.0"), "0.171.0");
@@ -90,17 +121,29 @@ test("the table: one row per client, failures listed under it", () => {
     checks: [
       { id: "plain", title: "plain prompt", ok: true, detail: null },
       { id: "tool", title: "tool round trip", ok, detail: ok ? null : "no request reached Patchbay" },
+      { id: "image", title: "image", ok: true, detail: null },
     ],
-    image: "not checked",
+    image: null,
     ok,
     lastPassedVersion: ok ? "0.171.0" : null,
   });
-  const good = doctorTable([row(true)]);
+  const copilot: DoctorClientResult = {
+    ...row(true),
+    client: "copilot",
+    name: "GitHub Copilot CLI",
+    version: "1.0.102",
+    checks: row(true).checks.slice(0, 2),
+    image: "no headless way",
+  };
+  const good = doctorTable([row(true), copilot]);
   assert.match(good, /^client\s+version\s+plain prompt\s+tool round trip\s+image\s+last passed$/m);
-  assert.match(good, /^Codex\s+0\.171\.0\s+ok\s+ok\s+n\/a\s+0\.171\.0$/m);
+  assert.match(good, /^Codex\s+0\.171\.0\s+ok\s+ok\s+ok\s+0\.171\.0$/m);
+  assert.match(good, /^GitHub Copilot CLI\s+1\.0\.102\s+ok\s+ok\s+n\/a\s+0\.171\.0$/m);
+  assert.match(good, /^GitHub Copilot CLI: no image check \(no headless way\)\.$/m);
+  assert.doesNotMatch(good, /Codex: no image check/);
   assert.doesNotMatch(good, /Failures/);
   const bad = doctorTable([row(false)]);
-  assert.match(bad, /^Codex\s+0\.171\.0\s+ok\s+FAILED\s+n\/a\s+never$/m);
+  assert.match(bad, /^Codex\s+0\.171\.0\s+ok\s+FAILED\s+ok\s+never$/m);
   assert.match(bad, /Failures:\n {2}Codex 0\.171\.0 tool round trip: no request reached Patchbay/);
 });
 

@@ -113,3 +113,62 @@ test("the demo model's context window leaves Claude Code room: it is not told to
   // it compacts well before the window is full, so anything near 32k compacts around every turn.
   assert.ok(context >= 200_000, `context window ${context}`);
 });
+
+test("demoReply: images in the last message are described (doctor's image check); a typed absolute path is the tool's path", () => {
+  const png =
+    "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAF0lEQVR4nGP4z8BAEiJN9aiGUQ1DSgMAkPn/Afnh+ngAAAAASUVORK5CYII=";
+  const seen = demoReply({
+    model: "echo",
+    messages: [
+      { role: "user", content: "Please use the Read tool on /tmp/x/doctor-check.png" },
+      { role: "tool", tool_call_id: "c1", content: "[image: see the next user message]" },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "The image the tool returned:" },
+          { type: "image_url", image_url: { url: `data:image/png;base64,${png}` } },
+        ],
+      },
+    ],
+  });
+  assert.equal(seen.toolCall, null);
+  assert.match(seen.text ?? "", /^I see an image: image\/png, 80 bytes\./);
+  const two = demoReply({
+    model: "echo",
+    messages: [
+      {
+        role: "user",
+        content: [
+          { type: "image_url", image_url: "https://example.test/a.png" },
+          { type: "image_url", image_url: { url: `data:image/jpeg;base64,${png}` } },
+        ],
+      },
+    ],
+  });
+  assert.match(two.text ?? "", /^I see 2 images: https:\/\/example\.test\/a\.png, image\/jpeg, 80 bytes\./);
+  // An image earlier in the conversation is not described again.
+  const later = demoReply({
+    model: "echo",
+    messages: [
+      ...(two.text ? [{ role: "user", content: [{ type: "image_url", image_url: "https://x.test/a" }] }] : []),
+      { role: "user", content: "thanks" },
+    ],
+  });
+  assert.match(later.text ?? "", /You said: "thanks"/);
+  const read = {
+    type: "function",
+    function: {
+      name: "Read",
+      parameters: { type: "object", properties: { file_path: { type: "string" } }, required: ["file_path"] },
+    },
+  };
+  const call = demoReply({
+    model: "echo",
+    messages: [{ role: "user", content: "Please use the Read tool on /tmp/x/doctor-check.png." }],
+    tools: [read],
+  });
+  assert.deepEqual(call.toolCall, {
+    name: "Read",
+    arguments: JSON.stringify({ file_path: "/tmp/x/doctor-check.png" }),
+  });
+});
