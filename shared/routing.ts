@@ -36,13 +36,16 @@ export const RouteTarget = z
 export const RouteMap = z.partialRecord(RequestRole, RouteTarget);
 export type RouteMap = z.infer<typeof RouteMap>;
 
+/** One fallback of an alias: `provider/model[#variant]` (never another alias). */
+export const FallbackTarget = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]+\/[^\s#]+(#[A-Za-z0-9._-]+)?$/, "Use provider/model or provider/model#variant");
+
+/** Most fallbacks one alias may have. */
+export const MAX_FALLBACKS = 8;
+
 /** Fallback targets of one alias, tried in order after the alias's own target (`provider/model[#variant]`). */
-export const FallbackList = z
-  .array(
-    z.string().regex(/^[A-Za-z0-9._-]+\/[^\s#]+(#[A-Za-z0-9._-]+)?$/, "Use provider/model or provider/model#variant"),
-  )
-  .min(1)
-  .max(8);
+export const FallbackList = z.array(FallbackTarget).min(1).max(MAX_FALLBACKS);
 
 /** Alias name → its fallbacks. Keys are checked against the app's aliases when saved. */
 export const FallbackMap = z.record(z.string().regex(/^[A-Za-z0-9._:-]{1,80}$/), FallbackList);

@@ -1,15 +1,16 @@
 // Routing and limits in the dashboard (issue 24), one headless Patchbay (real OpenCode + mock upstream) and Chromium:
-// the Models tab's routes and the Limits tab's budgets save, remove and refuse bad input (nothing saved); the Aliases
-// tab shows each alias's fallbacks, the roles routed to it and the app's routes; the Usage tab shows each budget as
-// used/limit with its reset; the Overview shows a provider model rate-limited until its retry time and links the
-// refusal to its log entry.
+// the Models tab's routes, the Aliases tab's fallback chains and the Limits tab's budgets save, remove and refuse bad
+// input (nothing saved); the Aliases tab shows each alias's fallbacks, the roles routed to it and the app's routes;
+// the Limits tab's web search switch saves at once and says where searches go (issue 23); the Usage tab shows each
+// budget as used/limit with its reset; the Overview shows a provider model rate-limited until its retry time and
+// links the refusal to its log entry.
 import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import OpenAI from "openai";
 import { startDashboardFixture, type DashboardFixture } from "./support/dashboard-fixture";
 import { eventually } from "./support/eventually";
 import { Dashboard } from "./pages/dashboard";
-import { BudgetsPanel, BudgetUse, RoutesPanel } from "./pages/limits-panels";
+import { BudgetsPanel, BudgetUse, FallbackChains, RoutesPanel, WebSearchPanel } from "./pages/limits-panels";
 import { RequestDetailsDrawer } from "./pages/logs-page";
 
 const APP = "e2e-limits";
@@ -109,6 +110,75 @@ describe("routing and limits in the dashboard", { timeout: 240_000 }, () => {
     await d.fx.admin.updateApp({ params: { name: APP }, body: { routes: { subagent: "cheap" } } });
   });
 
+  test("fallback chains: pick, reorder, remove and save; the server's refusal shown at the chain, nothing saved", async () => {
+    // From the previous step: cheap → mock/mock-reasoner → mock/mock-model, subagent routed to cheap.
+    const aliases = await (await (await dash.apps()).open(APP)).aliases();
+    const chains = await new FallbackChains(d.page).ready();
+    assert.deepEqual(await chains.listed("cheap"), ["mock/mock-model"]);
+
+    await chains.pick("cheap", "vision", "mock/mock-vision");
+    await chains.button("cheap", "Move mock/mock-vision up").click();
+    assert.deepEqual(await chains.listed("cheap"), ["mock/mock-vision", "mock/mock-model"]);
+    assert.equal(await chains.button("cheap", "Move mock/mock-vision up").getAttribute("aria-disabled"), "true");
+    await chains
+      .status()
+      .filter({ hasText: /^Unsaved changes$/ })
+      .waitFor();
+    // Refused before saving: the alias's own target, a model already in the chain, not provider/model.
+    for (const [model, why] of [
+      ["mock/mock-reasoner", "mock/mock-reasoner is the alias's own target"],
+      ["mock/mock-model", "mock/mock-model is already in this chain."],
+      ["fast", "Use provider/model or provider/model#variant"],
+    ] as const) {
+      await chains.type("cheap", model);
+      await chains.chain("cheap").getByText(why).waitFor();
+    }
+    assert.deepEqual(await chains.listed("cheap"), ["mock/mock-vision", "mock/mock-model"]);
+
+    // Refused by the server (400 naming fallbacks.cheap[2]): shown at the chain in its words, nothing saved.
+    for (const [model, words] of [
+      ["mock/nonesuch", /The fallback mock\/nonesuch of "cheap" is a model no connected provider offers/],
+      ["other/model", /The fallback other\/model of "cheap" is a model app "e2e-limits" may not use/],
+      ["other/bell\u0007", /Control characters are not allowed in a model id/],
+    ] as const) {
+      await chains.type("cheap", model);
+      await chains.clickSave();
+      await chains.error("cheap").filter({ hasText: words }).waitFor();
+      if (model === "mock/nonesuch") {
+        await chains.chain("cheap").scrollIntoViewIfNeeded();
+        await d.screenshot("limits-01c-fallback-refused");
+      }
+      assert.deepEqual((await stored()).fallbacks, { cheap: ["mock/mock-model"] }, `${model}: nothing saved`);
+      await chains.button("cheap", `Remove fallback ${model}`).click();
+      assert.equal(await chains.error("cheap").count(), 0, "an edit clears the refusal");
+    }
+
+    await chains.save();
+    assert.deepEqual((await stored()).fallbacks, { cheap: ["mock/mock-vision", "mock/mock-model"] });
+    assert.equal((await aliases.row("cheap"))[2], "mock/mock-vision → mock/mock-model");
+    assert.deepEqual((await aliases.routes())[0], [
+      "subagent",
+      "cheap → mock/mock-reasoner → mock/mock-vision → mock/mock-model",
+    ]);
+    await d.screenshot("limits-01c-fallback-chains");
+
+    // A newly saved alias gets a chain editor; removing the alias (saved) takes its chain with it.
+    await aliases.add("quick", "mock/mock-model");
+    await aliases.save();
+    await chains.pick("quick", "reasoner#high", "mock/mock-reasoner#high");
+    await chains.button("cheap", "Remove fallback mock/mock-model").click();
+    await chains.save();
+    assert.deepEqual((await stored()).fallbacks, {
+      cheap: ["mock/mock-vision"],
+      quick: ["mock/mock-reasoner#high"],
+    });
+    await aliases.region().getByRole("button", { name: "Remove alias quick" }).click();
+    await aliases.save();
+    await chains.chain("quick").waitFor({ state: "detached" });
+    assert.deepEqual((await stored()).fallbacks, { cheap: ["mock/mock-vision"] });
+    assert.deepEqual(await chains.listed("cheap"), ["mock/mock-vision"]);
+  });
+
   test("budgets: a malformed window is refused at the field, nothing added or saved; add, save, remove", async () => {
     const detail = await (await dash.apps()).open(APP);
     await detail.tab("Limits");
@@ -196,5 +266,41 @@ describe("routing and limits in the dashboard", { timeout: 240_000 }, () => {
     assert.match(text, /429/);
     assert.match(text, /rate limit exceeded/);
     assert.match(new URL(d.page.url()).search, new RegExp(`entry=${limited.logId}`));
+  });
+
+  test("web search: the switch saves at once; the panel says where searches go, or that no backend is set", async () => {
+    const detail = await (await dash.apps()).open(APP);
+    await detail.tab("Limits");
+    let panel = await new WebSearchPanel(d.page).ready();
+    assert.equal(await panel.toggle().isChecked(), true, "on by default");
+    await panel.region().getByText("No search backend is set").waitFor();
+
+    // Loopback port 9 (discard): nothing is searched here, the panel only names it.
+    await (await dash.settings()).saveSearchUrl("http://127.0.0.1:9");
+    await (await (await dash.apps()).open(APP)).tab("Limits");
+    panel = await new WebSearchPanel(d.page).ready();
+    await panel
+      .region()
+      .getByText(/^Searches go to http:\/\/127\.0\.0\.1:9 \(Settings → Web search\)/)
+      .waitFor();
+
+    await panel.toggle().click();
+    await panel
+      .region()
+      .getByText(/^Off: clients get a “search unavailable” result/)
+      .waitFor();
+    await eventually("webSearch off saved", async () => assert.equal((await stored()).webSearch, false));
+    await d.page.reload();
+    panel = await new WebSearchPanel(d.page).ready();
+    assert.equal(await panel.toggle().isChecked(), false, "still off after a reload");
+    await panel.region().scrollIntoViewIfNeeded();
+    await d.screenshot("limits-05-web-search-off");
+
+    await panel.toggle().click();
+    await panel
+      .region()
+      .getByText(/^Searches go to http:\/\/127\.0\.0\.1:9/)
+      .waitFor();
+    await eventually("webSearch on saved", async () => assert.equal((await stored()).webSearch, true));
   });
 });

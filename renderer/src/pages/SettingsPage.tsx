@@ -267,9 +267,10 @@ export function SettingsPage() {
       ) : settings.isError ? (
         <ErrorState title="Could not load settings" error={settings.error} onRetry={() => void settings.refetch()} />
       ) : (
-        <SettingsForm key={JSON.stringify(settings.data)} settings={settings.data} />
+        // Keyed by the fields it edits only: saving the search URL must not discard unsaved edits here.
+        <SettingsForm key={JSON.stringify(toForm(settings.data))} settings={settings.data} />
       )}
-      {settings.data ? <WebSearchSection key={settings.data.searchUrl ?? ""} settings={settings.data} /> : null}
+      {settings.data ? <WebSearchSection settings={settings.data} /> : null}
       {status?.desktop ? <DesktopSection /> : null}
       {status ? (
         <section className="card stack" aria-label="About">

@@ -92,11 +92,12 @@ export class ModelsTab {
     return this;
   }
 
-  /** Save allowlist → waits for "Saved". */
+  /** Save allowlist → waits for "Saved" (the tab's first status: Routes by request role has its own below). */
   async save(): Promise<this> {
     await this.region().getByRole("button", { name: "Save allowlist" }).click();
     await this.region()
       .getByRole("status")
+      .first()
       .filter({ hasText: /^Saved$/ })
       .waitFor();
     return this;
@@ -144,11 +145,12 @@ export class AliasesTab {
     return out;
   }
 
-  /** Save aliases → waits for "Saved". */
+  /** Save aliases → waits for "Saved" (the tab's first status: Fallback chains has its own below). */
   async save(): Promise<this> {
     await this.region().getByRole("button", { name: "Save aliases" }).click();
     await this.region()
       .getByRole("status")
+      .first()
       .filter({ hasText: /^Saved$/ })
       .waitFor();
     return this;

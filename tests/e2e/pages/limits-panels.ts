@@ -1,5 +1,6 @@
-// Page objects of an app's routing and budget panels (issue 24): "Routes by request role" on the Models tab,
-// "Budgets" on the Limits tab, and the budget use on the Usage tab. Role locators only.
+// Page objects of an app's routing and limits panels (issue 24): "Routes by request role" on the Models tab,
+// "Fallback chains" on the Aliases tab, "Budgets" and "Web search" on the Limits tab, and the budget use on the Usage
+// tab. Role locators only.
 import type { Locator, Page } from "playwright-core";
 
 /** The Models tab's "Routes by request role" panel: one text field per role. */
@@ -93,6 +94,80 @@ export class BudgetUse {
 
   async ready(): Promise<this> {
     await this.region().waitFor();
+    return this;
+  }
+}
+
+/** The Aliases tab's "Fallback chains" panel: one group per saved alias, one Save fallbacks for all. */
+export class FallbackChains {
+  constructor(readonly page: Page) {}
+  readonly region = () => this.page.getByRole("region", { name: "Fallback chains", exact: true });
+  /** The chain editor of `alias`. */
+  readonly chain = (alias: string) => this.region().getByRole("group", { name: `Fallbacks of ${alias}`, exact: true });
+  readonly picker = (alias: string) =>
+    this.chain(alias).getByRole("combobox", { name: `Add a fallback to ${alias}`, exact: true });
+  /** A move or remove button of one entry: "Move <model> up", "Move <model> down", "Remove fallback <model>". */
+  readonly button = (alias: string, name: string) => this.chain(alias).getByRole("button", { name, exact: true });
+  /** The server's refusal shown at `alias`'s chain. */
+  readonly error = (alias: string) => this.chain(alias).getByRole("alert");
+  readonly saveButton = () => this.region().getByRole("button", { name: "Save fallbacks" });
+  readonly status = () => this.region().getByRole("status");
+
+  async ready(): Promise<this> {
+    await this.saveButton().waitFor();
+    return this;
+  }
+
+  /** The models of `alias`'s draft chain, in order (empty when it has none). */
+  async listed(alias: string): Promise<string[]> {
+    await this.chain(alias).waitFor();
+    const items = this.chain(alias)
+      .getByRole("list", { name: `Fallback chain of ${alias}` })
+      .getByRole("listitem");
+    return (await items.allInnerTexts()).map((t) => t.trim().replace(/^\d+\.\s*/, ""));
+  }
+
+  /** Types `text` into the alias's picker and picks the suggestion `model` with the mouse. */
+  async pick(alias: string, text: string, model: string): Promise<this> {
+    await this.picker(alias).fill(text);
+    await this.chain(alias)
+      .getByRole("option")
+      .filter({ has: this.page.getByText(model, { exact: true }) })
+      .click();
+    return this;
+  }
+
+  /** Types `model` into the alias's picker and presses Enter (adds what was typed, checked first). */
+  async type(alias: string, model: string): Promise<this> {
+    await this.picker(alias).fill(model);
+    await this.picker(alias).press("Enter");
+    return this;
+  }
+
+  /** Save fallbacks, without waiting for the outcome. */
+  async clickSave(): Promise<this> {
+    await this.saveButton().click();
+    return this;
+  }
+
+  /** Save fallbacks → waits for "Saved". */
+  async save(): Promise<this> {
+    await this.clickSave();
+    await this.status()
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
+    return this;
+  }
+}
+
+/** The Limits tab's "Web search" panel: the app's switch and where its searches go. */
+export class WebSearchPanel {
+  constructor(readonly page: Page) {}
+  readonly region = () => this.page.getByRole("region", { name: "Web search", exact: true });
+  readonly toggle = () => this.region().getByRole("switch", { name: "Run web search and web fetch for this app" });
+
+  async ready(): Promise<this> {
+    await this.toggle().waitFor();
     return this;
   }
 }

@@ -1,4 +1,5 @@
-// Page object of Settings: the OpenAI API form (Host, Port, switches) and the LAN-exposure confirmation.
+// Page object of Settings: the OpenAI API form (Host, Port, switches), the LAN-exposure confirmation and the web
+// search backend.
 import type { Page } from "playwright-core";
 
 export class SettingsPage {
@@ -8,6 +9,19 @@ export class SettingsPage {
   readonly port = () => this.page.getByRole("spinbutton", { name: "Port" });
   readonly save = () => this.page.getByRole("button", { name: "Save settings" });
   readonly switch = (name: string) => this.page.getByRole("switch", { name });
+
+  readonly webSearch = () => this.page.getByRole("region", { name: "Web search", exact: true });
+
+  /** Web search → Search URL → Save search URL; waits for "Saved". */
+  async saveSearchUrl(url: string): Promise<this> {
+    await this.webSearch().getByRole("textbox", { name: "Search URL" }).fill(url);
+    await this.webSearch().getByRole("button", { name: "Save search URL" }).click();
+    await this.webSearch()
+      .getByRole("status")
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
+    return this;
+  }
 
   async ready(): Promise<this> {
     await this.heading().waitFor();

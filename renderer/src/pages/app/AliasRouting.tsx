@@ -1,6 +1,6 @@
 // What the app's routing does with its aliases, read-only on the Aliases tab: each alias's fallback chain and the
-// roles routed to it, and every route by request role with the chain it ends in. Routes are edited on the Models tab;
-// chains with `patchbay app alias APP ALIAS TARGET --fallback MODEL` or the admin API (`fallbacks`).
+// roles routed to it, and every route by request role with the chain it ends in. Routes are edited on the Models tab,
+// chains in the Aliases tab's Fallback chains (FallbacksPanel).
 import { Link } from "react-router";
 import type { App } from "../../../../shared/apps";
 import { REQUEST_ROLES } from "../../../../shared/routing";

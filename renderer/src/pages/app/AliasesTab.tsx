@@ -10,9 +10,11 @@ import { useCurrentApp } from "./context";
 import { SaveBar } from "../../components/SaveBar";
 import { useSaveApp } from "./useSaveApp";
 import { RoutesSummary, fallbacksOf, rolesRoutedTo } from "./AliasRouting";
+import { FallbacksPanel } from "./FallbacksPanel";
 
 type Entry = [alias: string, target: string];
 
+/** The Aliases tab: the app's aliases (edited as a draft, saved together), their fallback chains and routes. */
 export function AliasesTab() {
   const app = useCurrentApp();
   const models = useModels();
@@ -53,8 +55,8 @@ export function AliasesTab() {
           <p className="section-note">
             Give models short, stable names for this app (e.g. <code>fast</code> → <code>openai/gpt-5-mini</code>).
             Clients send the alias as <code>model</code>; a <code>#variant</code> picks an OpenCode variant such as{" "}
-            <code>high</code>. An alias's fallbacks are tried in order when its model refuses before answering (set with{" "}
-            <code>patchbay app alias APP ALIAS TARGET --fallback MODEL</code>); removing an alias removes them.
+            <code>high</code>. An alias's fallbacks are tried in order when its model refuses before answering (set them
+            under Fallback chains once the alias is saved); removing an alias removes them.
           </p>
         </div>
         {models.isError ? <Callout tone="warn">Model list unavailable: {errorMessage(models.error)}</Callout> : null}
@@ -153,6 +155,8 @@ export function AliasesTab() {
           onReset={() => setDraft(initial)}
         />
       </div>
+      {/* Keyed by the saved aliases: a saved removal drops that chain on the server, so the draft starts over. */}
+      <FallbacksPanel key={JSON.stringify(app.aliases)} />
       <RoutesSummary app={app} />
     </section>
   );

@@ -2,10 +2,11 @@
 // offer, and which backend serves them (Settings → Web search). Off: clients get a native "unavailable" result.
 import { Switch } from "../../components/Switch";
 import { Callout } from "../../components/States";
-import { useSettings, useStatus } from "../../api";
+import { errorMessage, useSettings, useStatus } from "../../api";
 import { useCurrentApp } from "./context";
 import { useSaveApp } from "./useSaveApp";
 
+/** The Limits tab's "Web search" region: the app's switch and where its searches would go. */
 export function WebSearchPanel() {
   const app = useCurrentApp();
   const save = useSaveApp(app.name);
@@ -16,7 +17,7 @@ export function WebSearchPanel() {
   const searchUrl = running ? running.url : saved;
   const from = !running || running.from === "settings" ? "Settings → Web search" : `set by ${running.from} at start`;
   return (
-    <div className="card stack">
+    <section className="card stack" aria-label="Web search">
       <div>
         <h2>Web search</h2>
         <p className="section-note">
@@ -30,6 +31,7 @@ export function WebSearchPanel() {
         disabled={save.isPending}
         onChange={(v) => save.mutate({ webSearch: v })}
       />
+      {save.error ? <Callout tone="danger">{errorMessage(save.error)}</Callout> : null}
       {app.webSearch ? (
         searchUrl ? (
           <Callout>
@@ -45,6 +47,6 @@ export function WebSearchPanel() {
       ) : (
         <Callout>Off: clients get a “search unavailable” result, so the agent knows it could not search.</Callout>
       )}
-    </div>
+    </section>
   );
 }

@@ -18,7 +18,11 @@ export function WebSearchSection({ settings }: { settings: Settings }) {
   const error = parsed.success ? null : (parsed.error.issues[0]?.message ?? "Invalid URL");
   const save = useMutation({
     mutationFn: () => api.updateSettings({ body: { searchUrl: trimmed === "" ? null : trimmed } }),
-    onSuccess: (s) => qc.setQueryData(qk.settings, s),
+    // Not remounted by the new settings (that would drop the "Saved" it shows): the field takes the saved value.
+    onSuccess: (s) => {
+      qc.setQueryData(qk.settings, s);
+      setUrl(s.searchUrl ?? "");
+    },
   });
   return (
     <section className="card stack-lg" aria-label="Web search">
