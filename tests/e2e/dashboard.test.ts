@@ -382,6 +382,20 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await dialog.waitFor({ state: "detached" });
     assert.equal(await settings.switch("Expose on LAN").isChecked(), false);
+    // A save says "Saved" and sticks across a reload (the form is not remounted by its own save).
+    const api = settings.page.getByRole("region", { name: "OpenAI API" });
+    const autostart = () => settings.switch("Start the API when Patchbay launches");
+    for (const on of [false, true]) {
+      await autostart().setChecked(on);
+      await settings.save().click();
+      await api
+        .getByRole("status")
+        .filter({ hasText: /^Saved$/ })
+        .waitFor();
+      await settings.page.reload();
+      await settings.ready();
+      assert.equal(await autostart().isChecked(), on);
+    }
     await shot("18-settings");
   });
 

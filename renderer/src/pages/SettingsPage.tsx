@@ -1,6 +1,6 @@
 // Settings: where the OpenAI API listens (host, port, LAN exposure behind a warning), log bodies, start on launch,
 // and — in the desktop app only — launch at login and the data folder.
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { FolderOpen } from "lucide-react";
 import type { Settings } from "../../../shared/settings";
@@ -96,6 +96,15 @@ function SettingsForm({ settings }: { settings: Settings }) {
     fields: { opencodeMemoryLimitMB: { field: "memoryLimit" } },
   });
   const [confirmLan, setConfirmLan] = useState(false);
+  // Settings saved elsewhere (another window, the CLI): an untouched form takes them, edits in progress stay. Not a
+  // remount keyed by the settings: this form's own save would remount it and lose its "Saved".
+  const initialJson = JSON.stringify(initial);
+  const seen = useRef(initialJson);
+  useEffect(() => {
+    if (seen.current === initialJson) return;
+    if (JSON.stringify(form) === seen.current) reset(JSON.parse(initialJson) as typeof initial);
+    seen.current = initialJson;
+  }, [initialJson, form, reset]);
   const listenerChanged =
     form.host !== initial.host || form.port !== initial.port || form.lanExposure !== initial.lanExposure;
 
@@ -267,8 +276,7 @@ export function SettingsPage() {
       ) : settings.isError ? (
         <ErrorState title="Could not load settings" error={settings.error} onRetry={() => void settings.refetch()} />
       ) : (
-        // Keyed by the fields it edits only: saving the search URL must not discard unsaved edits here.
-        <SettingsForm key={JSON.stringify(toForm(settings.data))} settings={settings.data} />
+        <SettingsForm settings={settings.data} />
       )}
       {settings.data ? <WebSearchSection settings={settings.data} /> : null}
       {status?.desktop ? <DesktopSection /> : null}
