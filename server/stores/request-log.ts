@@ -6,6 +6,7 @@ import { createReadStream } from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { RequestLogEntry } from "../../shared/log-entry";
+import type { AppNamed, LogOwner } from "../../shared/log-filter";
 import { decodeCursor, encodeCursor, parseLine, queryMatcher, usageFacts, type Stored } from "./log-lines";
 import { linesBefore, logFilePath, seqOfLine } from "./log-files";
 import { localDay, UsageBook } from "./log-usage";
@@ -271,8 +272,8 @@ class FileRequestLog implements RequestLog {
     this.needsNewline = false;
   }
 
-  query(q: LogQuery): LogPage {
-    const matches = queryMatcher(q);
+  query(q: LogQuery, appNamed: AppNamed): LogPage {
+    const matches = queryMatcher(q, appNamed);
     const limit = Math.max(1, Math.min(500, Math.floor(q.limit ?? 50)));
     const before = q.cursor ? decodeCursor(q.cursor) : Infinity;
     const since = q.since ?? -Infinity;
@@ -332,7 +333,7 @@ class FileRequestLog implements RequestLog {
     };
   }
 
-  usage(app: string, days: number): DailyUsage[] {
+  usage(app: LogOwner, days: number): DailyUsage[] {
     return this.book.usage(app, days, this.clock());
   }
 
