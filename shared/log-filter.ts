@@ -63,10 +63,7 @@ export function entryBelongsTo(e: Pick<RequestLogEntry, "app" | "appId" | "time"
 /** The name shown for an entry's app: the name, plus " (deleted)" when no current app owns the entry (its app was
  *  deleted, maybe replaced by another of the same name); null for requests without an app. Without `appNamed` (the
  *  apps are not known yet) just the name. */
-export function entryAppLabel(
-  e: Pick<RequestLogEntry, "app" | "appId" | "time">,
-  appNamed?: AppNamed,
-): string | null {
+export function entryAppLabel(e: Pick<RequestLogEntry, "app" | "appId" | "time">, appNamed?: AppNamed): string | null {
   if (e.app === null || !appNamed) return e.app;
   const owner = appNamed(e.app);
   return owner && entryBelongsTo(e, owner) ? e.app : `${e.app} (deleted)`;

@@ -1,5 +1,7 @@
-// Request log: redacts each entry, keeps a ring for the live view, counts usage, and appends JSON lines to
-// `<dataDir>/logs/requests.jsonl` with size-based rotation. Must never block or fail a request: writes are
+// Request log: redacts each entry, keeps a ring for the live view, counts usage per app id, and appends JSON lines to
+// `<dataDir>/logs/requests.jsonl` with size-based rotation. Per-app views go by the app's id (shared/log-filter.ts
+// entryBelongsTo), so a deleted app's entries are never a later same-name app's; they are not removed (the log is
+// append-only and rotates them away), and stay visible in the all-apps view. Must never block or fail a request: writes are
 // buffered and asynchronous, and every failure is kept for `lastError()` instead of thrown.
 import fsp from "node:fs/promises";
 import { createReadStream } from "node:fs";

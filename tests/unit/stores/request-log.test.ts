@@ -207,7 +207,11 @@ describe("request log", () => {
       gamma.map((e) => e.id),
       ids.filter((_, i) => i % 3 === 0).reverse(),
     );
-    assert.equal(log.query({ limit: 1000 }, everyTestApp).entries.length, 23, "limit is capped at 500, more than we have");
+    assert.equal(
+      log.query({ limit: 1000 }, everyTestApp).entries.length,
+      23,
+      "limit is capped at 500, more than we have",
+    );
   });
 
   test("a query with a small read budget returns a partial page and a cursor to go on", async () => {
