@@ -1,6 +1,8 @@
 // What happens when an app is deleted or a key revoked, whoever did it (dashboard, admin API, or the CLI in another
 // process): the runs it started end at once, and the deleted app's stored responses go and can never come back
-// (its data key is retired). A later app of the same name has another data key, so it never sees any of it.
+// (its data key is retired). A later app of the same name has another data key, so it never sees any of it. Its
+// request log entries, usage and budget counts are filed by its id and simply stay (the log rotates them away): no
+// later app has that id (the Logs page marks them "(deleted)").
 import { appDataKey, type App } from "../shared/apps";
 import type { RunRegistry, RunOwner } from "./http/model-run/run-registry";
 import type { AppsStore, KeysStore } from "./stores/types";

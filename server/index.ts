@@ -266,8 +266,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   const stopWatchingLimits = watchLimits({
     cooldowns,
     glance: () => limitsGlance(apps.list(), budgets, cooldowns, now()),
-    onRequest: (l) => requestLog.subscribe((e) => l(e.app)),
-    appHasBudgets: (name) => (apps.get(name)?.budgets.length ?? 0) > 0,
+    onRequest: (l) => requestLog.subscribe((e) => l(e.appId)),
+    appHasBudgets: (id) => apps.list().some((a) => a.id === id && a.budgets.length > 0),
     emit,
     now,
   });

@@ -28,7 +28,12 @@ export const RequestLogEntry = z.object({
   id: z.string(),
   /** Start of the request, epoch ms. */
   time: z.number().int(),
+  /** Name of the app whose key made the request (null: no valid key), kept for display. */
   app: z.string().nullable(),
+  /** Id of that app (shared/apps.ts App.id): what the log's per-app views and usage file entries by, so a later app
+   *  of the same name never sees them. Null without an app, and in lines written before entries carried it (see
+   *  entryBelongsTo in shared/log-filter.ts for how those are attributed). */
+  appId: z.string().nullable().default(null),
   keyPrefix: z.string().nullable(),
   method: z.string(),
   endpoint: z.string(),

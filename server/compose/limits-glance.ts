@@ -33,8 +33,10 @@ export function nextGlanceChange(glance: LimitsGlance, now: number): number | nu
 export function watchLimits(opts: {
   cooldowns: Cooldowns;
   glance: () => LimitsGlance;
-  onRequest: (listener: (app: string | null) => void) => () => void;
-  appHasBudgets: (app: string) => boolean;
+  /** Calls the listener with the app id of every finished request (null: no app). */
+  onRequest: (listener: (appId: string | null) => void) => () => void;
+  /** True when the app of this id has budgets. */
+  appHasBudgets: (appId: string) => boolean;
   emit: () => void;
   now: () => number;
   debounceMs?: number;

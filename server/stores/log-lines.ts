@@ -1,7 +1,7 @@
 // One line of the request log's files: parse it (whole, or only its usage facts, cheaply), page cursors, and the
 // query matcher with its 400. Pure; the log itself (ring, buffered writes, rotation, queries) is request-log.ts.
 import { RequestLogEntry } from "../../shared/log-entry";
-import { logEntryMatcher } from "../../shared/log-filter";
+import { logEntryMatcher, type AppNamed } from "../../shared/log-filter";
 import { PatchbayError } from "../core/errors";
 import { seqOfLine } from "./log-files";
 import type { UsageFacts } from "./log-usage";
@@ -18,6 +18,7 @@ export function encodeCursor(seq: number): string {
   return Buffer.from(`s:${seq}`).toString("base64url");
 }
 
+/** The sequence number of a cursor from {@link encodeCursor}; throws a 400 naming `cursor` for anything else. */
 export function decodeCursor(cursor: string): number {
   const m = /^s:(\d+)$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
   if (!m)
@@ -27,10 +28,11 @@ export function decodeCursor(cursor: string): number {
   return Number(m[1]);
 }
 
-/** The shared matcher for a query; an invalid status filter is a 400 naming `status`. */
-export function queryMatcher(q: LogQuery): (e: RequestLogEntry) => boolean {
+/** The shared matcher for a query (`appNamed` resolves its app filter); an invalid status filter is a 400 naming
+ *  `status`. */
+export function queryMatcher(q: LogQuery, appNamed: AppNamed): (e: RequestLogEntry) => boolean {
   try {
-    return logEntryMatcher(q);
+    return logEntryMatcher(q, appNamed);
   } catch {
     throw new PatchbayError(
       "invalid_request_error",
@@ -58,6 +60,7 @@ export function usageFacts(raw: unknown): UsageFacts | null {
   const r = raw as Record<string, unknown>;
   if (typeof r.time !== "number" || typeof r.status !== "number") return null;
   const app = typeof r.app === "string" ? r.app : null;
+  const appId = typeof r.appId === "string" ? r.appId : null;
   const u = r.usage as Record<string, unknown> | null | undefined;
   const usage =
     u && typeof u === "object"
@@ -68,7 +71,7 @@ export function usageFacts(raw: unknown): UsageFacts | null {
           reasoningTokens: num(u.reasoningTokens),
         }
       : null;
-  return { time: r.time, app, status: r.status, usage };
+  return { time: r.time, app, appId, status: r.status, usage };
 }
 
 function num(v: unknown): number {

@@ -1,11 +1,14 @@
-// Request log: redacts each entry, keeps a ring for the live view, counts usage, and appends JSON lines to
-// `<dataDir>/logs/requests.jsonl` with size-based rotation. Must never block or fail a request: writes are
+// Request log: redacts each entry, keeps a ring for the live view, counts usage per app id, and appends JSON lines to
+// `<dataDir>/logs/requests.jsonl` with size-based rotation. Per-app views go by the app's id (shared/log-filter.ts
+// entryBelongsTo), so a deleted app's entries are never a later same-name app's; they are not removed (the log is
+// append-only and rotates them away), and stay visible in the all-apps view. Must never block or fail a request: writes are
 // buffered and asynchronous, and every failure is kept for `lastError()` instead of thrown.
 import fsp from "node:fs/promises";
 import { createReadStream } from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { RequestLogEntry } from "../../shared/log-entry";
+import type { AppNamed, LogOwner } from "../../shared/log-filter";
 import { decodeCursor, encodeCursor, parseLine, queryMatcher, usageFacts, type Stored } from "./log-lines";
 import { linesBefore, logFilePath, seqOfLine } from "./log-files";
 import { localDay, UsageBook } from "./log-usage";
@@ -271,8 +274,8 @@ class FileRequestLog implements RequestLog {
     this.needsNewline = false;
   }
 
-  query(q: LogQuery): LogPage {
-    const matches = queryMatcher(q);
+  query(q: LogQuery, appNamed: AppNamed): LogPage {
+    const matches = queryMatcher(q, appNamed);
     const limit = Math.max(1, Math.min(500, Math.floor(q.limit ?? 50)));
     const before = q.cursor ? decodeCursor(q.cursor) : Infinity;
     const since = q.since ?? -Infinity;
@@ -332,7 +335,7 @@ class FileRequestLog implements RequestLog {
     };
   }
 
-  usage(app: string, days: number): DailyUsage[] {
+  usage(app: LogOwner, days: number): DailyUsage[] {
     return this.book.usage(app, days, this.clock());
   }
 

@@ -1,5 +1,5 @@
 // Interfaces of the stores, implemented in this folder and consumed by the request service, the admin API and the CLI.
-import type { LogFilter } from "../../shared/log-filter";
+import type { AppNamed, LogFilter, LogOwner } from "../../shared/log-filter";
 import type { App, AppPatch } from "../../shared/apps";
 import type { CreatedKey, KeyInfo } from "../../shared/keys";
 import type { Settings, SettingsPatch } from "../../shared/settings";
@@ -82,12 +82,15 @@ export interface DailyUsage {
 export interface RequestLog {
   /** Appends (redacted before storing and broadcasting). Never throws: disk errors are reported via `lastError`. */
   append(entry: RequestLogEntry): void;
-  query(q: LogQuery): LogPage;
+  /** A page of entries, newest first. `appNamed` resolves `q.app` to the app carrying that name now (its entries only,
+   *  by id); throws PatchbayError 400 for a bad status filter or cursor. */
+  query(q: LogQuery, appNamed: AppNamed): LogPage;
   /** The newest `n` entries, oldest first (for SSE replay). */
   recent(n: number): RequestLogEntry[];
   /** Live entries; returns an unsubscribe function. */
   subscribe(listener: (e: RequestLogEntry) => void): () => void;
-  usage(app: string, days: number): DailyUsage[];
+  /** `app`'s usage (its entries by id, see shared/log-filter.ts entryBelongsTo) on `days` days ending today. */
+  usage(app: LogOwner, days: number): DailyUsage[];
   totals(): { requests: number; errors: number; requestsToday: number; errorsToday: number };
   /** Last write error (e.g. disk full), else null. */
   lastError(): string | null;

@@ -129,6 +129,7 @@ const epochMs = z.coerce.number().int().min(0);
 
 /** `GET /admin/api/logs` query. Times are epoch ms; `cursor` comes from the previous page's `nextCursor`. */
 export const LogQueryInput = z.strictObject({
+  /** The app that carries this name now: its entries only (by its id), none of a deleted app of the same name. */
   app: z.string().min(1).max(40).optional(),
   status: LogStatusFilter.optional(),
   model: z.string().min(1).max(200).optional(),

@@ -1,17 +1,29 @@
 // Builders of test data shared by every tier (one home, so two tests never disagree about a default entry).
 import type { RequestLogEntry } from "../../shared/log-entry";
+import type { AppNamed, LogOwner } from "../../shared/log-filter";
 import type { ModelInfo } from "../../server/core/contract";
 
 let nextLogEntryId = 0;
 
+/** The id {@link logEntry} gives app `name` unless told another (`app-<name>`), and that app as the request log's
+ *  lookups see it (created at 0, before every entry). */
+export function testAppOwner(name: string, createdAt = 0): LogOwner {
+  return { id: `app-${name}`, name, createdAt };
+}
+
+/** A lookup of apps that finds every name (see {@link testAppOwner}). */
+export const everyTestApp: AppNamed = (name) => testAppOwner(name);
+
 /** A complete, valid request-log entry (a 200 chat completion of app `demo`, model `mock/gpt`) with a fresh id,
- *  plus `over`. */
+ *  plus `over`; `appId` follows `app` ({@link testAppOwner}) unless given. */
 export function logEntry(over: Partial<RequestLogEntry> = {}): RequestLogEntry {
   nextLogEntryId++;
+  const app = over.app === undefined ? "demo" : over.app;
   return {
     id: `req-${nextLogEntryId}`,
     time: 1_700_000_000_000,
-    app: "demo",
+    app,
+    appId: app === null ? null : testAppOwner(app).id,
     keyPrefix: "AbCdEfGhIjKl",
     method: "POST",
     endpoint: "/v1/chat/completions",

@@ -2,7 +2,8 @@
 // mock upstream), as the official OpenAI and Anthropic clients see them: the model a role is routed to, the next
 // target after a 429 before the first byte (and the refused one skipped until its retry time), and a spent budget
 // refused natively on all three wires with Retry-After and the utilization headers each client family reads; an alias
-// whose own model is not offered falls back; a route to an unknown model is refused when set.
+// whose own model is not offered falls back; a route to an unknown model is refused when set; an app created again
+// under a deleted app's name starts with an empty log, no usage and its budgets at zero.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import Anthropic from "@anthropic-ai/sdk";
@@ -10,6 +11,7 @@ import OpenAI from "openai";
 import { AdminApiError } from "../../shared/admin/client";
 import type { PatchbayFixture } from "../harness/patchbay-fixture";
 import { releaseSharedPatchbay, useSharedPatchbay } from "../harness/shared-patchbay";
+import { waitFor } from "../harness/wait-for";
 
 type Json = Record<string, unknown>;
 
@@ -263,5 +265,53 @@ describe("budgets", () => {
     );
     const log = await fx.admin.queryLogs({ query: { app: "budgeted", limit: 5 } });
     assert.equal(log.entries.filter((e) => e.errorCode === "budget_exhausted").length, 3);
+  });
+});
+
+describe("an app created again under a deleted app's name (issue 21)", () => {
+  test("starts with an empty request log, no usage and its budget at zero; the old entries stay the old app's", async () => {
+    const budgets = [{ metric: "requests" as const, limit: 1, window: "5h" as const }];
+    const since = Date.now() - 1000;
+    fx.mock.reset();
+    fx.mock.setResponder(() => ({ text: "fine" }));
+    const oldKey = await fx.createKey("reborn", { models: ["mock/*"] });
+    const old = await fx.admin.updateApp({ params: { name: "reborn" }, body: { budgets } });
+    await fx.openai(oldKey).chat.completions.create({
+      model: `mock/${A}`,
+      messages: [{ role: "user", content: "reborn-old" }],
+    });
+    const rebornEntries = async () => (await fx.admin.queryLogs({ query: { app: "reborn", since } })).entries;
+    await waitFor("the old app's log entry", async () => (await rebornEntries()).length === 1);
+    const before = await fx.admin.getUsage({ params: { name: "reborn" }, query: { days: 1 } });
+    assert.equal(before.days[0]?.requests, 1);
+    assert.equal(before.budgets[0]?.used, 1, "the old app spent its budget");
+
+    await fx.admin.deleteApp({ params: { name: "reborn" } });
+    const newKey = await fx.createKey("reborn", { models: ["mock/*"] });
+    const reborn = await fx.admin.updateApp({ params: { name: "reborn" }, body: { budgets } });
+    assert.notEqual(reborn.id, old.id);
+    assert.deepEqual(await rebornEntries(), [], "the new app's log is empty");
+    const fresh = await fx.admin.getUsage({ params: { name: "reborn" }, query: { days: 1 } });
+    assert.deepEqual(
+      fresh.days.map((d) => [d.requests, d.errors, d.inputTokens, d.outputTokens]),
+      [[0, 0, 0, 0]],
+      "no usage",
+    );
+    assert.equal(fresh.budgets[0]?.used, 0, "its budget starts at zero");
+    const answer = await fx
+      .openai(newKey)
+      .chat.completions.create({ model: `mock/${A}`, messages: [{ role: "user", content: "reborn-new" }] })
+      .withResponse();
+    assert.equal(answer.response.headers.get("x-ratelimit-remaining-requests"), "0", "its own first request counted");
+
+    await waitFor("the new app's log entry", async () => (await rebornEntries()).length === 1);
+    const [mine] = await rebornEntries();
+    assert.equal(mine?.appId, reborn.id);
+    const all = (await fx.admin.queryLogs({ query: { since, limit: 500 } })).entries.filter((e) => e.app === "reborn");
+    assert.deepEqual(
+      all.map((e) => e.appId),
+      [reborn.id, old.id],
+      "the deleted app's entry is kept in the all-apps view, under its own id",
+    );
   });
 });

@@ -2,7 +2,9 @@
 import { Link } from "react-router";
 import type { RequestLogEntry } from "../../../shared/log-entry";
 import { curlForEntry } from "../../../shared/admin/curl";
+import { entryAppLabel } from "../../../shared/log-filter";
 import { useBaseUrl } from "../api";
+import { useAppNamed } from "../hooks/useAppNamed";
 import { CodeBlock } from "../components/CodeBlock";
 import { CopyButton } from "../components/CopyButton";
 import { Dialog } from "../components/Dialog";
@@ -16,6 +18,10 @@ function json(v: unknown): string {
 
 export function LogDetailDrawer({ entry, onClose }: { entry: RequestLogEntry; onClose: () => void }) {
   const baseUrl = useBaseUrl();
+  const appNamed = useAppNamed();
+  const appLabel = entryAppLabel(entry, appNamed);
+  // A deleted app's stored responses went with it; a later app of the same name does not have them.
+  const appCurrent = entry.app !== null && appLabel === entry.app;
   const curl = curlForEntry(entry, baseUrl);
   const u = entry.usage;
   return (
@@ -41,7 +47,7 @@ export function LogDetailDrawer({ entry, onClose }: { entry: RequestLogEntry; on
         <dt>Request id</dt>
         <dd className="mono">{entry.id}</dd>
         <dt>App</dt>
-        <dd>{entry.app ?? <span className="faint">none (not authenticated)</span>}</dd>
+        <dd>{appLabel ?? <span className="faint">none (not authenticated)</span>}</dd>
         <dt>Key</dt>
         <dd className="mono">{entry.keyPrefix ? `pb-${entry.keyPrefix}…` : EMPTY}</dd>
         <dt>Endpoint</dt>
@@ -108,7 +114,7 @@ export function LogDetailDrawer({ entry, onClose }: { entry: RequestLogEntry; on
         </dd>
         <dt>Session</dt>
         <dd className="mono">{entry.sessionId ?? EMPTY}</dd>
-        {entry.responseId && entry.app ? (
+        {entry.responseId && entry.app && appCurrent ? (
           <>
             <dt>Stored response</dt>
             <dd>

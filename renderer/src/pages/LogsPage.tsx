@@ -6,8 +6,9 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { Pause, Play, ScrollText } from "lucide-react";
 import { adminApi } from "../../../shared/admin-api";
 import { RequestLogEntry } from "../../../shared/log-entry";
-import { logEntryMatcher, STATUS_FILTER_OPTIONS } from "../../../shared/log-filter";
+import { entryAppLabel, logEntryMatcher, STATUS_FILTER_OPTIONS } from "../../../shared/log-filter";
 import { api, qk, useApps } from "../api";
+import { useAppNamed } from "../hooks/useAppNamed";
 import { useEventStream } from "../hooks/useEventStream";
 import { SelectField, TextField } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
@@ -42,6 +43,7 @@ function endpointLabel(e: RequestLogEntry): string {
 
 export function LogsPage() {
   const apps = useApps();
+  const appNamed = useAppNamed();
   const [filters, setFilters] = useState<Filters>({ app: "", status: "", model: "", period: "", since: undefined });
   const deferredModel = useDeferredValue(filters.model.trim());
   const serverFilters = useMemo(
@@ -85,13 +87,14 @@ export function LogsPage() {
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 
-  // The server's rows already match (the same matcher runs there); live rows are filtered here with it.
+  // The server's rows already match (the same matcher runs there); live rows are filtered here with it. An app filter
+  // is chosen from the loaded apps, so the lookup is there whenever it matters.
   const rows = useMemo(() => {
     const seen = new Set<string>();
-    const matches = logEntryMatcher(serverFilters);
+    const matches = logEntryMatcher(serverFilters, appNamed ?? (() => undefined));
     const all = [...live.filter(matches), ...(history.data?.pages.flatMap((p) => p.entries) ?? [])];
     return all.filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true))).sort((a, b) => b.time - a.time);
-  }, [live, history.data, serverFilters]);
+  }, [live, history.data, serverFilters, appNamed]);
 
   const resume = () => {
     setLive((l) => {
@@ -247,7 +250,7 @@ export function LogsPage() {
                         {time}
                       </button>
                     </td>
-                    <td>{e.app ?? <span className="faint">{EMPTY}</span>}</td>
+                    <td>{entryAppLabel(e, appNamed) ?? <span className="faint">{EMPTY}</span>}</td>
                     <td
                       className="model mono"
                       title={

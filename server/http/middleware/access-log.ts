@@ -33,12 +33,7 @@ export function accessLog(requestLog: RequestLog, now: () => number): RequestHan
       if (req.method === "HEAD" && res.writableFinished && PROBE_ONLY.has(res.statusCode)) return;
       const auth = res.locals.auth as ApiAuth | undefined;
       const error = (res.locals.error as PatchbayError | undefined) ?? null;
-      const entry = startLogEntry(
-        req,
-        { app: auth?.app.name ?? null, keyPrefix: auth?.keyPrefix ?? null },
-        started,
-        false,
-      );
+      const entry = startLogEntry(req, { app: auth?.app ?? null, keyPrefix: auth?.keyPrefix ?? null }, started, false);
       if (res.writableFinished) setOutcome(entry, res.statusCode, error);
       else if (error) setOutcome(entry, CLIENT_CLOSED, error);
       else setClientClosed(entry, null);

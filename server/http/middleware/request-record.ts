@@ -3,6 +3,7 @@
 // keys, /v1/models, unknown routes, early 4xx). Each is finished and appended exactly once.
 import type { Request } from "express";
 import { randomUUID } from "node:crypto";
+import type { App } from "../../../shared/apps";
 import type { RequestLogEntry } from "../../../shared/log-entry";
 import type { Usage } from "../../core/contract";
 import type { PatchbayError } from "../../core/errors";
@@ -11,10 +12,11 @@ import type { RequestLog } from "../../stores/types";
 /** The status recorded for a client that left before its answer was sent (nginx's convention; never sent). */
 export const CLIENT_CLOSED = 499;
 
-/** The entry of a request that just arrived (status 0 until finished). */
+/** The entry of a request that just arrived (status 0 until finished); `who.app` is the app of its key (null: none),
+ *  recorded by id and, for display, by name. */
 export function startLogEntry(
   req: Request,
-  who: { app: string | null; keyPrefix: string | null },
+  who: { app: Pick<App, "id" | "name"> | null; keyPrefix: string | null },
   now: number,
   logBodies: boolean,
 ): RequestLogEntry {
@@ -22,7 +24,8 @@ export function startLogEntry(
   const entry: RequestLogEntry = {
     id: randomUUID(),
     time: now,
-    app: who.app,
+    app: who.app?.name ?? null,
+    appId: who.app?.id ?? null,
     keyPrefix: who.keyPrefix,
     method: req.method,
     endpoint: req.path,

@@ -32,7 +32,7 @@ export async function runModelRequest(
   decode: (body: unknown) => DecodedWireRequest,
 ): Promise<void> {
   const { app, keyPrefix } = authOf(res);
-  const entry = startLogEntry(req, { app: app.name, keyPrefix }, deps.now(), deps.logBodies());
+  const entry = startLogEntry(req, { app, keyPrefix }, deps.now(), deps.logBodies());
   // This runner appends the entry; a client that leaves closes the response (the access log's trigger) first.
   markLogged(res);
   // Registered first: a client that leaves while we wait for OpenCode or fetch images must not start a run.

@@ -9,6 +9,7 @@ import { App, type AppPatch } from "../../../shared/apps";
 import type { CreatedKey, KeyInfo } from "../../../shared/keys";
 import { Settings, type SettingsPatch } from "../../../shared/settings";
 import type { RequestLogEntry } from "../../../shared/log-entry";
+import { entryBelongsTo, type AppNamed, type LogOwner } from "../../../shared/log-filter";
 import type { PatchbayStatus } from "../../../shared/status";
 import type { ModelInfo } from "../../../server/core/contract";
 import { PatchbayError } from "../../../server/core/errors";
@@ -116,16 +117,17 @@ export class FakeKeys implements KeysStore {
 export class FakeRequestLog implements RequestLog {
   entries: RequestLogEntry[] = [];
   queries: LogQuery[] = [];
-  usageCalls: { app: string; days: number }[] = [];
+  usageCalls: { app: LogOwner; days: number }[] = [];
   listeners = new Set<(e: RequestLogEntry) => void>();
   error: string | null = null;
   append(entry: RequestLogEntry): void {
     this.entries.push(entry);
     for (const l of this.listeners) l(entry);
   }
-  query(q: LogQuery): LogPage {
+  query(q: LogQuery, appNamed: AppNamed): LogPage {
     this.queries.push(q);
-    const list = this.entries.filter((e) => !q.app || e.app === q.app).reverse();
+    const owner = q.app ? appNamed(q.app) : undefined;
+    const list = this.entries.filter((e) => !q.app || (owner !== undefined && entryBelongsTo(e, owner))).reverse();
     return { entries: list.slice(0, q.limit ?? 50), nextCursor: null };
   }
   recent(n: number): RequestLogEntry[] {
@@ -135,7 +137,7 @@ export class FakeRequestLog implements RequestLog {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
-  usage(app: string, days: number): DailyUsage[] {
+  usage(app: LogOwner, days: number): DailyUsage[] {
     this.usageCalls.push({ app, days });
     return [
       {

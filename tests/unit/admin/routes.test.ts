@@ -178,7 +178,10 @@ describe("admin routes (headless)", () => {
   });
 
   test("logs: filters reach the store coerced; usage per day", async () => {
-    s.fakes.requestLog.append(logEntry({ app: "keyed" }));
+    const keyed = s.fakes.apps.get("keyed")!;
+    s.fakes.requestLog.append(logEntry({ app: "keyed", appId: keyed.id }));
+    // An entry of an earlier app of the same name (another id) is not the current app's.
+    s.fakes.requestLog.append(logEntry({ app: "keyed", appId: "app_deleted" }));
     const res = await s.request(
       "GET",
       "/admin/api/logs?app=keyed&status=4xx&model=mock%2Fgpt&since=10&until=20&limit=5&cursor=abc",
@@ -199,10 +202,10 @@ describe("admin routes (headless)", () => {
 
     const usage = await s.request("GET", "/admin/api/apps/keyed/usage?days=7");
     assert.equal(usage.status, 200);
-    assert.deepEqual(s.fakes.requestLog.usageCalls.at(-1), { app: "keyed", days: 7 });
+    assert.deepEqual(s.fakes.requestLog.usageCalls.at(-1), { app: keyed, days: 7 }, "usage asked for by the app");
     assert.equal((usage.json() as { days: { requests: number }[] }).days[0]?.requests, 3);
     await s.request("GET", "/admin/api/apps/keyed/usage");
-    assert.deepEqual(s.fakes.requestLog.usageCalls.at(-1), { app: "keyed", days: 30 });
+    assert.deepEqual(s.fakes.requestLog.usageCalls.at(-1), { app: keyed, days: 30 });
   });
 
   test("desktop endpoints → 404 without a DesktopHost", async () => {

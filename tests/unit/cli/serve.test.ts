@@ -253,6 +253,7 @@ describe("patchbay serve (fake Patchbay)", () => {
       id: "r1",
       time: 0,
       app: "editor",
+      appId: "app-editor",
       keyPrefix: "abc",
       method: "POST",
       endpoint: "/v1/chat/completions",

@@ -117,6 +117,23 @@ test("the guard lets N requests pass, refuses N+1 with the reset time, and count
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+test("an app created again under a deleted app's name starts with nothing used (budgets count by app id)", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-budget-"));
+  const store = await openBudgetUsage({ dataDir: dir, clock: () => T0 });
+  const guard = createBudgetGuard(store);
+  const budgets: Budget[] = [{ metric: "requests", limit: 1, window: "5h" }];
+  const old = app(budgets);
+  guard.reserve(old, T0, "openai").commit();
+  assert.throws(() => guard.reserve(old, T0, "openai"), BudgetExhaustedError);
+  const reborn = App.parse({ id: "app-2", name: old.name, createdAt: T0, budgets });
+  assert.equal(guard.statuses(reborn, T0)[0]!.used, 0);
+  guard.reserve(reborn, T0, "openai").commit();
+  await store.close();
+  const reopened = createBudgetGuard(await openBudgetUsage({ dataDir: dir, clock: () => T0 }));
+  assert.equal(reopened.statuses(reborn, T0)[0]!.used, 1, "its own use only, after a restart too");
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
 test("the usage file skips torn lines and drops uses older than a week when opened", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-budget-"));
   const file = path.join(dir, BUDGET_USAGE_FILE);

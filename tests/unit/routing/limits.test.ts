@@ -119,7 +119,7 @@ test("watchLimits emits after a refusal and after a request of an app with budge
   t.mock.timers.enable({ apis: ["setTimeout"] });
   let now = T0;
   const cooldowns = new Cooldowns(() => now);
-  const requestListeners: ((app: string | null) => void)[] = [];
+  const requestListeners: ((appId: string | null) => void)[] = [];
   let emitted = 0;
   const stop = watchLimits({
     cooldowns,
@@ -128,16 +128,16 @@ test("watchLimits emits after a refusal and after a request of an app with budge
       requestListeners.push(l);
       return () => undefined;
     },
-    appHasBudgets: (app) => app === "budgeted",
+    appHasBudgets: (appId) => appId === "id-budgeted",
     emit: () => emitted++,
     now: () => now,
     debounceMs: 100,
   });
-  requestListeners[0]!("plain");
+  requestListeners[0]!("id-plain");
   t.mock.timers.tick(200);
   assert.equal(emitted, 0, "an app without budgets changes nothing");
-  requestListeners[0]!("budgeted");
-  requestListeners[0]!("budgeted");
+  requestListeners[0]!("id-budgeted");
+  requestListeners[0]!("id-budgeted");
   t.mock.timers.tick(100);
   assert.equal(emitted, 1, "debounced into one");
   cooldowns.note("mock/a", T0 + 60_000);

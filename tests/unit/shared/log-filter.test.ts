@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { isValidStatusFilter, logEntryMatcher, statusMatcher } from "../../../shared/log-filter";
 import { createRequestLog } from "../../../server/stores/request-log";
-import { logEntry } from "../../harness/builders";
+import { everyTestApp, logEntry } from "../../harness/builders";
 import { removeDir, tempDir } from "../stores/helpers";
 
 test("status filters: exact, class, error; anything else is refused", () => {
@@ -19,10 +19,10 @@ test("status filters: exact, class, error; anything else is refused", () => {
 
 test("the model filter is a case-insensitive substring of the model asked or resolved", () => {
   const e = logEntry({ modelAsked: "fast", modelResolved: "openai/GPT-5#low" });
-  assert.ok(logEntryMatcher({ model: "gpt-5" })(e));
-  assert.ok(logEntryMatcher({ model: "FAS" })(e));
-  assert.ok(!logEntryMatcher({ model: "claude" })(e));
-  assert.ok(logEntryMatcher({ model: "  " })(e), "blank matches everything");
+  assert.ok(logEntryMatcher({ model: "gpt-5" }, everyTestApp)(e));
+  assert.ok(logEntryMatcher({ model: "FAS" }, everyTestApp)(e));
+  assert.ok(!logEntryMatcher({ model: "claude" }, everyTestApp)(e));
+  assert.ok(logEntryMatcher({ model: "  " }, everyTestApp)(e), "blank matches everything");
 });
 
 test("the server's history query matches a partial model name exactly like the live view", async () => {
@@ -36,11 +36,11 @@ test("the server's history query matches a partial model name exactly like the l
     ];
     for (const r of rows) log.append(r);
     for (const filter of [{ model: "gpt" }, { model: "claude" }, { model: "gpt", status: "4xx" }, { app: "nope" }]) {
-      const server = log.query({ ...filter, limit: 50 }).entries.map((e) => e.id);
-      const live = rows.filter(logEntryMatcher(filter)).map((e) => e.id);
+      const server = log.query({ ...filter, limit: 50 }, everyTestApp).entries.map((e) => e.id);
+      const live = rows.filter(logEntryMatcher(filter, everyTestApp)).map((e) => e.id);
       assert.deepEqual(new Set(server), new Set(live), JSON.stringify(filter));
     }
-    assert.equal(log.query({ model: "gpt" }).entries.length, 2, "a partial name finds history rows");
+    assert.equal(log.query({ model: "gpt" }, everyTestApp).entries.length, 2, "a partial name finds history rows");
     await log.close();
   } finally {
     removeDir(dir);

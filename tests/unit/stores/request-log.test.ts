@@ -8,6 +8,7 @@ import type { RequestLogEntry } from "../../../shared/log-entry";
 import { PatchbayError } from "../../../server/core/errors";
 import { createRequestLog } from "../../../server/stores/request-log";
 import type { RequestLog } from "../../../server/stores/types";
+import { everyTestApp, testAppOwner } from "../../harness/builders";
 import { logEntry, removeDir, tempDir } from "./helpers";
 
 const KEY = "pb-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde";
@@ -38,7 +39,7 @@ function allPages(log: RequestLog, q: Parameters<RequestLog["query"]>[0]): Reque
   const out: RequestLogEntry[] = [];
   let cursor: string | undefined;
   for (let i = 0; i < 1000; i++) {
-    const page = log.query({ ...q, ...(cursor ? { cursor } : {}) });
+    const page = log.query({ ...q, ...(cursor ? { cursor } : {}) }, everyTestApp);
     out.push(...page.entries);
     if (!page.nextCursor) return out;
     cursor = page.nextCursor;
@@ -165,7 +166,7 @@ describe("request log", () => {
     );
     log.append(entry({ id: "a2", app: "alpha", status: 502, time: T0 - 1000 }));
     log.append(entry({ id: "n1", app: null, status: 401, time: T0 }));
-    const ids = (q: Parameters<RequestLog["query"]>[0]) => log.query(q).entries.map((e) => e.id);
+    const ids = (q: Parameters<RequestLog["query"]>[0]) => log.query(q, everyTestApp).entries.map((e) => e.id);
     assert.deepEqual(ids({}), ["n1", "a2", "b1", "a1"], "newest first");
     assert.deepEqual(ids({ app: "alpha" }), ["a2", "a1"]);
     assert.deepEqual(ids({ status: "404" }), ["b1"]);
@@ -176,11 +177,11 @@ describe("request log", () => {
     assert.deepEqual(ids({ model: "fast" }), ["b1"]);
     assert.deepEqual(ids({ since: T0 - 2000, until: T0 }), ["a2", "b1"], "since inclusive, until exclusive");
     assert.throws(
-      () => log.query({ status: "teapot" }),
+      () => log.query({ status: "teapot" }, everyTestApp),
       (e: unknown) => e instanceof PatchbayError && e.param === "status",
     );
     assert.throws(
-      () => log.query({ cursor: "garbage" }),
+      () => log.query({ cursor: "garbage" }, everyTestApp),
       (e: unknown) => e instanceof PatchbayError && e.param === "cursor",
     );
     await log.close();
@@ -206,7 +207,11 @@ describe("request log", () => {
       gamma.map((e) => e.id),
       ids.filter((_, i) => i % 3 === 0).reverse(),
     );
-    assert.equal(log.query({ limit: 1000 }).entries.length, 23, "limit is capped at 500, more than we have");
+    assert.equal(
+      log.query({ limit: 1000 }, everyTestApp).entries.length,
+      23,
+      "limit is capped at 500, more than we have",
+    );
   });
 
   test("a query with a small read budget returns a partial page and a cursor to go on", async () => {
@@ -214,7 +219,7 @@ describe("request log", () => {
     const log = await createRequestLog({ dataDir: dir, ringSize: 1, queryBudgetBytes: 1 });
     for (let i = 0; i < 10; i++) log.append(entry({ id: `q${i}`, app: i === 0 ? "rare" : "alpha" }));
     await log.close();
-    const first = log.query({ app: "rare" });
+    const first = log.query({ app: "rare" }, everyTestApp);
     assert.equal(first.entries.length, 0);
     assert.ok(first.nextCursor, "a cursor to continue from");
     const found = allPages(log, { app: "rare" });
@@ -265,7 +270,7 @@ describe("request log", () => {
       allPages(second, { limit: 2 }).map((e) => e.id),
       ["t4", "t3", "t2", "t1", "y1"],
     );
-    const usage = second.usage("alpha", 3);
+    const usage = second.usage(testAppOwner("alpha"), 3);
     assert.deepEqual(
       usage.map((u) => [u.requests, u.errors, u.inputTokens, u.outputTokens, u.cachedTokens, u.reasoningTokens]),
       [
@@ -278,7 +283,7 @@ describe("request log", () => {
       usage.map((u) => u.day),
       ["2026-03-08", "2026-03-09", "2026-03-10"],
     );
-    assert.equal(second.usage("beta", 1)[0]?.requests, 1);
+    assert.equal(second.usage(testAppOwner("beta"), 1)[0]?.requests, 1);
     now = T0 + DAY;
     assert.equal(second.totals().requestsToday, 0, "today follows the clock");
     await second.close();
@@ -314,7 +319,7 @@ describe("request log", () => {
       log.recent(1).map((e) => e.id),
       ["lost-on-disk"],
     );
-    assert.equal(log.query({}).entries.length, 1);
+    assert.equal(log.query({}, everyTestApp).entries.length, 1);
   });
 
   test("opening with an unusable log folder works in memory and reports it", async () => {

@@ -92,7 +92,7 @@ export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
     const app = requireApp(s, params.name);
     return {
       app: params.name,
-      days: s.requestLog.usage(params.name, query.days ?? 30),
+      days: s.requestLog.usage(app, query.days ?? 30),
       budgets: s.budgetStatuses?.(app) ?? [],
     };
   },
@@ -109,7 +109,7 @@ export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
   getSettings: (_i, s) => s.settings.get(),
   updateSettings: ({ body }, s) => s.settings.update(body),
 
-  queryLogs: ({ query }, s) => s.requestLog.query(query),
+  queryLogs: ({ query }, s) => s.requestLog.query(query, (name) => s.apps.get(name)),
 
   getDesktop: async (_i, s) => ({
     launchAtLogin: await requireDesktop(s).getLaunchAtLogin(),
