@@ -160,6 +160,8 @@ export interface ClaudePrintOptions {
   prompt: string;
   /** After `-p <prompt>` (`--allowedTools Bash`). */
   args?: string[];
+  /** More variables for Claude Code (e.g. NODE_EXTRA_CA_CERTS); the bare environment below wins on a clash. */
+  env?: Record<string, string>;
   timeoutMs: number;
 }
 
@@ -172,6 +174,7 @@ export function runClaudePrint(o: ClaudePrintOptions): Promise<CliRun> {
     cwd: o.cwd,
     timeoutMs: o.timeoutMs,
     env: {
+      ...o.env,
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       HOME: o.home,
       CLAUDE_CONFIG_DIR: path.join(o.home, ".claude"),

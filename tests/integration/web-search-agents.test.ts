@@ -2,7 +2,8 @@
 // Codex's hosted `web_search` tool (`codex exec`), one Patchbay with a mock SearXNG on loopback. The scripted mock
 // model asks for a search; Patchbay runs it against the mock backend; what the agent hands its model next is checked
 // at the mock upstream: the mock's URLs and titles, or, with search off for the app, a native error (never the model's
-// own words dressed up as results).
+// own words dressed up as results). Claude Code's WebFetch is the client's own tool: Claude Code fetches a page on a
+// loopback HTTPS server itself and has the model read it through Patchbay (a request of its own).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -11,6 +12,7 @@ import path from "node:path";
 import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
 import type { MockReply, RecordedRequest } from "../harness/mock-upstream";
 import { MockSearxng } from "../harness/mock-searxng";
+import { LOOPBACK_CA_FILE, LoopbackHttpsPages } from "../harness/loopback-https";
 import type { LogServerToolCall } from "../../shared/log-entry";
 import {
   describeRun,
@@ -255,5 +257,97 @@ describe("Codex's hosted web_search through Patchbay", () => {
     } finally {
       await fx.admin.updateApp({ params: { name: "codex" }, body: { webSearch: true } });
     }
+  });
+});
+
+describe("Claude Code's WebFetch through Patchbay", () => {
+  const PAGE_TOKEN = "PAGE-TOKEN-5120";
+  const PAGE_HTML =
+    "<!doctype html><html><head><title>Patchbay notes</title><style>p{color:red}</style></head><body>" +
+    `<h1>Patchbay notes</h1><p>The release code is <b>${PAGE_TOKEN}</b>.</p></body></html>`;
+  /** What the scripted model answers when it is handed the page: proof that the page's text reached it. */
+  const READ = "THE-MODEL-READ";
+  const FINAL = "CLAUDE-FINAL-AFTER-FETCH-9";
+  let pages: LoopbackHttpsPages;
+  let home: string;
+
+  before(async () => {
+    pages = await new LoopbackHttpsPages().start();
+    pages.pages.set("/notes", PAGE_HTML);
+    home = path.join(tmp, "home-webfetch");
+    // WebFetch first asks api.anthropic.com whether it may fetch the host (not through ANTHROPIC_BASE_URL); only
+    // loopback is reachable here, so the check is off, as a user behind a restrictive network would set it.
+    fs.mkdirSync(path.join(home, ".claude"), { recursive: true });
+    fs.writeFileSync(path.join(home, ".claude", "settings.json"), '{ "skipWebFetchPreflight": true }\n');
+  });
+  after(async () => {
+    await pages?.stop();
+  });
+
+  /** The main agent: WebFetch the page for the prompt, answer after its result. WebFetch's own request (no tools; the
+   *  page's text in its user message): say what the page holds. Claude Code's side asks get plain text. */
+  function respond(rec: RecordedRequest): MockReply {
+    const messages = messagesOf(rec);
+    const last = messages.at(-1);
+    if (last?.role === "tool") return { text: FINAL };
+    const said = JSON.stringify(messages.filter((m) => m.role === "user"));
+    const token = /PAGE-TOKEN-\d+/.exec(said)?.[0];
+    if (toolNamesOf(rec).length === 0 && token) return { text: `${READ} ${token}` };
+    if (said.includes("FETCH_THE_PAGE"))
+      return {
+        toolCalls: [
+          {
+            id: "call_cc_wf",
+            name: "WebFetch",
+            arguments: { url: `${pages.origin}/notes`, prompt: "What is the release code?" },
+          },
+        ],
+      };
+    return { text: "plain" };
+  }
+
+  test("Claude Code fetches the page itself; the model reads it through Patchbay and the agent gets its answer", async () => {
+    fx.mock.reset();
+    fx.mock.setResponder(respond);
+    search.queries.length = 0;
+    const cwd = path.join(tmp, "webfetch");
+    fs.mkdirSync(cwd, { recursive: true });
+    const r = await runClaudePrint({
+      apiRoot: fx.apiBase.replace(/\/v1$/, ""),
+      model: MODEL,
+      key: claudeKey,
+      home,
+      cwd,
+      prompt: "FETCH_THE_PAGE: what is the release code on the notes page?",
+      args: ["--allowedTools", "WebFetch"],
+      env: { NODE_EXTRA_CA_CERTS: LOOPBACK_CA_FILE },
+      timeoutMs: RUN_TIMEOUT_MS,
+    });
+    assert.equal(r.code, 0, describeRun(r));
+    assert.equal(r.stdout.trim(), FINAL, describeRun(r));
+    // The page server saw Claude Code once (its WebFetch user agent); Patchbay neither searched nor fetched.
+    assert.deepEqual(
+      pages.requests.map((q) => `${q.method} ${q.path}`),
+      ["GET /notes"],
+    );
+    assert.match(pages.requests[0]!.userAgent, /^Claude-User \(claude-code\//);
+    assert.deepEqual(search.queries, []);
+    // WebFetch's own request reached the model through Patchbay with the page as Markdown (no tags, no style).
+    const read = fx.mock
+      .chatRequests()
+      .find((q) => toolNamesOf(q).length === 0 && JSON.stringify(messagesOf(q)).includes(PAGE_TOKEN));
+    assert.ok(read, `WebFetch's request reached the upstream; requests: ${fx.mock.chatRequests().length}`);
+    const pageText = messagesOf(read)
+      .filter((m) => m.role === "user")
+      .map((m) => textOf(m.content))
+      .join("\n");
+    assert.ok(pageText.includes("Patchbay notes") && pageText.includes("What is the release code?"), pageText);
+    assert.doesNotMatch(pageText, /<p>|<b>|color:red/, pageText);
+    // The main agent's WebFetch result is what the model said about the page.
+    const followUp = fx.mock
+      .chatRequests()
+      .find((q) => messagesOf(q).some((m) => m.role === "tool" && m.tool_call_id === "call_cc_wf"));
+    const tool = messagesOf(followUp).find((m) => m.role === "tool" && m.tool_call_id === "call_cc_wf");
+    assert.equal(textOf(tool?.content).trim(), `${READ} ${PAGE_TOKEN}`, JSON.stringify(tool));
   });
 });
