@@ -7,8 +7,8 @@ import type { ResponseStore } from "./response-store";
 
 const PREVIEW_CHARS = 120;
 
-/** The text of the last user message of `input`, shortened to {@link PREVIEW_CHARS}. */
-function lastUserText(input: readonly StoredItem[]): string {
+/** The text of the last user message of `input` (null when there is none), shortened to {@link PREVIEW_CHARS}. */
+function lastUserText(input: readonly StoredItem[]): string | null {
   for (let i = input.length - 1; i >= 0; i--) {
     const item = input[i] as Record<string, unknown>;
     if (item.type !== "message" || item.role !== "user") continue;
@@ -23,10 +23,19 @@ function lastUserText(input: readonly StoredItem[]): string {
           : "";
     return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1)}…` : text;
   }
-  return "";
+  return null;
 }
 
-function summaryOf(r: StoredResponseRecord): StoredResponseSummary {
+/** The last user text of `r`'s effective input: in its own input, else (a turn that only sent tool results) earlier
+ *  in its conversation. */
+async function previewOf(store: ResponseStore, app: string, r: StoredResponseRecord): Promise<string> {
+  const own = lastUserText(r.input);
+  if (own !== null || r.parent === null) return own ?? "";
+  // A broken chain shows no preview here; opening the response says what is wrong.
+  return lastUserText(await store.inputOf(app, r.id).catch(() => [])) ?? "";
+}
+
+function summaryOf(r: StoredResponseRecord, preview: string): StoredResponseSummary {
   return {
     id: r.id,
     createdAt: r.createdAt,
@@ -34,9 +43,9 @@ function summaryOf(r: StoredResponseRecord): StoredResponseSummary {
     status: r.response.status,
     previousResponseId: r.response.previous_response_id,
     sessionId: r.sessionId,
-    inputItems: r.input.length,
+    inputItems: r.inputItems,
     outputItems: r.response.output.length,
-    preview: lastUserText(r.input),
+    preview,
     error: null,
   };
 }
@@ -51,7 +60,8 @@ export async function listStoredResponses(
   const responses = await Promise.all(
     ids.map(async ({ id, createdAt }): Promise<StoredResponseSummary | null> => {
       try {
-        return summaryOf(await store.get(app, id));
+        const r = await store.get(app, id);
+        return summaryOf(r, await previewOf(store, app, r));
       } catch (err) {
         if (err instanceof PatchbayError && err.code === "response_not_found") return null;
         const message = err instanceof Error ? err.message : String(err);
@@ -92,7 +102,7 @@ export async function storedResponseDetail(
     model: r.response.model,
     status: r.response.status,
     instructions: typeof r.response.instructions === "string" ? r.response.instructions : null,
-    input: r.input,
+    input: await store.inputOf(app, id),
     output: r.response.output,
     usage: r.response.usage ?? null,
   };

@@ -1,6 +1,8 @@
 // The stored-Responses store: one JSON file per response under `<dataDir>/responses/<app>/<shard>/<id>.json`
-// (written atomically, write-once), plus a per-app in-memory index of ids built lazily from the folder names (ids
-// carry their creation time, so the index needs no file reads). Owns files and the index; knows nothing of HTTP.
+// (written atomically; rewritten only to fold in a deleted ancestor, see remove.ts), plus a per-app in-memory index of
+// ids built lazily from the folder names (ids carry their creation time, so the index needs no file reads). A record
+// holds only what its turn added; a conversation is rebuilt by walking its chain (chain.ts). Owns files and the
+// index; knows nothing of HTTP.
 import { quoteClientText } from "../core/client-text";
 import fsp from "node:fs/promises";
 import path from "node:path";
@@ -8,18 +10,25 @@ import writeFileAtomic from "write-file-atomic";
 import { AppDataKey, type HistoryLimits } from "../../shared/apps";
 import { PatchbayError } from "../core/errors";
 import { DAY_MS } from "../history/prune-plan";
-import { removeStaleTemps } from "../stores/stale-temps";
 import { describeFsError, errnoCode, storageError } from "../stores/storage-error";
+import { effectiveInput } from "./chain";
+import { HistoryCache } from "./history-cache";
 import {
   RECORD_VERSION,
+  StoredRecordFile,
   StoredResponseRecord,
-  createdAtOfId,
   isResponseId,
+  type StoredItem,
   type StoredResponseRecord as RecordT,
 } from "./record";
+import { removeResponses, type RemovalResult, type RemovalStore } from "./remove";
+import { insertSorted, removeId, scanApp, type IndexedResponse } from "./app-index";
 
 /** Folder of the stored responses inside the data folder. */
 export const RESPONSES_DIR = "responses";
+
+/** How many deleted ids are remembered for responses that were running when their parent was deleted. */
+const DOOMED_KEPT = 10_000;
 
 /** Writes `text` to `file` atomically (temp file + rename). Default: write-file-atomic with fsync. */
 export type RecordWriter = (file: string, text: string) => Promise<void>;
@@ -34,11 +43,7 @@ export interface ResponseStoreOptions {
   log?: (line: string) => void;
 }
 
-/** One row of an app's index: id and creation time (epoch ms). */
-export interface IndexedResponse {
-  id: string;
-  createdAt: number;
-}
+export type { IndexedResponse } from "./app-index";
 
 /** What one prune removed (`removed` ids, oldest first) or would remove (`dryRun`). */
 export interface ResponsePruneResult {
@@ -82,6 +87,15 @@ export class ResponseStore {
   private readonly pending = new Map<string, { record: RecordT; write: Promise<void> }>();
   /** Data keys of deleted apps: a run of theirs that ends late must not store anything (see {@link removeApp}). */
   private readonly retired = new Set<string>();
+  /** Histories of recently stored responses (a continuation needs no walk). */
+  private readonly histories = new HistoryCache();
+  /** `app/id` → the record's `parent`, as read or written (finding what a deletion must fold into). */
+  private readonly parents = new Map<string, string | null>();
+  /** `app/id` of responses being or recently deleted (the newest {@link DOOMED_KEPT}): a response written meanwhile
+   *  that continues one of them is rewritten whole (see {@link put}). */
+  private readonly doomed = new Set<string>();
+  /** Per app, the deletion running (deletions of an app run one at a time). */
+  private readonly removals = new Map<string, Promise<unknown>>();
 
   constructor(opts: ResponseStoreOptions) {
     this.root = path.join(path.resolve(opts.dataDir), RESPONSES_DIR);
@@ -95,12 +109,26 @@ export class ResponseStore {
   }
 
   /**
-   * Stores a record (write-once; validated first). Resolves once it is on disk; throws `storage_error` when the disk
-   * fails. While the write is in flight, `get` already answers from memory (so a client can continue a conversation
-   * the moment it sees the response, without waiting for the disk).
+   * Stores a record (validated first). Resolves once it is on disk; throws `storage_error` when the disk fails. While
+   * the write is in flight, `get` already answers from memory (so a client can continue a conversation the moment it
+   * sees the response, without waiting for the disk). `whole`: the record's whole effective input, when the caller
+   * has it: kept in memory for the next turn, and written instead of the parent's reference when that parent was
+   * deleted while this response ran.
    */
-  async put(record: RecordT): Promise<void> {
+  async put(record: RecordT, whole?: readonly StoredItem[]): Promise<void> {
     const valid = StoredResponseRecord.parse({ ...record, v: RECORD_VERSION });
+    await this.write1(valid);
+    this.parents.set(pendingKey(valid.app, valid.id), valid.parent);
+    if (whole) this.histories.remember(valid.app, valid.id, [...whole, ...valid.response.output]);
+    if (whole && valid.parent !== null && this.doomed.has(pendingKey(valid.app, valid.parent))) {
+      // Its parent is being deleted, and the deletion may not have seen this record: stand alone.
+      await this.write1({ ...valid, parent: null, input: [...whole] });
+      this.parents.set(pendingKey(valid.app, valid.id), null);
+    }
+  }
+
+  /** Writes `valid` (registered in flight while it is written) and adds it to the index. */
+  private async write1(valid: RecordT): Promise<void> {
     const file = this.fileOf(valid.app, valid.id);
     if (!file) throw new Error(`not a response id: ${valid.id}`);
     if (this.retired.has(valid.app))
@@ -161,31 +189,106 @@ export class ResponseStore {
       if (errnoCode(err) === "ENOENT") throw responseNotFound(id, param);
       throw storageError("read stored response", this.shown(file), err);
     }
-    let parsed: ReturnType<typeof StoredResponseRecord.safeParse>;
+    let parsed: ReturnType<typeof StoredRecordFile.safeParse>;
     try {
-      parsed = StoredResponseRecord.safeParse(JSON.parse(text));
+      parsed = StoredRecordFile.safeParse(JSON.parse(text));
     } catch (err) {
       throw this.damaged(id, file, describeFsError(err));
     }
     if (!parsed.success) throw this.damaged(id, file, parsed.error.issues[0]?.message ?? "invalid record");
     if (parsed.data.app !== app || parsed.data.id !== id) throw responseNotFound(id, param);
+    this.parents.set(pendingKey(app, id), parsed.data.parent);
     return parsed.data;
   }
 
-  /** Deletes `id` of `app` (damaged records too). Throws `response_not_found` when absent, `storage_error`. */
-  async delete(app: string, id: string): Promise<void> {
-    const file = this.fileOf(app, id);
-    if (!file) throw responseNotFound(id);
-    await this.pending.get(pendingKey(app, id))?.write.catch(() => {});
-    try {
-      await fsp.unlink(file);
-    } catch (err) {
-      if (errnoCode(err) === "ENOENT") throw responseNotFound(id);
-      throw storageError("delete stored response", this.shown(file), err);
-    }
-    const index = this.indexes.get(app);
-    if (index) removeId(await index, id);
+  /**
+   * The conversation a request continuing `id` builds on: its effective input, then its output (chain.ts
+   * `historyOf`). Throws `response_not_found` (404, `param`) for `id`; `storage_error` when its chain is broken.
+   */
+  async history(app: string, id: string, param: string | null = null): Promise<StoredItem[]> {
+    const record = await this.get(app, id, param);
+    const known = this.histories.history(app, id);
+    if (known) return known;
+    return [...(await effectiveInput(this, app, record, this.histories)), ...record.response.output];
   }
+
+  /** The effective input of `id` (what `input_items` lists). Errors as {@link history}. */
+  async inputOf(app: string, id: string, param: string | null = null): Promise<StoredItem[]> {
+    return effectiveInput(this, app, await this.get(app, id, param), this.histories);
+  }
+
+  /**
+   * Deletes `id` of `app` (damaged records too); the responses continuing it keep their conversation (remove.ts).
+   * Throws `response_not_found` when absent, `storage_error`.
+   */
+  async delete(app: string, id: string): Promise<void> {
+    if (!this.fileOf(app, id)) throw responseNotFound(id);
+    const r = await this.remove(app, [id]);
+    if (r.missing.length > 0) throw responseNotFound(id);
+    if (r.error) throw r.error;
+  }
+
+  /** Removes `ids` of `app` through {@link removeResponses}, one removal of the app at a time. */
+  private remove(app: string, ids: readonly string[]): Promise<RemovalResult> {
+    for (const id of ids) this.markDoomed(pendingKey(app, id));
+    const run = (this.removals.get(app) ?? Promise.resolve())
+      .catch(() => {})
+      .then(() => removeResponses(this.removal, app, ids));
+    this.removals.set(app, run);
+    return run;
+  }
+
+  private markDoomed(key: string): void {
+    this.doomed.delete(key);
+    this.doomed.add(key);
+    for (const k of this.doomed) {
+      if (this.doomed.size <= DOOMED_KEPT) break;
+      this.doomed.delete(k);
+    }
+  }
+
+  /** The store as removal sees it. */
+  private readonly removal: RemovalStore = {
+    get: (app, id) => this.get(app, id),
+    parentOf: async (app, id) => {
+      const known = this.parents.get(pendingKey(app, id));
+      if (known !== undefined) return known;
+      return this.get(app, id).then(
+        (r) => r.parent,
+        () => null,
+      );
+    },
+    idsSince: async (app, fromMs) => {
+      const prefix = pendingKey(app, "");
+      const inFlight = [...this.pending].filter(([k]) => k.startsWith(prefix)).map(([, p]) => p);
+      await Promise.allSettled(inFlight.map((p) => p.write));
+      const ids = new Set((await this.index(app)).filter((r) => r.createdAt >= fromMs).map((r) => r.id));
+      for (const p of inFlight) ids.add(p.record.id);
+      return [...ids];
+    },
+    rewrite: async (record) => {
+      await this.write1(record);
+      this.parents.set(pendingKey(record.app, record.id), record.parent);
+    },
+    unlink: async (app, id) => {
+      const file = this.fileOf(app, id);
+      if (!file) return false;
+      await this.pending.get(pendingKey(app, id))?.write.catch(() => {});
+      this.histories.forget(app, id);
+      this.parents.delete(pendingKey(app, id));
+      try {
+        await fsp.unlink(file);
+      } catch (err) {
+        if (errnoCode(err) === "ENOENT") return false;
+        throw storageError("delete stored response", this.shown(file), err);
+      } finally {
+        const index = this.indexes.get(app);
+        if (index) removeId(await index, id);
+      }
+      return true;
+    },
+    log: (line) => this.log(line),
+  };
 
   /** The app's responses, newest first: `limit` ids created before `before` (an id of the list), and whether more
    *  follow. */
@@ -218,21 +321,18 @@ export class ResponseStore {
     return index.filter((r, i) => i < keepFrom || r.createdAt < cutoff);
   }
 
-  /** Deletes what {@link overLimits} lists (at most `budget`, oldest first). Failures are counted and logged. */
+  /**
+   * Deletes what {@link overLimits} lists (at most `budget`, oldest first). Failures are counted and logged. A kept
+   * response that continues a pruned one keeps its conversation: the pruned items move into its record (remove.ts),
+   * so the files of the pruned responses are really removed.
+   */
   async prune(app: string, limits: HistoryLimits, now: number, budget = Infinity): Promise<ResponsePruneResult> {
     const over = (await this.overLimits(app, limits, now)).slice(0, budget);
-    const result: ResponsePruneResult = { removed: [], failed: 0 };
-    for (const r of over) {
-      try {
-        await this.delete(app, r.id);
-        result.removed.push(r.id);
-      } catch (err) {
-        if (err instanceof PatchbayError && err.code === "response_not_found") continue;
-        result.failed++;
-        this.log(`stored responses: could not prune ${r.id} of app '${app}': ${describeFsError(err)}`);
-      }
-    }
-    return result;
+    const { removed, failed } = await this.remove(
+      app,
+      over.map((r) => r.id),
+    );
+    return { removed, failed };
   }
 
   /**
@@ -244,6 +344,8 @@ export class ResponseStore {
     const prefix = pendingKey(app, "");
     await Promise.allSettled([...this.pending].filter(([k]) => k.startsWith(prefix)).map(([, p]) => p.write));
     this.indexes.delete(app);
+    this.histories.forgetApp(app);
+    for (const k of this.parents.keys()) if (k.startsWith(prefix)) this.parents.delete(k);
     const dir = appDir(this.root, app);
     for (const d of this.madeDirs) if (d.startsWith(dir + path.sep)) this.madeDirs.delete(d);
     await fsp.rm(dir, { recursive: true, force: true });
@@ -273,51 +375,6 @@ export class ResponseStore {
   }
 }
 
-/** Reads an app's shard folders into an index sorted oldest first. A missing folder is an empty index. */
-async function scanApp(dir: string): Promise<IndexedResponse[]> {
-  let shards: string[];
-  try {
-    shards = await fsp.readdir(dir);
-  } catch (err) {
-    if (errnoCode(err) === "ENOENT") return [];
-    throw storageError("list stored responses in", dir, err);
-  }
-  const out: IndexedResponse[] = [];
-  for (const shard of shards) {
-    let names: string[];
-    try {
-      // Writes killed midway left temp files here; they never become records.
-      await removeStaleTemps(path.join(dir, shard));
-      names = await fsp.readdir(path.join(dir, shard));
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      if (!name.endsWith(".json")) continue;
-      const id = name.slice(0, -5);
-      const createdAt = createdAtOfId(id);
-      if (createdAt !== null) out.push({ id, createdAt });
-    }
-  }
-  return out.sort(compareOldestFirst);
-}
-
 function pendingKey(app: string, id: string): string {
   return `${app}/${id}`;
-}
-
-function compareOldestFirst(a: IndexedResponse, b: IndexedResponse): number {
-  return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
-function insertSorted(index: IndexedResponse[], row: IndexedResponse): void {
-  if (index.some((r) => r.id === row.id)) return;
-  let i = index.length;
-  while (i > 0 && compareOldestFirst(index[i - 1] as IndexedResponse, row) > 0) i--;
-  index.splice(i, 0, row);
-}
-
-function removeId(index: IndexedResponse[], id: string): void {
-  const i = index.findIndex((r) => r.id === id);
-  if (i >= 0) index.splice(i, 1);
 }
