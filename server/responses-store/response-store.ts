@@ -222,7 +222,13 @@ export class ResponseStore {
    * Throws `response_not_found` when absent, `storage_error`.
    */
   async delete(app: string, id: string): Promise<void> {
-    if (!this.fileOf(app, id)) throw responseNotFound(id);
+    const file = this.fileOf(app, id);
+    if (!file) throw responseNotFound(id);
+    // An unknown id costs no scan for responses that continue it.
+    if (!this.pending.has(pendingKey(app, id)))
+      await fsp.stat(file).catch((err: unknown) => {
+        if (errnoCode(err) === "ENOENT") throw responseNotFound(id);
+      });
     const r = await this.remove(app, [id]);
     if (r.missing.length > 0) throw responseNotFound(id);
     if (r.error) throw r.error;
@@ -233,7 +239,13 @@ export class ResponseStore {
     for (const id of ids) this.markDoomed(pendingKey(app, id));
     const run = (this.removals.get(app) ?? Promise.resolve())
       .catch(() => {})
-      .then(() => removeResponses(this.removal, app, ids));
+      .then(() => removeResponses(this.removal, app, ids))
+      .then((r) => {
+        // Kept after all (a failure): responses continuing them need not stand alone.
+        const gone = new Set([...r.removed, ...r.missing]);
+        for (const id of ids) if (!gone.has(id)) this.doomed.delete(pendingKey(app, id));
+        return r;
+      });
     this.removals.set(app, run);
     return run;
   }
@@ -276,16 +288,16 @@ export class ResponseStore {
       await this.pending.get(pendingKey(app, id))?.write.catch(() => {});
       this.histories.forget(app, id);
       this.parents.delete(pendingKey(app, id));
+      let existed = true;
       try {
         await fsp.unlink(file);
       } catch (err) {
-        if (errnoCode(err) === "ENOENT") return false;
-        throw storageError("delete stored response", this.shown(file), err);
-      } finally {
-        const index = this.indexes.get(app);
-        if (index) removeId(await index, id);
+        if (errnoCode(err) !== "ENOENT") throw storageError("delete stored response", this.shown(file), err);
+        existed = false;
       }
-      return true;
+      const index = this.indexes.get(app);
+      if (index) removeId(await index, id);
+      return existed;
     },
     log: (line) => this.log(line),
   };
