@@ -26,13 +26,21 @@ function lastUserText(input: readonly StoredItem[]): string | null {
   return null;
 }
 
-/** The last user text of `r`'s effective input: in its own input, else (a turn that only sent tool results) earlier
- *  in its conversation. */
+/** How many earlier turns a preview looks through for a user message (a long run of tool turns shows none). */
+const PREVIEW_TURNS = 20;
+
+/** The last user text of `r`'s effective input: in its own input, else (a turn that only sent tool results) in the
+ *  nearest earlier turn that has one. A broken chain shows none here; opening the response says what is wrong. */
 async function previewOf(store: ResponseStore, app: string, r: StoredResponseRecord): Promise<string> {
-  const own = lastUserText(r.input);
-  if (own !== null || r.parent === null) return own ?? "";
-  // A broken chain shows no preview here; opening the response says what is wrong.
-  return lastUserText(await store.inputOf(app, r.id).catch(() => [])) ?? "";
+  let record = r;
+  for (let turns = 0; turns <= PREVIEW_TURNS; turns++) {
+    const text = lastUserText(record.input);
+    if (text !== null || record.parent === null) return text ?? "";
+    const parent = await store.get(app, record.parent).catch(() => null);
+    if (!parent) return "";
+    record = parent;
+  }
+  return "";
 }
 
 function summaryOf(r: StoredResponseRecord, preview: string): StoredResponseSummary {

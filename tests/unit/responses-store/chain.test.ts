@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PatchbayError } from "../../../server/core/errors";
+import { listStoredResponses, storedResponseDetail } from "../../../server/responses-store/admin-view";
 import { MAX_CHAIN_DEPTH, historyBefore } from "../../../server/responses-store/chain";
 import { newResponseId, type StoredResponseRecord } from "../../../server/responses-store/record";
 import { ResponseStore, responseNotFound } from "../../../server/responses-store/response-store";
@@ -223,6 +224,27 @@ describe("stored response chains", () => {
     // The response itself still reads, and deleting it works.
     assert.equal((await fresh().get("a", r3!.id)).id, r3!.id);
     await fresh().delete("a", r3!.id);
+  });
+
+  test("the dashboard's view: counts and previews of the whole conversation, a detail with all of it", async () => {
+    const store = new ResponseStore({ dataDir: dir });
+    const [r1, r2] = await chain(store, 2);
+    // A third turn that only sends a tool result: its preview is the last user message before it.
+    const r3 = turn(3, r2!);
+    r3.input = [{ id: `fco_${r3.id.slice(5)}_in0`, type: "function_call_output", call_id: "c", output: "42" }];
+    await store.put(r3);
+    const page = await listStoredResponses(store, "a", { limit: 10 });
+    assert.deepEqual(
+      page.responses.map((r) => [r.preview, r.inputItems, r.previousResponseId]),
+      [
+        ["q2", 5, r2!.id],
+        ["q2", 3, r1!.id],
+        ["q1", 1, null],
+      ],
+    );
+    const detail = await storedResponseDetail(store, "a", r3.id);
+    assert.deepEqual(texts(detail.input.slice(0, 4)), ["q1", "a1", "q2", "a2"]);
+    assert.equal(detail.input.length, 5);
   });
 
   test(`a chain deeper than ${MAX_CHAIN_DEPTH} is refused without overflowing the stack`, async () => {
