@@ -1,5 +1,6 @@
 // An app's index of stored responses: ids and creation times, oldest first, read from the folder names alone (ids
-// carry their creation time). Pure list helpers and the folder scan; the store owns when to use them.
+// carry their creation time), and the head of a record file (its `parent`) without reading the whole file. List
+// helpers and the reads; the store owns when to use them.
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { removeStaleTemps } from "../stores/stale-temps";
@@ -58,4 +59,19 @@ export function insertSorted(index: IndexedResponse[], row: IndexedResponse): vo
 export function removeId(index: IndexedResponse[], id: string): void {
   const i = index.findIndex((r) => r.id === id);
   if (i >= 0) index.splice(i, 1);
+}
+
+/** The first bytes of `file` (where a record's `parent` is), or null when it cannot be read. */
+export async function readHead(file: string | null): Promise<string | null> {
+  if (!file) return null;
+  const handle = await fsp.open(file, "r").catch(() => null);
+  if (!handle) return null;
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(512), 0, 512, 0);
+    return buffer.toString("utf8", 0, bytesRead);
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
 }

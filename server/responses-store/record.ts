@@ -28,13 +28,12 @@ export const StoredResponseObject = z.looseObject({
 /** The response object as stored. */
 export type StoredResponseObject = z.infer<typeof StoredResponseObject>;
 
-const recordBase = {
+const recordHead = {
   id: z.string(),
   app: z.string(),
   createdAt: z.number().int(),
   /** The OpenCode session that ran it (links the Sessions view), when known. */
   sessionId: z.string().nullable(),
-  response: StoredResponseObject,
 };
 
 /**
@@ -44,7 +43,8 @@ const recordBase = {
  */
 export const StoredResponseRecord = z.object({
   v: z.literal(RECORD_VERSION),
-  ...recordBase,
+  ...recordHead,
+  // `parent` comes first after the head, so a deletion finds it in a file's first bytes ({@link parentInHead}).
   /** The stored response whose conversation `input` continues, or null when `input` is the whole effective input.
    *  Usually `response.previous_response_id`; differs once that response was deleted or pruned and its items were
    *  folded into this record (see chain.ts), or when it was gone before this record was written. */
@@ -54,12 +54,18 @@ export const StoredResponseRecord = z.object({
   input: z.array(StoredItem),
   /** How many items the effective input has (the dashboard's count, without walking the chain). */
   inputItems: z.number().int().nonnegative(),
+  response: StoredResponseObject,
 });
 /** One stored response. */
 export type StoredResponseRecord = z.infer<typeof StoredResponseRecord>;
 
 /** A record of format 1 (before issue 21 item 6): `input` is the whole effective input. Read, never written. */
-const LegacyRecord = z.object({ v: z.literal(1), ...recordBase, input: z.array(StoredItem) });
+const LegacyRecord = z.object({
+  v: z.literal(1),
+  ...recordHead,
+  input: z.array(StoredItem),
+  response: StoredResponseObject,
+});
 
 /** What a record file may hold (either format), read as the current format: a format-1 record has no parent. */
 export const StoredRecordFile = z
@@ -67,6 +73,22 @@ export const StoredRecordFile = z
   .transform((r): StoredResponseRecord =>
     r.v === RECORD_VERSION ? r : { ...r, v: RECORD_VERSION, parent: null, inputItems: r.input.length },
   );
+
+/** The head of a record file as written (`JSON.stringify` keeps the schema's key order), up to `parent`. */
+const HEAD =
+  /^\{"v":(?:1,|2,"id":"(resp_[0-9a-f]{32})","app":"[^"\\]*","createdAt":\d+,"sessionId":(?:null|"[^"\\]*"),"parent":(null|"resp_[0-9a-f]{32}"))/;
+
+/**
+ * The `parent` of record `id` read from the first bytes of its file: null for a format-1 record (it has none),
+ * undefined when the head does not read as written (hand-edited, damaged: read the whole record instead).
+ */
+export function parentInHead(head: string, id: string): string | null | undefined {
+  const m = HEAD.exec(head);
+  if (!m) return undefined;
+  if (m[1] === undefined) return null;
+  if (m[1] !== id) return undefined;
+  return m[2] === "null" ? null : m[2]?.slice(1, -1);
+}
 
 /** `resp_` + 12 hex digits of the creation time (epoch ms) + 20 random hex digits. */
 const RESPONSE_ID = /^resp_([0-9a-f]{12})([0-9a-f]{20})$/;

@@ -18,11 +18,12 @@ import {
   StoredRecordFile,
   StoredResponseRecord,
   isResponseId,
+  parentInHead,
   type StoredItem,
   type StoredResponseRecord as RecordT,
 } from "./record";
 import { removeResponses, type RemovalResult, type RemovalStore } from "./remove";
-import { insertSorted, removeId, scanApp, type IndexedResponse } from "./app-index";
+import { insertSorted, readHead, removeId, scanApp, type IndexedResponse } from "./app-index";
 
 /** Folder of the stored responses inside the data folder. */
 export const RESPONSES_DIR = "responses";
@@ -265,6 +266,9 @@ export class ResponseStore {
     parentOf: async (app, id) => {
       const known = this.parents.get(pendingKey(app, id));
       if (known !== undefined) return known;
+      const head = await readHead(this.fileOf(app, id));
+      const parent = head === null ? undefined : parentInHead(head, id);
+      if (parent !== undefined) return parent;
       return this.get(app, id).then(
         (r) => r.parent,
         () => null,

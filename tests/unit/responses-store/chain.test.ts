@@ -10,7 +10,7 @@ import path from "node:path";
 import { PatchbayError } from "../../../server/core/errors";
 import { listStoredResponses, storedResponseDetail } from "../../../server/responses-store/admin-view";
 import { MAX_CHAIN_DEPTH, historyBefore } from "../../../server/responses-store/chain";
-import { newResponseId, type StoredResponseRecord } from "../../../server/responses-store/record";
+import { newResponseId, parentInHead, type StoredResponseRecord } from "../../../server/responses-store/record";
 import { ResponseStore, responseNotFound } from "../../../server/responses-store/response-store";
 
 const T0 = Date.UTC(2026, 5, 1);
@@ -95,6 +95,19 @@ describe("stored response chains", () => {
     await assert.rejects(store.inputOf("b", r3!.id), (e: unknown) => code(e) === "404 response_not_found");
   });
 
+  test("a record's parent is in its file's first 512 bytes; a head not as written is not guessed", async () => {
+    const store = new ResponseStore({ dataDir: dir });
+    const [r1, r2] = await chain(store, 2);
+    for (const r of [r1!, r2!]) {
+      const head = fs.readFileSync(store.fileOf("a", r.id) as string, "utf8").slice(0, 512);
+      assert.equal(parentInHead(head, r.id), r.parent);
+    }
+    assert.equal(parentInHead('{"v":1,"id":"x"', r2!.id), null, "a format-1 record has no parent");
+    assert.equal(parentInHead(JSON.stringify({ ...r2, v: 2 }).slice(0, 512), r1!.id), undefined, "another id");
+    const { parent, ...rest } = r2!;
+    assert.equal(parentInHead(JSON.stringify({ ...rest, parent }).slice(0, 512), r2!.id), undefined, "keys moved");
+  });
+
   test("a format-1 record (whole input inside) reads, lists its input, and a new response continues it", async () => {
     const store = new ResponseStore({ dataDir: dir });
     const v2 = turn(2, null);
@@ -152,7 +165,12 @@ describe("stored response chains", () => {
     const store = new ResponseStore({ dataDir: dir });
     const rs = await chain(store, 6);
     const before = texts(await store.inputOf("a", rs[5]!.id));
-    const result = await store.prune("a", { maxSessions: 2, maxAgeDays: null }, T0 + 10_000);
+    // A fresh instance (after a restart) finds each record's parent in its file's first bytes.
+    const result = await new ResponseStore({ dataDir: dir }).prune(
+      "a",
+      { maxSessions: 2, maxAgeDays: null },
+      T0 + 10_000,
+    );
     assert.deepEqual(
       result.removed,
       rs.slice(0, 4).map((r) => r.id),
