@@ -8,27 +8,29 @@ export const HISTORY_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** A response's history (effective input, then output) by `app/id`. */
 export class HistoryCache {
-  private readonly entries = new Map<string, { items: StoredItem[]; bytes: number }>();
+  private readonly entries = new Map<string, { items: StoredItem[]; parent: string | null; bytes: number }>();
   private bytes = 0;
 
   constructor(private readonly maxBytes = HISTORY_CACHE_BYTES) {}
 
-  /** A copy of the history of `id`, or undefined. */
-  history(app: string, id: string): StoredItem[] | undefined {
+  /** A copy of the history of `id`, or undefined (also when `parent` is given and is not the one it was kept with:
+   *  the record changed since). */
+  history(app: string, id: string, parent?: string | null): StoredItem[] | undefined {
     const key = `${app}/${id}`;
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
+    if (!entry || (parent !== undefined && parent !== entry.parent)) return undefined;
     this.entries.delete(key);
     this.entries.set(key, entry);
     return structuredClone(entry.items);
   }
 
-  /** Keeps a copy of `items` as the history of `id` (not when it alone exceeds a quarter of the bound). */
-  remember(app: string, id: string, items: readonly StoredItem[]): void {
+  /** Keeps a copy of `items` as the history of `id`, whose record has `parent` (not when it alone exceeds a quarter
+   *  of the bound). */
+  remember(app: string, id: string, parent: string | null, items: readonly StoredItem[]): void {
     const bytes = JSON.stringify(items).length;
     if (bytes > this.maxBytes / 4) return;
     this.forget(app, id);
-    this.entries.set(`${app}/${id}`, { items: structuredClone([...items]), bytes });
+    this.entries.set(`${app}/${id}`, { items: structuredClone([...items]), parent, bytes });
     this.bytes += bytes;
     for (const [key, entry] of this.entries) {
       if (this.bytes <= this.maxBytes) break;

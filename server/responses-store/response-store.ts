@@ -119,13 +119,14 @@ export class ResponseStore {
   async put(record: RecordT, whole?: readonly StoredItem[]): Promise<void> {
     const valid = StoredResponseRecord.parse({ ...record, v: RECORD_VERSION });
     await this.write1(valid);
-    this.parents.set(pendingKey(valid.app, valid.id), valid.parent);
-    if (whole) this.histories.remember(valid.app, valid.id, [...whole, ...valid.response.output]);
-    if (whole && valid.parent !== null && this.doomed.has(pendingKey(valid.app, valid.parent))) {
+    let parent = valid.parent;
+    if (whole && parent !== null && this.doomed.has(pendingKey(valid.app, parent))) {
       // Its parent is being deleted, and the deletion may not have seen this record: stand alone.
       await this.write1({ ...valid, parent: null, input: [...whole] });
-      this.parents.set(pendingKey(valid.app, valid.id), null);
+      parent = null;
     }
+    this.parents.set(pendingKey(valid.app, valid.id), parent);
+    if (whole) this.histories.remember(valid.app, valid.id, parent, [...whole, ...valid.response.output]);
   }
 
   /** Writes `valid` (registered in flight while it is written) and adds it to the index. */
@@ -208,7 +209,7 @@ export class ResponseStore {
    */
   async history(app: string, id: string, param: string | null = null): Promise<StoredItem[]> {
     const record = await this.get(app, id, param);
-    const known = this.histories.history(app, id);
+    const known = this.histories.history(app, id, record.parent);
     if (known) return known;
     return [...(await effectiveInput(this, app, record, this.histories)), ...record.response.output];
   }

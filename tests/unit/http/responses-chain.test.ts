@@ -128,6 +128,31 @@ describe("previous_response_id chains through the routes", () => {
     assert.equal((await server.call(`/v1/responses/${r1}`)).status, 200);
   });
 
+  test("a chain broken by hand (its parent gone): a clear 500 in OpenAI's envelope, nothing sent upstream", async () => {
+    const first = await create({ input: "q1" }, "a1");
+    const second = await create({ input: "q2", previous_response_id: first.body.id }, "a2");
+    const secondId = second.body.id as string;
+    const file = path.join(server.responsesDir, "responses", appDataKey(server.apps.app), secondId.slice(-2));
+    const record = JSON.parse(fs.readFileSync(path.join(file, `${secondId}.json`), "utf8")) as Json;
+    const id = newResponseId(Date.now() - 60_000);
+    fs.writeFileSync(path.join(file, `${secondId}.json`), JSON.stringify({ ...record, parent: id }));
+    const calls = server.backend.streams.length;
+    for (const res of [
+      await server.call(`/v1/responses/${second.body.id as string}/input_items`),
+      await server.call("/v1/responses", {
+        method: "POST",
+        body: JSON.stringify({ model: MODEL, input: "q3", previous_response_id: second.body.id }),
+      }),
+    ]) {
+      assert.equal(res.status, 500);
+      const error = ((await res.json()) as { error: { code: string; type: string; message: string } }).error;
+      assert.equal(error.code, "storage_error");
+      assert.match(error.message, new RegExp(`earlier response '${id}' it continues is missing`));
+      assert.ok(!error.message.includes(server.responsesDir), "no path of the data folder");
+    }
+    assert.equal(server.backend.streams.length, calls);
+  });
+
   test("150 turns take about 3 × the bytes of 50 (linear, not quadratic)", async (t) => {
     let previous: string | null = null;
     const at: Record<number, number> = {};
