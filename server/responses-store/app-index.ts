@@ -1,11 +1,23 @@
-// An app's index of stored responses: ids and creation times, oldest first, read from the folder names alone (ids
-// carry their creation time), and the head of a record file (its `parent`) without reading the whole file. List
-// helpers and the reads; the store owns when to use them.
+// Where an app's stored responses are (folder, shard) and its index of them: ids and creation times, oldest first,
+// read from the folder names alone (ids carry their creation time); the head of a record file (its `parent`) without
+// reading the whole file. Path and list helpers and the reads; the store owns when to use them.
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { removeStaleTemps } from "../stores/stale-temps";
 import { errnoCode, storageError } from "../stores/storage-error";
+import { AppDataKey } from "../../shared/apps";
 import { createdAtOfId } from "./record";
+
+/** The app's response folder under `root`, named by its data key (shared/apps.ts `appDataKey`: no separators). */
+export function appDir(root: string, app: string): string {
+  if (!AppDataKey.safeParse(app).success) throw new Error(`invalid app data key for the response store: ${app}`);
+  return path.join(root, app);
+}
+
+/** Shard folder of an id: its last two hex digits (256 folders; ~400 files each at 100,000 responses). */
+export function shardOf(id: string): string {
+  return id.slice(-2);
+}
 
 /** One row of an app's index: id and creation time (epoch ms). */
 export interface IndexedResponse {

@@ -7,7 +7,7 @@ import { quoteClientText } from "../core/client-text";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import { AppDataKey, type HistoryLimits } from "../../shared/apps";
+import type { HistoryLimits } from "../../shared/apps";
 import { PatchbayError } from "../core/errors";
 import { DAY_MS } from "../history/prune-plan";
 import { describeFsError, errnoCode, storageError } from "../stores/storage-error";
@@ -23,13 +23,11 @@ import {
   type StoredResponseRecord as RecordT,
 } from "./record";
 import { removeResponses, type RemovalResult, type RemovalStore } from "./remove";
-import { insertSorted, readHead, removeId, scanApp, type IndexedResponse } from "./app-index";
+import { RemovalQueue } from "./removal-queue";
+import { appDir, insertSorted, readHead, removeId, scanApp, shardOf, type IndexedResponse } from "./app-index";
 
 /** Folder of the stored responses inside the data folder. */
 export const RESPONSES_DIR = "responses";
-
-/** How many deleted ids are remembered for responses that were running when their parent was deleted. */
-const DOOMED_KEPT = 10_000;
 
 /** Writes `text` to `file` atomically (temp file + rename). Default: write-file-atomic with fsync. */
 export type RecordWriter = (file: string, text: string) => Promise<void>;
@@ -53,17 +51,6 @@ export interface ResponsePruneResult {
 }
 
 const defaultWriter: RecordWriter = (file, text) => writeFileAtomic(file, text, { mode: 0o600, fsync: true });
-
-/** The app's response folder, named by its data key (shared/apps.ts `appDataKey`: no separators). */
-function appDir(root: string, app: string): string {
-  if (!AppDataKey.safeParse(app).success) throw new Error(`invalid app data key for the response store: ${app}`);
-  return path.join(root, app);
-}
-
-/** Shard folder of an id: its last two hex digits (256 folders; ~400 files each at 100,000 responses). */
-function shardOf(id: string): string {
-  return id.slice(-2);
-}
 
 /** "resp_x not found" as the OpenAI wire says it (404 naming the id). */
 export function responseNotFound(id: string, param: string | null = null): PatchbayError {
@@ -92,11 +79,8 @@ export class ResponseStore {
   private readonly histories = new HistoryCache();
   /** `app/id` → the record's `parent`, as read or written (finding what a deletion must fold into). */
   private readonly parents = new Map<string, string | null>();
-  /** `app/id` of responses being or recently deleted (the newest {@link DOOMED_KEPT}): a response written meanwhile
-   *  that continues one of them is rewritten whole (see {@link put}). */
-  private readonly doomed = new Set<string>();
-  /** Per app, the deletion running (deletions of an app run one at a time). */
-  private readonly removals = new Map<string, Promise<unknown>>();
+  /** Deletions, one per app at a time. */
+  private readonly removals = new RemovalQueue();
 
   constructor(opts: ResponseStoreOptions) {
     this.root = path.join(path.resolve(opts.dataDir), RESPONSES_DIR);
@@ -120,7 +104,7 @@ export class ResponseStore {
     const valid = StoredResponseRecord.parse({ ...record, v: RECORD_VERSION });
     await this.write1(valid);
     let parent = valid.parent;
-    if (whole && parent !== null && this.doomed.has(pendingKey(valid.app, parent))) {
+    if (whole && parent !== null && this.removals.isDoomed(valid.app, parent)) {
       // Its parent is being deleted, and the deletion may not have seen this record: stand alone.
       await this.write1({ ...valid, parent: null, input: [...whole] });
       parent = null;
@@ -208,15 +192,19 @@ export class ResponseStore {
    * `historyOf`). Throws `response_not_found` (404, `param`) for `id`; `storage_error` when its chain is broken.
    */
   async history(app: string, id: string, param: string | null = null): Promise<StoredItem[]> {
-    const record = await this.get(app, id, param);
-    const known = this.histories.history(app, id, record.parent);
-    if (known) return known;
-    return [...(await effectiveInput(this, app, record, this.histories)), ...record.response.output];
+    return this.removals.walk(app, async () => {
+      const record = await this.get(app, id, param);
+      const known = this.histories.history(app, id, record.parent);
+      if (known) return known;
+      return [...(await effectiveInput(this, app, record, this.histories)), ...record.response.output];
+    });
   }
 
   /** The effective input of `id` (what `input_items` lists). Errors as {@link history}. */
   async inputOf(app: string, id: string, param: string | null = null): Promise<StoredItem[]> {
-    return effectiveInput(this, app, await this.get(app, id, param), this.histories);
+    return this.removals.walk(app, async () =>
+      effectiveInput(this, app, await this.get(app, id, param), this.histories),
+    );
   }
 
   /**
@@ -236,29 +224,9 @@ export class ResponseStore {
     if (r.error) throw r.error;
   }
 
-  /** Removes `ids` of `app` through {@link removeResponses}, one removal of the app at a time. */
+  /** Removes `ids` of `app` through {@link removeResponses}, one deletion of the app at a time. */
   private remove(app: string, ids: readonly string[]): Promise<RemovalResult> {
-    for (const id of ids) this.markDoomed(pendingKey(app, id));
-    const run = (this.removals.get(app) ?? Promise.resolve())
-      .catch(() => {})
-      .then(() => removeResponses(this.removal, app, ids))
-      .then((r) => {
-        // Kept after all (a failure): responses continuing them need not stand alone.
-        const gone = new Set([...r.removed, ...r.missing]);
-        for (const id of ids) if (!gone.has(id)) this.doomed.delete(pendingKey(app, id));
-        return r;
-      });
-    this.removals.set(app, run);
-    return run;
-  }
-
-  private markDoomed(key: string): void {
-    this.doomed.delete(key);
-    this.doomed.add(key);
-    for (const k of this.doomed) {
-      if (this.doomed.size <= DOOMED_KEPT) break;
-      this.doomed.delete(k);
-    }
+    return this.removals.run(app, ids, () => removeResponses(this.removal, app, ids));
   }
 
   /** The store as removal sees it. */
@@ -362,6 +330,7 @@ export class ResponseStore {
     await Promise.allSettled([...this.pending].filter(([k]) => k.startsWith(prefix)).map(([, p]) => p.write));
     this.indexes.delete(app);
     this.histories.forgetApp(app);
+    this.removals.forgetApp(app);
     for (const k of this.parents.keys()) if (k.startsWith(prefix)) this.parents.delete(k);
     const dir = appDir(this.root, app);
     for (const d of this.madeDirs) if (d.startsWith(dir + path.sep)) this.madeDirs.delete(d);
