@@ -59,10 +59,12 @@ export function responseNotFound(id: string, param: string | null = null): Patch
 
 /**
  * Stored Responses of every app, each under its data key (`app` arguments below are `appDataKey(app)`, never a bare
- * name, so a later app of the same name never sees a deleted one's responses). Reads by id are one file read (no index needed); listing and pruning use the app's
- * index (built on first use by reading the 256 shard folders; kept up to date by this instance's writes).
- * Errors: `response_not_found` (404: unknown id, another app's, deleted or pruned), `storage_error` (500: disk
- * failure, or a damaged record; the message names the id and file).
+ * name, so a later app of the same name never sees a deleted one's responses). Reads by id are one file read (no
+ * index needed); a response's conversation ({@link history}, {@link inputOf}) is rebuilt from its chain of records,
+ * recent ones from memory. Listing and pruning use the app's index (built on first use by reading the 256 shard
+ * folders; kept up to date by this instance's writes). Errors: `response_not_found` (404: unknown id, another app's,
+ * deleted or pruned), `storage_error` (500: disk failure, a damaged record, a broken chain; the message names the id
+ * and, for a damaged record, its file).
  */
 export class ResponseStore {
   private readonly root: string;
@@ -105,9 +107,12 @@ export class ResponseStore {
     await this.write1(valid);
     let parent = valid.parent;
     if (whole && parent !== null && this.removals.isDoomed(valid.app, parent)) {
-      // Its parent is being deleted, and the deletion may not have seen this record: stand alone.
-      await this.write1({ ...valid, parent: null, input: [...whole] });
-      parent = null;
+      // Its parent is being deleted, and the deletion may not have seen this record: stand alone. (Stored either
+      // way; a failure here only leaves its chain broken, which reading it reports.)
+      await this.write1({ ...valid, parent: null, input: [...whole] }).then(
+        () => (parent = null),
+        (err: unknown) => this.log(`stored responses: could not write ${valid.id} whole: ${describeFsError(err)}`),
+      );
     }
     this.parents.set(pendingKey(valid.app, valid.id), parent);
     if (whole) this.histories.remember(valid.app, valid.id, parent, [...whole, ...valid.response.output]);
