@@ -77,6 +77,14 @@ function onDisk(store: ResponseStore, r: StoredResponseRecord): Record<string, u
   return JSON.parse(fs.readFileSync(store.fileOf(r.app, r.id) as string, "utf8")) as Record<string, unknown>;
 }
 
+/** Bytes of the files of `rs` that exist. */
+function bytesOf(store: ResponseStore, rs: StoredResponseRecord[]): number {
+  return rs.reduce((n, r) => {
+    const file = store.fileOf(r.app, r.id) as string;
+    return n + (fs.existsSync(file) ? fs.statSync(file).size : 0);
+  }, 0);
+}
+
 function code(err: unknown): string {
   return err instanceof PatchbayError ? `${err.status} ${err.code}` : String(err);
 }
@@ -165,6 +173,7 @@ describe("stored response chains", () => {
     const store = new ResponseStore({ dataDir: dir });
     const rs = await chain(store, 6);
     const before = texts(await store.inputOf("a", rs[5]!.id));
+    const bytesBefore = bytesOf(store, rs);
     // A fresh instance (after a restart) finds each record's parent in its file's first bytes.
     const result = await new ResponseStore({ dataDir: dir }).prune(
       "a",
@@ -182,6 +191,11 @@ describe("stored response chains", () => {
     assert.deepEqual(texts(await fresh.inputOf("a", rs[5]!.id)), before);
     assert.equal(onDisk(fresh, rs[4]!).parent, null, "the oldest kept turn now holds the pruned ones");
     assert.deepEqual(await fresh.overLimits("a", { maxSessions: 2, maxAgeDays: null }, T0 + 10_000), []);
+    // What the kept turns need moved into them; the rest of the pruned files (their response objects) is freed.
+    const moved = JSON.stringify(rs.slice(0, 4).flatMap((r) => [...r.input, ...r.response.output])).length;
+    const freed = bytesBefore - bytesOf(store, rs);
+    const prunedFiles = rs.slice(0, 4).reduce((n, r) => n + JSON.stringify(r).length, 0);
+    assert.ok(freed > prunedFiles - moved - 100, `freed ${freed} of ${prunedFiles} bytes, ${moved} moved`);
   });
 
   test("a response whose parent was deleted while it ran is written whole", async () => {
