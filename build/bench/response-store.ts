@@ -34,12 +34,14 @@ function recordAt(createdAt: number): StoredResponseRecord {
     content: role === "user" ? TEXT : [{ type: "output_text", text: TEXT, annotations: [] }],
   });
   return {
-    v: 1,
+    v: 2,
     id,
     app: APP,
     createdAt,
     sessionId: "ses_0123456789abcdefghijklmnop",
+    parent: null,
     input: [msg("user", 0), msg("assistant", 1), msg("user", 2), msg("assistant", 3), msg("user", 4)],
+    inputItems: 5,
     response: {
       id,
       object: "response",

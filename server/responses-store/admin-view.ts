@@ -7,8 +7,8 @@ import type { ResponseStore } from "./response-store";
 
 const PREVIEW_CHARS = 120;
 
-/** The text of the last user message of `input`, shortened to {@link PREVIEW_CHARS}. */
-function lastUserText(input: readonly StoredItem[]): string {
+/** The text of the last user message of `input` (null when there is none), shortened to {@link PREVIEW_CHARS}. */
+function lastUserText(input: readonly StoredItem[]): string | null {
   for (let i = input.length - 1; i >= 0; i--) {
     const item = input[i] as Record<string, unknown>;
     if (item.type !== "message" || item.role !== "user") continue;
@@ -23,10 +23,27 @@ function lastUserText(input: readonly StoredItem[]): string {
           : "";
     return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1)}…` : text;
   }
+  return null;
+}
+
+/** How many earlier turns a preview looks through for a user message (a long run of tool turns shows none). */
+const PREVIEW_TURNS = 20;
+
+/** The last user text of `r`'s effective input: in its own input, else (a turn that only sent tool results) in the
+ *  nearest earlier turn that has one. A broken chain shows none here; opening the response says what is wrong. */
+async function previewOf(store: ResponseStore, app: string, r: StoredResponseRecord): Promise<string> {
+  let record = r;
+  for (let turns = 0; turns <= PREVIEW_TURNS; turns++) {
+    const text = lastUserText(record.input);
+    if (text !== null || record.parent === null) return text ?? "";
+    const parent = await store.get(app, record.parent).catch(() => null);
+    if (!parent) return "";
+    record = parent;
+  }
   return "";
 }
 
-function summaryOf(r: StoredResponseRecord): StoredResponseSummary {
+function summaryOf(r: StoredResponseRecord, preview: string): StoredResponseSummary {
   return {
     id: r.id,
     createdAt: r.createdAt,
@@ -34,9 +51,9 @@ function summaryOf(r: StoredResponseRecord): StoredResponseSummary {
     status: r.response.status,
     previousResponseId: r.response.previous_response_id,
     sessionId: r.sessionId,
-    inputItems: r.input.length,
+    inputItems: r.inputItems,
     outputItems: r.response.output.length,
-    preview: lastUserText(r.input),
+    preview,
     error: null,
   };
 }
@@ -51,7 +68,8 @@ export async function listStoredResponses(
   const responses = await Promise.all(
     ids.map(async ({ id, createdAt }): Promise<StoredResponseSummary | null> => {
       try {
-        return summaryOf(await store.get(app, id));
+        const r = await store.get(app, id);
+        return summaryOf(r, await previewOf(store, app, r));
       } catch (err) {
         if (err instanceof PatchbayError && err.code === "response_not_found") return null;
         const message = err instanceof Error ? err.message : String(err);
@@ -92,7 +110,7 @@ export async function storedResponseDetail(
     model: r.response.model,
     status: r.response.status,
     instructions: typeof r.response.instructions === "string" ? r.response.instructions : null,
-    input: r.input,
+    input: await store.inputOf(app, id),
     output: r.response.output,
     usage: r.response.usage ?? null,
   };

@@ -1,16 +1,20 @@
 // Expands a Responses request against the app's stored responses BEFORE the (stateless) decoder sees it:
-// `previous_response_id` → that response's effective input + output items, then this request's input; each
+// `previous_response_id` → that response's conversation (its effective input + output items, rebuilt from its chain
+// of records: chain.ts), then this request's input; each
 // `item_reference` (or an id-only item) → the stored item. Also assigns ids to id-less items for storing. The decoder
 // then gets an ordinary full conversation, so a stored turn reaches the upstream exactly as the inline one would.
 // Reads only; never writes. OpenAI API reference, "Create a model response" (`previous_response_id`, `input`).
 import { quoteClientText } from "../core/client-text";
 import { PatchbayError, invalidRequest } from "../core/errors";
 import { isJsonObject } from "../core/wire-parse";
+import { historyOf, type ChainReader } from "./chain";
 import { inputItemId, responseIdOfItem, type StoredItem, type StoredResponseRecord } from "./record";
 
-/** What expansion reads: a record of this app by id (throws PatchbayError `response_not_found` when absent). */
-export interface StoredResponseReader {
-  get(app: string, id: string, param?: string | null): Promise<StoredResponseRecord>;
+/** What expansion reads: a record of this app by id (throws PatchbayError `response_not_found` when absent) and,
+ *  when the reader keeps them, a response's conversation (else it is rebuilt from the records: chain.ts). Both hand
+ *  out copies the caller may change. */
+export interface StoredResponseReader extends ChainReader {
+  history?(app: string, id: string, param?: string | null): Promise<StoredItem[]>;
 }
 
 /** The request prepared for the decoder and for storing. */
@@ -18,9 +22,11 @@ export interface ExpandedRequest {
   /** The body for the decoder: the original one, or (when something was expanded) a copy whose `input` is the
    *  effective input and without `previous_response_id`. */
   body: unknown;
-  /** The effective input to store, every item with an `id` (null when `input` is not a string or an array: the
-   *  decoder reports that). */
+  /** The effective input, every item with an `id` (null when `input` is not a string or an array: the decoder
+   *  reports that). */
   input: StoredItem[] | null;
+  /** What this request adds to the conversation it continues (the tail of `input`): what its record stores. */
+  added: StoredItem[] | null;
   /** The `previous_response_id` the request named (echoed on the response), or null. */
   previousResponseId: string | null;
 }
@@ -76,7 +82,7 @@ export async function expandStoredInput(
   reader: StoredResponseReader,
   responseId: string,
 ): Promise<ExpandedRequest> {
-  if (!isJsonObject(body)) return { body, input: null, previousResponseId: null };
+  if (!isJsonObject(body)) return { body, input: null, added: null, previousResponseId: null };
   const prevId = body.previous_response_id;
   if (prevId !== undefined && prevId !== null && (typeof prevId !== "string" || prevId === ""))
     throw invalidRequest(
@@ -88,7 +94,7 @@ export async function expandStoredInput(
   const raw = body.input;
   if (typeof raw !== "string" && !Array.isArray(raw)) {
     if (previousResponseId) await previous(reader, app, previousResponseId);
-    return { body: withoutPrevious(body), input: null, previousResponseId };
+    return { body: withoutPrevious(body), input: null, added: null, previousResponseId };
   }
   const cache = new Map<string, StoredResponseRecord>();
   let expanded = previousResponseId !== null;
@@ -103,11 +109,7 @@ export async function expandStoredInput(
       items.push(item);
     }
   }
-  const history: StoredItem[] = [];
-  if (previousResponseId) {
-    const prev = await previous(reader, app, previousResponseId);
-    history.push(...structuredClone(prev.input), ...structuredClone(prev.response.output));
-  }
+  const history = previousResponseId ? await previous(reader, app, previousResponseId) : [];
   let n = 0;
   const withIds = items.map((item): unknown => {
     if (!isJsonObject(item)) return item;
@@ -115,14 +117,17 @@ export async function expandStoredInput(
     const id = typeof item.id === "string" && item.id !== "" ? item.id : inputItemId(responseId, type, n++);
     return { ...item, type, id };
   });
-  const storable = withIds.every((x) => isJsonObject(x)) ? [...history, ...(withIds as StoredItem[])] : null;
-  if (!expanded) return { body, input: storable, previousResponseId };
-  return { body: { ...withoutPrevious(body), input: [...history, ...items] }, input: storable, previousResponseId };
+  const added = withIds.every((x) => isJsonObject(x)) ? (withIds as StoredItem[]) : null;
+  const input = added ? [...history, ...added] : null;
+  if (!expanded) return { body, input, added, previousResponseId };
+  return { body: { ...withoutPrevious(body), input: [...history, ...items] }, input, added, previousResponseId };
 }
 
-async function previous(reader: StoredResponseReader, app: string, id: string): Promise<StoredResponseRecord> {
+/** The conversation of the previous response (fresh objects: readers hand out copies). */
+async function previous(reader: StoredResponseReader, app: string, id: string): Promise<StoredItem[]> {
   try {
-    return await reader.get(app, id, "previous_response_id");
+    const param = "previous_response_id";
+    return reader.history ? await reader.history(app, id, param) : await historyOf(reader, app, id, param);
   } catch (err) {
     if (err instanceof PatchbayError && err.code === "response_not_found") {
       throw new PatchbayError(

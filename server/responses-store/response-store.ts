@@ -1,22 +1,30 @@
 // The stored-Responses store: one JSON file per response under `<dataDir>/responses/<app>/<shard>/<id>.json`
-// (written atomically, write-once), plus a per-app in-memory index of ids built lazily from the folder names (ids
-// carry their creation time, so the index needs no file reads). Owns files and the index; knows nothing of HTTP.
+// (written atomically; rewritten only to fold in a deleted ancestor, see remove.ts), plus a per-app in-memory index of
+// ids built lazily from the folder names (ids carry their creation time, so the index needs no file reads). A record
+// holds only what its turn added; a conversation is rebuilt by walking its chain (chain.ts). Owns files and the
+// index; knows nothing of HTTP.
 import { quoteClientText } from "../core/client-text";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import { AppDataKey, type HistoryLimits } from "../../shared/apps";
+import type { HistoryLimits } from "../../shared/apps";
 import { PatchbayError } from "../core/errors";
 import { DAY_MS } from "../history/prune-plan";
-import { removeStaleTemps } from "../stores/stale-temps";
 import { describeFsError, errnoCode, storageError } from "../stores/storage-error";
+import { effectiveInput } from "./chain";
+import { HistoryCache } from "./history-cache";
 import {
   RECORD_VERSION,
+  StoredRecordFile,
   StoredResponseRecord,
-  createdAtOfId,
   isResponseId,
+  parentInHead,
+  type StoredItem,
   type StoredResponseRecord as RecordT,
 } from "./record";
+import { removeResponses, type RemovalResult, type RemovalStore } from "./remove";
+import { RemovalQueue } from "./removal-queue";
+import { appDir, insertSorted, readHead, removeId, scanApp, shardOf, type IndexedResponse } from "./app-index";
 
 /** Folder of the stored responses inside the data folder. */
 export const RESPONSES_DIR = "responses";
@@ -34,11 +42,7 @@ export interface ResponseStoreOptions {
   log?: (line: string) => void;
 }
 
-/** One row of an app's index: id and creation time (epoch ms). */
-export interface IndexedResponse {
-  id: string;
-  createdAt: number;
-}
+export type { IndexedResponse } from "./app-index";
 
 /** What one prune removed (`removed` ids, oldest first) or would remove (`dryRun`). */
 export interface ResponsePruneResult {
@@ -48,17 +52,6 @@ export interface ResponsePruneResult {
 
 const defaultWriter: RecordWriter = (file, text) => writeFileAtomic(file, text, { mode: 0o600, fsync: true });
 
-/** The app's response folder, named by its data key (shared/apps.ts `appDataKey`: no separators). */
-function appDir(root: string, app: string): string {
-  if (!AppDataKey.safeParse(app).success) throw new Error(`invalid app data key for the response store: ${app}`);
-  return path.join(root, app);
-}
-
-/** Shard folder of an id: its last two hex digits (256 folders; ~400 files each at 100,000 responses). */
-function shardOf(id: string): string {
-  return id.slice(-2);
-}
-
 /** "resp_x not found" as the OpenAI wire says it (404 naming the id). */
 export function responseNotFound(id: string, param: string | null = null): PatchbayError {
   return new PatchbayError("response_not_found", `Response with id ${quoteClientText(id)} not found.`, { param });
@@ -66,10 +59,12 @@ export function responseNotFound(id: string, param: string | null = null): Patch
 
 /**
  * Stored Responses of every app, each under its data key (`app` arguments below are `appDataKey(app)`, never a bare
- * name, so a later app of the same name never sees a deleted one's responses). Reads by id are one file read (no index needed); listing and pruning use the app's
- * index (built on first use by reading the 256 shard folders; kept up to date by this instance's writes).
- * Errors: `response_not_found` (404: unknown id, another app's, deleted or pruned), `storage_error` (500: disk
- * failure, or a damaged record; the message names the id and file).
+ * name, so a later app of the same name never sees a deleted one's responses). Reads by id are one file read (no
+ * index needed); a response's conversation ({@link history}, {@link inputOf}) is rebuilt from its chain of records,
+ * recent ones from memory. Listing and pruning use the app's index (built on first use by reading the 256 shard
+ * folders; kept up to date by this instance's writes). Errors: `response_not_found` (404: unknown id, another app's,
+ * deleted or pruned), `storage_error` (500: disk failure, a damaged record, a broken chain; the message names the id
+ * and, for a damaged record, its file).
  */
 export class ResponseStore {
   private readonly root: string;
@@ -82,6 +77,12 @@ export class ResponseStore {
   private readonly pending = new Map<string, { record: RecordT; write: Promise<void> }>();
   /** Data keys of deleted apps: a run of theirs that ends late must not store anything (see {@link removeApp}). */
   private readonly retired = new Set<string>();
+  /** Histories of recently stored responses (a continuation needs no walk). */
+  private readonly histories = new HistoryCache();
+  /** `app/id` → the record's `parent`, as read or written (finding what a deletion must fold into). */
+  private readonly parents = new Map<string, string | null>();
+  /** Deletions, one per app at a time. */
+  private readonly removals = new RemovalQueue();
 
   constructor(opts: ResponseStoreOptions) {
     this.root = path.join(path.resolve(opts.dataDir), RESPONSES_DIR);
@@ -95,12 +96,30 @@ export class ResponseStore {
   }
 
   /**
-   * Stores a record (write-once; validated first). Resolves once it is on disk; throws `storage_error` when the disk
-   * fails. While the write is in flight, `get` already answers from memory (so a client can continue a conversation
-   * the moment it sees the response, without waiting for the disk).
+   * Stores a record (validated first). Resolves once it is on disk; throws `storage_error` when the disk fails. While
+   * the write is in flight, `get` already answers from memory (so a client can continue a conversation the moment it
+   * sees the response, without waiting for the disk). `whole`: the record's whole effective input, when the caller
+   * has it: kept in memory for the next turn, and written instead of the parent's reference when that parent was
+   * deleted while this response ran.
    */
-  async put(record: RecordT): Promise<void> {
+  async put(record: RecordT, whole?: readonly StoredItem[]): Promise<void> {
     const valid = StoredResponseRecord.parse({ ...record, v: RECORD_VERSION });
+    await this.write1(valid);
+    let parent = valid.parent;
+    if (whole && parent !== null && this.removals.isDoomed(valid.app, parent)) {
+      // Its parent is being deleted, and the deletion may not have seen this record: stand alone. (Stored either
+      // way; a failure here only leaves its chain broken, which reading it reports.)
+      await this.write1({ ...valid, parent: null, input: [...whole] }).then(
+        () => (parent = null),
+        (err: unknown) => this.log(`stored responses: could not write ${valid.id} whole: ${describeFsError(err)}`),
+      );
+    }
+    this.parents.set(pendingKey(valid.app, valid.id), parent);
+    if (whole) this.histories.remember(valid.app, valid.id, parent, [...whole, ...valid.response.output]);
+  }
+
+  /** Writes `valid` (registered in flight while it is written) and adds it to the index. */
+  private async write1(valid: RecordT): Promise<void> {
     const file = this.fileOf(valid.app, valid.id);
     if (!file) throw new Error(`not a response id: ${valid.id}`);
     if (this.retired.has(valid.app))
@@ -161,31 +180,105 @@ export class ResponseStore {
       if (errnoCode(err) === "ENOENT") throw responseNotFound(id, param);
       throw storageError("read stored response", this.shown(file), err);
     }
-    let parsed: ReturnType<typeof StoredResponseRecord.safeParse>;
+    let parsed: ReturnType<typeof StoredRecordFile.safeParse>;
     try {
-      parsed = StoredResponseRecord.safeParse(JSON.parse(text));
+      parsed = StoredRecordFile.safeParse(JSON.parse(text));
     } catch (err) {
       throw this.damaged(id, file, describeFsError(err));
     }
     if (!parsed.success) throw this.damaged(id, file, parsed.error.issues[0]?.message ?? "invalid record");
     if (parsed.data.app !== app || parsed.data.id !== id) throw responseNotFound(id, param);
+    this.parents.set(pendingKey(app, id), parsed.data.parent);
     return parsed.data;
   }
 
-  /** Deletes `id` of `app` (damaged records too). Throws `response_not_found` when absent, `storage_error`. */
+  /**
+   * The conversation a request continuing `id` builds on: its effective input, then its output (chain.ts
+   * `historyOf`). Throws `response_not_found` (404, `param`) for `id`; `storage_error` when its chain is broken.
+   */
+  async history(app: string, id: string, param: string | null = null): Promise<StoredItem[]> {
+    return this.removals.walk(app, async () => {
+      const record = await this.get(app, id, param);
+      const known = this.histories.history(app, id, record.parent);
+      if (known) return known;
+      return [...(await effectiveInput(this, app, record, this.histories)), ...record.response.output];
+    });
+  }
+
+  /** The effective input of `id` (what `input_items` lists). Errors as {@link history}. */
+  async inputOf(app: string, id: string, param: string | null = null): Promise<StoredItem[]> {
+    return this.removals.walk(app, async () =>
+      effectiveInput(this, app, await this.get(app, id, param), this.histories),
+    );
+  }
+
+  /**
+   * Deletes `id` of `app` (damaged records too); the responses continuing it keep their conversation (remove.ts).
+   * Throws `response_not_found` when absent, `storage_error`.
+   */
   async delete(app: string, id: string): Promise<void> {
     const file = this.fileOf(app, id);
     if (!file) throw responseNotFound(id);
-    await this.pending.get(pendingKey(app, id))?.write.catch(() => {});
-    try {
-      await fsp.unlink(file);
-    } catch (err) {
-      if (errnoCode(err) === "ENOENT") throw responseNotFound(id);
-      throw storageError("delete stored response", this.shown(file), err);
-    }
-    const index = this.indexes.get(app);
-    if (index) removeId(await index, id);
+    // An unknown id costs no scan for responses that continue it.
+    if (!this.pending.has(pendingKey(app, id)))
+      await fsp.stat(file).catch((err: unknown) => {
+        if (errnoCode(err) === "ENOENT") throw responseNotFound(id);
+      });
+    const r = await this.remove(app, [id]);
+    if (r.missing.length > 0) throw responseNotFound(id);
+    if (r.error) throw r.error;
   }
+
+  /** Removes `ids` of `app` through {@link removeResponses}, one deletion of the app at a time. */
+  private remove(app: string, ids: readonly string[]): Promise<RemovalResult> {
+    return this.removals.run(app, ids, () => removeResponses(this.removal, app, ids));
+  }
+
+  /** The store as removal sees it. */
+  private readonly removal: RemovalStore = {
+    get: (app, id) => this.get(app, id),
+    parentOf: async (app, id) => {
+      const known = this.parents.get(pendingKey(app, id));
+      if (known !== undefined) return known;
+      const head = await readHead(this.fileOf(app, id));
+      const parent = head === null ? undefined : parentInHead(head, id);
+      if (parent !== undefined) return parent;
+      return this.get(app, id).then(
+        (r) => r.parent,
+        () => null,
+      );
+    },
+    idsSince: async (app, fromMs) => {
+      const prefix = pendingKey(app, "");
+      const inFlight = [...this.pending].filter(([k]) => k.startsWith(prefix)).map(([, p]) => p);
+      await Promise.allSettled(inFlight.map((p) => p.write));
+      const ids = new Set((await this.index(app)).filter((r) => r.createdAt >= fromMs).map((r) => r.id));
+      for (const p of inFlight) ids.add(p.record.id);
+      return [...ids];
+    },
+    rewrite: async (record) => {
+      await this.write1(record);
+      this.parents.set(pendingKey(record.app, record.id), record.parent);
+    },
+    unlink: async (app, id) => {
+      const file = this.fileOf(app, id);
+      if (!file) return false;
+      await this.pending.get(pendingKey(app, id))?.write.catch(() => {});
+      this.histories.forget(app, id);
+      this.parents.delete(pendingKey(app, id));
+      let existed = true;
+      try {
+        await fsp.unlink(file);
+      } catch (err) {
+        if (errnoCode(err) !== "ENOENT") throw storageError("delete stored response", this.shown(file), err);
+        existed = false;
+      }
+      const index = this.indexes.get(app);
+      if (index) removeId(await index, id);
+      return existed;
+    },
+    log: (line) => this.log(line),
+  };
 
   /** The app's responses, newest first: `limit` ids created before `before` (an id of the list), and whether more
    *  follow. */
@@ -218,21 +311,18 @@ export class ResponseStore {
     return index.filter((r, i) => i < keepFrom || r.createdAt < cutoff);
   }
 
-  /** Deletes what {@link overLimits} lists (at most `budget`, oldest first). Failures are counted and logged. */
+  /**
+   * Deletes what {@link overLimits} lists (at most `budget`, oldest first). Failures are counted and logged. A kept
+   * response that continues a pruned one keeps its conversation: the pruned items move into its record (remove.ts),
+   * so the files of the pruned responses are really removed.
+   */
   async prune(app: string, limits: HistoryLimits, now: number, budget = Infinity): Promise<ResponsePruneResult> {
     const over = (await this.overLimits(app, limits, now)).slice(0, budget);
-    const result: ResponsePruneResult = { removed: [], failed: 0 };
-    for (const r of over) {
-      try {
-        await this.delete(app, r.id);
-        result.removed.push(r.id);
-      } catch (err) {
-        if (err instanceof PatchbayError && err.code === "response_not_found") continue;
-        result.failed++;
-        this.log(`stored responses: could not prune ${r.id} of app '${app}': ${describeFsError(err)}`);
-      }
-    }
-    return result;
+    const { removed, failed } = await this.remove(
+      app,
+      over.map((r) => r.id),
+    );
+    return { removed, failed };
   }
 
   /**
@@ -244,6 +334,9 @@ export class ResponseStore {
     const prefix = pendingKey(app, "");
     await Promise.allSettled([...this.pending].filter(([k]) => k.startsWith(prefix)).map(([, p]) => p.write));
     this.indexes.delete(app);
+    this.histories.forgetApp(app);
+    this.removals.forgetApp(app);
+    for (const k of this.parents.keys()) if (k.startsWith(prefix)) this.parents.delete(k);
     const dir = appDir(this.root, app);
     for (const d of this.madeDirs) if (d.startsWith(dir + path.sep)) this.madeDirs.delete(d);
     await fsp.rm(dir, { recursive: true, force: true });
@@ -273,51 +366,6 @@ export class ResponseStore {
   }
 }
 
-/** Reads an app's shard folders into an index sorted oldest first. A missing folder is an empty index. */
-async function scanApp(dir: string): Promise<IndexedResponse[]> {
-  let shards: string[];
-  try {
-    shards = await fsp.readdir(dir);
-  } catch (err) {
-    if (errnoCode(err) === "ENOENT") return [];
-    throw storageError("list stored responses in", dir, err);
-  }
-  const out: IndexedResponse[] = [];
-  for (const shard of shards) {
-    let names: string[];
-    try {
-      // Writes killed midway left temp files here; they never become records.
-      await removeStaleTemps(path.join(dir, shard));
-      names = await fsp.readdir(path.join(dir, shard));
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      if (!name.endsWith(".json")) continue;
-      const id = name.slice(0, -5);
-      const createdAt = createdAtOfId(id);
-      if (createdAt !== null) out.push({ id, createdAt });
-    }
-  }
-  return out.sort(compareOldestFirst);
-}
-
 function pendingKey(app: string, id: string): string {
   return `${app}/${id}`;
-}
-
-function compareOldestFirst(a: IndexedResponse, b: IndexedResponse): number {
-  return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
-function insertSorted(index: IndexedResponse[], row: IndexedResponse): void {
-  if (index.some((r) => r.id === row.id)) return;
-  let i = index.length;
-  while (i > 0 && compareOldestFirst(index[i - 1] as IndexedResponse, row) > 0) i--;
-  index.splice(i, 0, row);
-}
-
-function removeId(index: IndexedResponse[], id: string): void {
-  const i = index.findIndex((r) => r.id === id);
-  if (i >= 0) index.splice(i, 1);
 }

@@ -6,15 +6,19 @@ import { warn } from "../../core/warnings";
 import type { SseFrame } from "../../core/sse-frame";
 import type { WireEncoder } from "../../http/model-run/types";
 import type { ResponsesEncoder } from "./encode";
-import type { StoredItem, StoredResponseObject } from "../../responses-store/record";
+import { RECORD_VERSION, type StoredItem, type StoredResponseObject } from "../../responses-store/record";
 import type { ResponseStore } from "../../responses-store/response-store";
 
-/** How a response is kept: where, for which app, with which effective input. */
+/** How a response is kept: where, for which app, with which input. */
 export interface ResponsePersistence {
   store: Pick<ResponseStore, "put">;
   /** The app's data key (`appDataKey`). */
   app: string;
-  /** The effective input (ids on every item), from `expandStoredInput`. */
+  /** The stored response this one continues (`previous_response_id`), or null. */
+  parent: string | null;
+  /** What this request added to that conversation (ids on every item), from `expandStoredInput`: what is written. */
+  added: StoredItem[];
+  /** The whole effective input (ids on every item), from `expandStoredInput`: kept in memory for the next turn. */
   input: StoredItem[];
   log: (line: string) => void;
 }
@@ -46,15 +50,20 @@ export function persistingEncoder(
     const final = enc.snapshot().final;
     if (!final) return null;
     try {
-      await p.store.put({
-        v: 1,
-        id: meta.id,
-        app: p.app,
-        createdAt: meta.createdMs,
-        sessionId,
-        input: p.input,
-        response: final as unknown as StoredResponseObject,
-      });
+      await p.store.put(
+        {
+          v: RECORD_VERSION,
+          id: meta.id,
+          app: p.app,
+          createdAt: meta.createdMs,
+          sessionId,
+          parent: p.parent,
+          input: p.added,
+          inputItems: p.input.length,
+          response: final as unknown as StoredResponseObject,
+        },
+        p.input,
+      );
       return meta.id;
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);

@@ -29,11 +29,11 @@ export function deleteStoredResponseRoute(store: ResponseStore): RequestHandler 
   };
 }
 
-/** GET /v1/responses/{id}/input_items: a page of the effective input (`limit`, `order`, `after`, `before`). */
+/** GET /v1/responses/{id}/input_items: a page of the effective input (`limit`, `order`, `after`, `before`): every
+ *  item the response was generated from, the earlier turns of its `previous_response_id` chain included. */
 export function listInputItemsRoute(store: ResponseStore): RequestHandler {
   return async (req, res) => {
     const query = parseInputItemsQuery(req.query);
-    const record = await store.get(appDataKey(authOf(res).app), idOf(req.params));
-    res.json(pageInputItems(record.input, query));
+    res.json(pageInputItems(await store.inputOf(appDataKey(authOf(res).app), idOf(req.params)), query));
   };
 }

@@ -76,11 +76,13 @@ export function responsesRoute(deps: ResponsesRouteDeps): RequestHandler {
       decodeResponsesWire(body, deps.now, {
         id,
         previousResponseId: expanded.previousResponseId,
-        ...(keep && expanded.input
+        ...(keep && expanded.input && expanded.added
           ? {
               persistence: {
                 store: deps.responses,
                 app: appDataKey(app),
+                parent: expanded.previousResponseId,
+                added: expanded.added,
                 input: expanded.input,
                 log: deps.log,
               },

@@ -184,12 +184,14 @@ describe("deleting an app or revoking a key", () => {
     const late = newResponseId(Date.now());
     await assert.rejects(
       responses.put({
-        v: 1,
+        v: 2,
         id: late,
         app: appDataKey(oldApp),
         createdAt: Date.now(),
         sessionId: null,
+        parent: null,
         input: [],
+        inputItems: 0,
         response: {
           id: late,
           object: "response",

@@ -186,6 +186,8 @@ export interface UnitServer {
   gate: ConcurrencyGate;
   lan: { on: boolean };
   diagnostics: string[];
+  /** The data folder of the stored responses (its `responses/` subfolder holds the records). */
+  responsesDir: string;
   /** fetch with the unit key (unless `key: null`) and JSON content type. */
   call(pathname: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
   close(): Promise<void>;
@@ -246,6 +248,7 @@ export async function startUnitServer(
     gate,
     lan,
     diagnostics,
+    responsesDir,
     call(pathname, init = {}) {
       const { key = KEY, ...rest } = init;
       const headers: Record<string, string> = { ...(rest.headers as Record<string, string>) };

@@ -11,12 +11,14 @@ const A = `resp_${KEY_A}`;
 const NEW = `resp_${"1".repeat(12)}${"b".repeat(20)}`;
 
 const recordA: StoredResponseRecord = {
-  v: 1,
+  v: 2,
   id: A,
   app: "app",
   createdAt: 0,
   sessionId: null,
+  parent: null,
   input: [{ id: `msg_${KEY_A}_in0`, type: "message", role: "user", content: "Hello" }],
+  inputItems: 1,
   response: {
     id: A,
     object: "response",

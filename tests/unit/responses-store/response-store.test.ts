@@ -23,12 +23,14 @@ function record(app: string, createdAt: number, text = "hi"): StoredResponseReco
   const id = newResponseId(createdAt);
   const key = id.slice(5);
   return {
-    v: 1,
+    v: 2,
     id,
     app,
     createdAt,
     sessionId: "ses_1",
+    parent: null,
     input: [{ id: `msg_${key}_in0`, type: "message", role: "user", content: text }],
+    inputItems: 1,
     response: {
       id,
       object: "response",
