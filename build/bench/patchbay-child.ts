@@ -53,9 +53,12 @@ const ms = (ns: number) => ns / 1e6;
 const gc = (globalThis as { gc?: () => void }).gc;
 process.on("message", (msg: { type?: string }) => {
   if (msg?.type === "usage") {
-    // Two full collections so RSS reflects live memory, not garbage waiting for the next cycle.
+    // Two full collections so RSS reflects live memory, not garbage waiting for the next cycle. The event-loop delay
+    // histogram pauses meanwhile: these forced GCs are the benchmark's, not Patchbay's.
+    loopDelay.disable();
     gc?.();
     gc?.();
+    loopDelay.enable();
     const cpu = process.cpuUsage();
     const mem = process.memoryUsage();
     send({

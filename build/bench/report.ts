@@ -50,6 +50,8 @@ export interface Results {
     opencodePerRequestMs: number | null;
   };
   rss: {
+    /** RSS added by the first count_tokens (the tokenizer worker's start), read before `beforeMb`. */
+    tokenizerMb: number;
     beforeMb: number;
     afterMb: number;
     growthMb: number;
@@ -121,7 +123,7 @@ export function renderTable(r: Results): string {
     rows.push(`  (for scale: OpenCode's own CPU per chat request ${f(r.cpu.opencodePerRequestMs, 1)} ms)`);
   const rssOk = r.rss.growthMb < TARGETS.rssGrowthMb;
   rows.push(
-    `Patchbay RSS: ${f(r.rss.beforeMb, 1)} MB before, ${f(r.rss.afterMb, 1)} MB after ${r.rss.requests} requests: growth ${f(r.rss.growthMb, 1)} MB (target < ${TARGETS.rssGrowthMb})  ${rssOk ? "PASS" : "MISS"}  [heap ${f(r.rss.heapBeforeMb, 1)} → ${f(r.rss.heapAfterMb, 1)} MB; OpenCode RSS ${f(r.rss.opencodeAfterMb, 0)} MB]`,
+    `Patchbay RSS: ${f(r.rss.beforeMb, 1)} MB before, ${f(r.rss.afterMb, 1)} MB after ${r.rss.requests} requests: growth ${f(r.rss.growthMb, 1)} MB (target < ${TARGETS.rssGrowthMb})  ${rssOk ? "PASS" : "MISS"}  [before: +${f(r.rss.tokenizerMb, 1)} MB for the tokenizer worker's start; heap ${f(r.rss.heapBeforeMb, 1)} → ${f(r.rss.heapAfterMb, 1)} MB; OpenCode RSS ${f(r.rss.opencodeAfterMb, 0)} MB]`,
   );
   // The target applies to an idle tray app (no request for a minute); short mode has only the first window.
   const judged = r.idleSettled ?? r.idle;

@@ -37,12 +37,21 @@ export interface RequestIndexOptions {
   maxResultChars?: number;
   /** Results kept per request at most (default 64; the newest ones). */
   maxResults?: number;
+  /** How long an app's records stay in memory after their last read, ms (default {@link CACHE_IDLE_MS}). */
+  cacheIdleMs?: number;
 }
+
+/** How long an app's records stay in memory after their last read (ms). They grow with every request of the app (one
+ *  per session, tool results included) and only the dashboard's session views and a Responses chain read them, in
+ *  bursts: an idle server holds none. Recording a request appends to the file without reading it. */
+const CACHE_IDLE_MS = 60_000;
 
 interface Loaded {
   /** Size and mtime of the file when read (another process, the CLI, may rewrite it). */
   stamp: string;
   bySession: Map<string, RequestRecord>;
+  /** Drops this entry once unused for the index's `cacheIdleMs`. */
+  expiry: NodeJS.Timeout;
 }
 
 /**
@@ -53,6 +62,7 @@ export class RequestIndex {
   private readonly dir: string;
   private readonly maxResultChars: number;
   private readonly maxResults: number;
+  private readonly cacheIdleMs: number;
   private readonly cache = new Map<string, Loaded>();
   private readonly queues = new Map<string, Promise<unknown>>();
 
@@ -60,6 +70,12 @@ export class RequestIndex {
     this.dir = opts.dir;
     this.maxResultChars = opts.maxResultChars ?? 8_000;
     this.maxResults = opts.maxResults ?? 64;
+    this.cacheIdleMs = opts.cacheIdleMs ?? CACHE_IDLE_MS;
+  }
+
+  /** Apps whose records are held in memory now (tests, diagnostics). */
+  heldApps(): string[] {
+    return [...this.cache.keys()];
   }
 
   /** The file of `app` (app names are safe file names: shared/apps.ts AppName). */
@@ -89,7 +105,11 @@ export class RequestIndex {
   private async load(app: string): Promise<Map<string, RequestRecord>> {
     const stamp = await this.stamp(app);
     const cached = this.cache.get(app);
-    if (cached && cached.stamp === stamp) return cached.bySession;
+    if (cached && cached.stamp === stamp) {
+      cached.expiry.refresh();
+      return cached.bySession;
+    }
+    this.evict(app);
     const bySession = new Map<string, RequestRecord>();
     let text = "";
     try {
@@ -106,8 +126,19 @@ export class RequestIndex {
         // a line cut by a crash mid-append: skipped
       }
     }
-    this.cache.set(app, { stamp, bySession });
+    const expiry = setTimeout(() => {
+      if (this.cache.get(app)?.bySession === bySession) this.cache.delete(app);
+    }, this.cacheIdleMs);
+    expiry.unref();
+    this.cache.set(app, { stamp, bySession, expiry });
     return bySession;
+  }
+
+  private evict(app: string): void {
+    const cached = this.cache.get(app);
+    if (!cached) return;
+    clearTimeout(cached.expiry);
+    this.cache.delete(app);
   }
 
   /** Records one request (tool results cut to the caps). Never throws: a record that cannot be written is logged by
@@ -121,14 +152,15 @@ export class RequestIndex {
         : { results: undefined }),
     };
     return this.serial(app, async () => {
-      await this.load(app);
+      const before = this.cache.has(app) ? await this.stamp(app) : null;
       await fs.promises.mkdir(this.dir, { recursive: true, mode: 0o700 });
       await fs.promises.appendFile(this.file(app), `${JSON.stringify(clean)}\n`, { mode: 0o600 });
       const loaded = this.cache.get(app);
-      if (loaded) {
-        loaded.bySession.set(clean.session, clean);
-        loaded.stamp = await this.stamp(app);
-      }
+      if (!loaded) return;
+      // Records held in memory are kept current only when they were the file's (else the next read loads it again).
+      if (loaded.stamp !== before) return this.evict(app);
+      loaded.bySession.set(clean.session, clean);
+      loaded.stamp = await this.stamp(app);
     });
   }
 
@@ -169,7 +201,7 @@ export class RequestIndex {
   /** Removes `app`'s whole index (the app was deleted). */
   drop(app: string): Promise<void> {
     return this.serial(app, async () => {
-      this.cache.delete(app);
+      this.evict(app);
       await fs.promises.rm(this.file(app), { force: true });
     });
   }

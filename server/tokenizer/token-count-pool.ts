@@ -1,5 +1,5 @@
 // The main thread's side of the tokenizer worker (token-count-worker.ts): started on the first count, stopped after
-// a while without one (its tables take ~20 MB), and never in the way of other requests: loading the tables and
+// a while without one (the worker and its table take ≈ 50 MB of RSS), and never in the way of other requests: loading the tables and
 // counting run off the event loop (issue 26 item 4: the first count used to block the server for ~3 s).
 import type { Worker } from "node:worker_threads";
 import { startWorker } from "./worker-thread";
@@ -7,6 +7,10 @@ import { DEFAULT_TOKENS_PER_CHAR, withinBudget, type TextToCount } from "./token
 
 /** Idle time after which the worker is stopped (ms): Claude Code counts in bursts around its prompts. */
 const IDLE_STOP_MS = 5 * 60_000;
+/** The worker's young generation (MB; V8's default lets it grow to 48): building the rank table makes ~100 MB of
+ *  short-lived garbage, and a large young generation keeps tens of MB of it resident for the worker's lifetime.
+ *  Measured by `npm run bench -- --footprint`: the first count_tokens costs ≈ +50 MB of RSS with 4, ≈ +60 with 48. */
+const WORKER_YOUNG_GENERATION_MB = 4;
 
 /** Where the worker is: not started, loading its tables, ready, or unusable (then counts are estimated by length). */
 export type TokenCounterState = "cold" | "loading" | "ready" | "unavailable";
@@ -68,7 +72,9 @@ class TokenCountPool {
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     this.stateValue = "loading";
-    const w = startWorker("token-count-worker", new URL("./token-count-worker.ts", import.meta.url));
+    const w = startWorker("token-count-worker", new URL("./token-count-worker.ts", import.meta.url), {
+      maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB,
+    });
     // An idle worker must not keep a CLI command (or a test) alive.
     w.unref();
     w.on("message", (m: { type?: string; id?: number; tokens?: number; error?: string }) => {

@@ -8,6 +8,7 @@ import path from "node:path";
 import type { NeutralMessage, NeutralRequest } from "../../../server/core/contract";
 import { conversationKey } from "../../../server/conversations/conversation-key";
 import { RequestIndex } from "../../../server/conversations/request-index";
+import { waitFor } from "../../harness/wait-for";
 import { createRequestRecorder } from "../../../server/conversations/record-request";
 import { markReturnedCalls, withConversations } from "../../../server/history/with-conversations";
 import type { AdminHistory } from "../../../server/history";
@@ -85,6 +86,27 @@ describe("request index", () => {
     await again.forget("a", ["ses_2"]);
     assert.deepEqual([...(await new RequestIndex({ dir }).records("a")).keys()], ["ses_1"]);
     assert.ok(!fs.readFileSync(idx.file("a"), "utf8").includes("xxxx"), "the forgotten result is gone from disk");
+  });
+
+  test("recording does not hold the app's records in memory; a read holds them until they idle out", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-conv-"));
+    const idx = new RequestIndex({ dir, cacheIdleMs: 50 });
+    await idx.add("a", { session: "ses_1", receivedAt: 1, conversation: "c", conversationTitle: null });
+    assert.deepEqual(idx.heldApps(), [], "add read the records into memory");
+    assert.deepEqual([...(await idx.records("a")).keys()], ["ses_1"]);
+    assert.deepEqual(idx.heldApps(), ["a"]);
+    // Held records stay current through later adds, and through another writer's change of the file.
+    await idx.add("a", { session: "ses_2", receivedAt: 2, conversation: "c", conversationTitle: null });
+    await new RequestIndex({ dir }).add("a", {
+      session: "ses_3",
+      receivedAt: 3,
+      conversation: "c",
+      conversationTitle: null,
+    });
+    await idx.add("a", { session: "ses_4", receivedAt: 4, conversation: "c", conversationTitle: null });
+    assert.deepEqual([...(await idx.records("a")).keys()], ["ses_1", "ses_2", "ses_3", "ses_4"]);
+    await waitFor("the held records to idle out", () => idx.heldApps().length === 0);
+    assert.deepEqual([...(await idx.records("a")).keys()], ["ses_1", "ses_2", "ses_3", "ses_4"]);
   });
 
   test("a damaged line is skipped, the rest is read", async () => {
