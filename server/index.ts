@@ -114,6 +114,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     gate,
     dataDir,
     memoryLimitMB: () => settings.get().opencodeMemoryLimitMB,
+    sideChannel,
     hasSessions: async (dir) => (await historyPort.listSessions(dir, { limit: 1 })).items.length > 0,
     ...(deps.runtime?.timings ? { timings: deps.runtime.timings } : {}),
     log,

@@ -114,7 +114,25 @@ describe("session pool and pre-warming", () => {
       90_000,
     );
     t.diagnostic(f.logLines.filter((l) => l.includes("pre-warmed")).join(" | "));
+    // Priming ran a model call on the hidden warm-up model (prime-instance.ts throws, and the log says "pre-warming …
+    // failed", when that call fails); it never reached the user's upstream and no client can name the model.
+    assert.ok(
+      !f.logLines.some((l) => l.includes("pre-warming")),
+      f.logLines.filter((l) => l.includes("pre-warm")).join(" | "),
+    );
+    assert.ok(
+      !f.mock.requests.some((r) => JSON.stringify(r.body ?? "").includes("Patchbay warm-up")),
+      "a warm-up call reached the user's upstream",
+    );
     const key = await f.createKey(APP);
+    const listed = (await (await f.api("/v1/models", { key })).json()) as { data: Array<{ id: string }> };
+    assert.ok(listed.data.length > 0 && !listed.data.some((m) => m.id.startsWith("patchbay-warm-up")));
+    const named = await f.api("/v1/chat/completions", {
+      method: "POST",
+      key,
+      body: chatBody("patchbay-warm-up/warm-up"),
+    });
+    assert.equal(named.status, 404, await named.clone().text());
     const live = () => f.pb.status().runtime!.liveInstances;
     // A primer on a third tool set first: the first request after a start also sets up the model list, the event
     // stream and the default instance, which would otherwise land on whichever of the two goes first.

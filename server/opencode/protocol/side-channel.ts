@@ -11,6 +11,7 @@ import { pidAlive } from "../../pid-alive";
 /** Depth allowed in a client value inside a spec (the bridge's bound, see spec.ts). */
 const MAX_JSON_DEPTH = 256;
 import type { CompanionSpec } from "./companion-plugin";
+import { answerWarmUp, WARM_UP_PATH } from "./warm-up-model";
 
 /** Where the plugin reaches the side channel (passed to `opencode serve` as env, never on a command line). */
 export interface SideChannelEndpoint {
@@ -28,7 +29,8 @@ export const SIDE_CHANNEL_TOKEN_HEADER = "x-patchbay-token";
 
 /**
  * Registry of request specs by OpenCode session id, served at `GET /spec/:sessionID` on 127.0.0.1 with a random
- * token. Unknown sessions get 404 so the plugin fails closed. `start()` is idempotent; `stop()` closes the listener.
+ * token; also the upstream of the hidden warm-up model (`POST /warm-up/v1/chat/completions`, warm-up-model.ts), with
+ * the same token. Unknown sessions get 404 so the plugin fails closed. `start()` is idempotent; `stop()` closes the listener.
  */
 export class SideChannel {
   private readonly specs = new Map<string, string>();
@@ -127,6 +129,7 @@ export class SideChannel {
     const given = req.headers[SIDE_CHANNEL_TOKEN_HEADER];
     if (typeof given !== "string" || !safeEqual(given, this.secret)) return send(401, '{"error":"bad token"}');
     if (req.method === "POST" && req.url === "/hello") return this.hello(req, send);
+    if (req.url?.startsWith(`${WARM_UP_PATH}/`)) return answerWarmUp(req, res);
     const match = /^\/spec\/([^/?#]+)$/.exec(req.url ?? "");
     if (req.method !== "GET" || !match?.[1]) return send(404, '{"error":"not found"}');
     const spec = this.specs.get(decodeURIComponent(match[1]));

@@ -9,7 +9,7 @@ import type { OpenCodeBackend } from "../session/backend";
 import { reapToolsetFolders } from "./folder-reaper";
 import { effectiveMemoryLimitBytes, lowWatermarkBytes } from "./memory-limit";
 import { listToolsetFolders, planPrewarm } from "./prewarm";
-import { primeInstance } from "../process/prime-instance";
+import { primeInstance, type PrimingSpecs } from "../process/prime-instance";
 import { readRssBytes } from "../process/process-memory";
 import { Recycler, type RecyclableProcess } from "./recycler";
 import type { RequestGate } from "../session/request-gate";
@@ -38,6 +38,8 @@ export interface RuntimeTimings {
   prewarmPerApp?: number;
   prewarmMax?: number;
   prewarmMaxAgeMs?: number;
+  /** Pre-warm waits at most this long (default 30 000) for requests in flight to end before each boot. */
+  prewarmYieldMs?: number;
 }
 
 /** The supervisor as the runtime sees it. */
@@ -58,6 +60,8 @@ export interface OpenCodeRuntimeDeps {
   dataDir: string;
   /** The `opencodeMemoryLimitMB` setting (null = automatic, 0 = off). */
   memoryLimitMB: () => number | null;
+  /** Serves the priming prompts' specs to the companion plugin (the SideChannel). */
+  sideChannel: PrimingSpecs;
   /** History listing of a folder: true when it still holds a session (folder reaper). */
   hasSessions: (directory: string) => Promise<boolean>;
   timings?: RuntimeTimings;
@@ -123,7 +127,7 @@ export function createOpenCodeRuntime(d: OpenCodeRuntimeDeps): OpenCodeRuntime {
       if (stopped) return;
       const t0 = now();
       const name = dir ? path.relative(appsRoot, dir) : "the default instance";
-      await primeInstance(client(dir)).then(
+      await primeInstance(client(dir), d.sideChannel).then(
         () => d.log(`[opencode] replacement: primed ${name} in ${now() - t0} ms`),
         (err: unknown) => d.log(`[opencode] replacement: priming ${name} failed: ${String(err)}`),
       );
@@ -147,6 +151,9 @@ export function createOpenCodeRuntime(d: OpenCodeRuntimeDeps): OpenCodeRuntime {
     const dirs = [...new Set([...primedForSwap.splice(0), ...planned])].slice(0, t.prewarmMax ?? 4);
     // One at a time: each boot costs seconds of CPU, and requests must keep theirs.
     for (const dir of dirs) {
+      // Requests first: one that waited for this start boots what it needs itself, and priming beside it (a model
+      // call on the warm-up model) would only take its CPU. Bounded, so sustained load does not skip pre-warming.
+      await d.gate.drained(t.prewarmYieldMs ?? 30_000);
       if (stopped || d.process.stopRequested || d.process.status().state !== "ready") return;
       const t0 = now();
       await d.backend

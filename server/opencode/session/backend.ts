@@ -168,7 +168,7 @@ async function bootDirectory(ctx: RunContext, directory: string): Promise<void> 
   await ctx.supervisor.whenReady(ctx.readyTimeoutMs);
   const lease = await ctx.instances.lease(directory);
   try {
-    await primeInstance(ctx.supervisor.client(directory)).catch((err: unknown) => {
+    await primeInstance(ctx.supervisor.client(directory), ctx.sideChannel).catch((err: unknown) => {
       throw new PatchbayError("backend_unavailable", `OpenCode could not boot an instance: ${describe(err)}`, {
         cause: err,
       });

@@ -1,11 +1,13 @@
 // Maps OpenCode's connected providers (`GET /config/providers`) to neutral ModelInfo (pure).
 import type { Model, Provider } from "@opencode-ai/sdk/v2";
 import type { ModelInfo } from "../../core/contract";
+import { WARM_UP_PROVIDER_ID } from "../protocol/warm-up-model";
 
-/** Every model of every connected provider, sorted by id. */
+/** Every model of every connected provider, sorted by id; Patchbay's hidden warm-up model is never one. */
 export function mapProviders(providers: readonly Provider[]): ModelInfo[] {
   const out: ModelInfo[] = [];
   for (const p of providers) {
+    if (p.id === WARM_UP_PROVIDER_ID) continue;
     for (const [modelID, m] of Object.entries(p.models ?? {})) out.push(mapModel(p, modelID, m));
   }
   return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -3,6 +3,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { UserProviderSections } from "./user-config";
+import { WARM_UP_PROVIDER_ID, warmUpProviderConfig } from "../../protocol/warm-up-model";
 
 /** Name of the agent every Patchbay session runs as (the plugin recognises Patchbay sessions by it). */
 export const BRIDGE_AGENT = "bridge";
@@ -22,7 +23,8 @@ export interface OpenCodeConfigInput {
 
 /** The generated config object (written as `$XDG_CONFIG_HOME/opencode/opencode.json`). */
 export function buildOpenCodeConfig(input: OpenCodeConfigInput): Record<string, unknown> {
-  const extra = input.extraProviders ?? {};
+  // The hidden warm-up model is always there: priming an instance runs one model call on it (prime-instance.ts).
+  const extra = { ...input.extraProviders, [WARM_UP_PROVIDER_ID]: warmUpProviderConfig() };
   const config: Record<string, unknown> = {
     $schema: "https://opencode.ai/config.json",
     autoupdate: false,

@@ -56,7 +56,12 @@ describe("readUserProviderSections", () => {
 describe("buildOpenCodeConfig", () => {
   test("quiet switches, opencode provider disabled, bridge agent, plugin URL; extra providers stay enabled", () => {
     const c = buildOpenCodeConfig({
-      user: { provider: { mine: {} }, enabled_providers: ["mine"], disabled_providers: ["demo", "z"], envRefs: [] },
+      user: {
+        provider: { mine: {} },
+        enabled_providers: ["mine"],
+        disabled_providers: ["demo", "z", "patchbay-warm-up"],
+        envRefs: [],
+      },
       extraProviders: { demo: { npm: "x" } },
       pluginFile: "/p/companion.ts",
     });
@@ -65,8 +70,9 @@ describe("buildOpenCodeConfig", () => {
     assert.equal(c.snapshot, false);
     assert.deepEqual(c.compaction, { auto: false, prune: false });
     assert.deepEqual(c.disabled_providers, ["opencode", "z"]);
-    assert.deepEqual(c.enabled_providers, ["mine", "demo"]);
-    assert.deepEqual(Object.keys(c.provider as object), ["mine", "demo"]);
+    // The hidden warm-up model (prime-instance.ts) is always there and enabled, whatever the user's lists say.
+    assert.deepEqual(c.enabled_providers, ["mine", "demo", "patchbay-warm-up"]);
+    assert.deepEqual(Object.keys(c.provider as object), ["mine", "demo", "patchbay-warm-up"]);
     assert.deepEqual(c.plugin, ["file:///p/companion.ts"]);
     const bridge = (c.agent as Record<string, { permission: unknown; prompt: string }>).bridge!;
     assert.deepEqual(bridge.permission, { "*": "deny", patchbay_client_tool: "ask" });
