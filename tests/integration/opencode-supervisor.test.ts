@@ -57,7 +57,8 @@ describe("OpenCode supervisor (real opencode serve)", () => {
     >;
     assert.equal(config.autoupdate, false);
     assert.deepEqual(config.disabled_providers, ["opencode"]);
-    assert.deepEqual(Object.keys(config.provider as object), ["mock"]);
+    // The user's provider, and Patchbay's hidden warm-up model (prime-instance.ts).
+    assert.deepEqual(Object.keys(config.provider as object), ["mock", "patchbay-warm-up"]);
     assert.ok(fs.existsSync(path.join(configDir, "package-lock.json")));
     assert.ok(fs.statSync(path.join(configDir, "node_modules")).isDirectory());
     const plugin = (config.plugin as string[])[0]!;
