@@ -3,9 +3,9 @@
 // per-directory services, the AI SDK stream, the provider's code paths). One prompt on Patchbay's hidden warm-up
 // model (warm-up-model.ts: answered by Patchbay itself, never upstream) in a throwaway session pays for all of it, so
 // the user's first request of the tool set does not. Measured (`npm run bench -- --idle`, 2 cores): the first token
-// after an early-wake probe ≈ 0.5 s with a `noReply` priming prompt (it stores a message and calls no model), about a
-// warm request's with the warm-up call. Earlier, in runtime-warm: first request of a pre-warmed tool set 2.3 s with
-// the boot alone, 1.4 s primed, 2.6 s cold.
+// after an early-wake probe ≈ 0.5 s with a `noReply` priming prompt (it stores a message and calls no model),
+// 75–88 ms (1.3–1.7 × a warm request's) with the warm-up call. Earlier, in runtime-warm: first request of a
+// pre-warmed tool set 2.3 s with the boot alone, 1.4 s primed, 2.6 s cold.
 import type { OpencodeClient } from "@opencode-ai/sdk/v2";
 import { BRIDGE_AGENT } from "./home/opencode-config";
 import { POOLED_SESSION_TITLE } from "../protocol/pooled-session";

@@ -11,7 +11,7 @@ import { pidAlive } from "../../pid-alive";
 /** Depth allowed in a client value inside a spec (the bridge's bound, see spec.ts). */
 const MAX_JSON_DEPTH = 256;
 import type { CompanionSpec } from "./companion-plugin";
-import { answerWarmUp, WARM_UP_PATH } from "./warm-up-model";
+import { WARM_UP_PATH, warmUpAnswer } from "./warm-up-model";
 
 /** Where the plugin reaches the side channel (passed to `opencode serve` as env, never on a command line). */
 export interface SideChannelEndpoint {
@@ -23,6 +23,11 @@ export interface SideChannelEndpoint {
 
 /** Levels the spec adds around a client value (messages[i].parts[j].state.input, params.options.response_format.json_schema.schema). */
 const SPEC_WRAPPING_DEPTH = 8;
+
+/** Request bodies read at most, bytes: a hello is a few hundred; a warm-up call (its request is Patchbay's own
+ *  priming prompt) a few thousand. The rest of a longer body is drained unread. */
+const HELLO_MAX_BYTES = 64 * 1024;
+const WARM_UP_MAX_BYTES = 1024 * 1024;
 
 /** Header the plugin sends the token in. */
 export const SIDE_CHANNEL_TOKEN_HEADER = "x-patchbay-token";
@@ -128,8 +133,15 @@ export class SideChannel {
     };
     const given = req.headers[SIDE_CHANNEL_TOKEN_HEADER];
     if (typeof given !== "string" || !safeEqual(given, this.secret)) return send(401, '{"error":"bad token"}');
-    if (req.method === "POST" && req.url === "/hello") return this.hello(req, send);
-    if (req.url?.startsWith(`${WARM_UP_PATH}/`)) return answerWarmUp(req, res);
+    if (req.method === "POST" && req.url === "/hello")
+      return readBody(req, HELLO_MAX_BYTES, (t) => this.hello(t, send));
+    if (req.url?.startsWith(`${WARM_UP_PATH}/`)) {
+      return readBody(req, WARM_UP_MAX_BYTES, (text) => {
+        const answer = warmUpAnswer(req.method ?? "", req.url ?? "", safeJson(text));
+        res.writeHead(answer.status, { "content-type": answer.contentType, "cache-control": "no-store" });
+        res.end(answer.body);
+      });
+    }
     const match = /^\/spec\/([^/?#]+)$/.exec(req.url ?? "");
     if (req.method !== "GET" || !match?.[1]) return send(404, '{"error":"not found"}');
     const spec = this.specs.get(decodeURIComponent(match[1]));
@@ -137,25 +149,29 @@ export class SideChannel {
     send(200, spec);
   }
 
-  private hello(req: http.IncomingMessage, send: (status: number, body: string) => void): void {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size <= 64 * 1024) chunks.push(c);
-    });
-    req.on("end", () => {
-      const hello = Hello.safeParse(safeJson(Buffer.concat(chunks).toString("utf8")));
-      if (!hello.success) return send(400, '{"error":"bad hello"}');
-      const dir = realpath(hello.data.directory);
-      // Every live process keeps its announcement (the current one, a replacement, spares of postponed recycles:
-      // a fixed "last 3" once dropped the current process and failed its requests, issue 21 §4.1). Exited ones
-      // are dropped here, which also bounds the list by the number of live OpenCode processes.
-      const pids = (this.announced.get(dir) ?? []).filter((p) => p !== hello.data.pid && this.alive(p));
-      this.announced.set(dir, [...pids, hello.data.pid]);
-      send(200, '{"ok":true}');
-    });
+  /** Records a plugin's announcement (`text`: the hello's body). */
+  private hello(text: string, send: (status: number, body: string) => void): void {
+    const hello = Hello.safeParse(safeJson(text));
+    if (!hello.success) return send(400, '{"error":"bad hello"}');
+    const dir = realpath(hello.data.directory);
+    // Every live process keeps its announcement (the current one, a replacement, spares of postponed recycles:
+    // a fixed "last 3" once dropped the current process and failed its requests, issue 21 §4.1). Exited ones
+    // are dropped here, which also bounds the list by the number of live OpenCode processes.
+    const pids = (this.announced.get(dir) ?? []).filter((p) => p !== hello.data.pid && this.alive(p));
+    this.announced.set(dir, [...pids, hello.data.pid]);
+    send(200, '{"ok":true}');
   }
+}
+
+/** Reads `req`'s body as UTF-8 (its first `maxBytes`; the rest is drained) and calls `then` with it at its end. */
+function readBody(req: http.IncomingMessage, maxBytes: number, then: (text: string) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on("data", (c: Buffer) => {
+    size += c.length;
+    if (size <= maxBytes) chunks.push(c);
+  });
+  req.on("end", () => then(Buffer.concat(chunks).toString("utf8")));
 }
 
 const Hello = z.object({ v: z.literal(1), directory: z.string().min(1), pid: z.number().int() });
