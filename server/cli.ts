@@ -10,8 +10,21 @@ import { openWithOs } from "./cli/open-url";
 import { PATCHBAY_VERSION } from "./version";
 import { patchbayCommand } from "./connect/patchbay-command";
 
+/**
+ * A reader that went away (`patchbay … | head`) is not an error of the command: the stream's EPIPE is swallowed and
+ * later writes are dropped, so a short command still finishes its work and `serve` keeps serving. Any other stream
+ * error stays uncaught, as before.
+ */
+function dropWritesOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") throw err;
+  });
+}
+
 /** The real process: stdout, stderr, env, exit, signals. */
 export function processIO(): CliIO {
+  dropWritesOnClosedPipe(process.stdout);
+  dropWritesOnClosedPipe(process.stderr);
   return {
     out: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text),
