@@ -283,6 +283,10 @@ export interface ModelBackend {
   /** Runs one request. Yields `start` first; ends with `finish` or `error`. Aborting `signal` interrupts the run
    *  (OpenCode session aborted) and ends the iterator. Never throws after `start`: failures are `error` events. */
   stream(req: BackendRequest, signal: AbortSignal): AsyncIterable<ModelEvent>;
+  /** Optional, pure: throws PatchbayError 400 `invalid_request_error` for a request this backend cannot carry (e.g.
+   *  two tools OpenCode would give one name). Admission calls it, so such a request is refused before it counts
+   *  against a budget or leaves a stored response. */
+  check?(request: NeutralRequest): void;
 }
 
 /** Sum of two usages. */

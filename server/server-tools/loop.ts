@@ -70,6 +70,7 @@ export function serverToolDefinition(spec: ServerToolSpec): ToolDefinition {
 export function withServerTools<B extends ModelBackend>(backend: B, options: ServerToolsOptions): ModelBackend {
   return {
     listModels: () => backend.listModels(),
+    ...(backend.check ? { check: backend.check.bind(backend) } : {}),
     stream: (req, signal) =>
       req.request.serverTools?.length ? runWithServerTools(backend, req, signal, options) : backend.stream(req, signal),
   };

@@ -6,6 +6,8 @@
 // under a deleted app's name starts with an empty log, no usage and its budgets at zero.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { AdminApiError } from "../../shared/admin/client";
@@ -265,6 +267,65 @@ describe("budgets", () => {
     );
     const log = await fx.admin.queryLogs({ query: { app: "budgeted", limit: 5 } });
     assert.equal(log.entries.filter((e) => e.errorCode === "budget_exhausted").length, 3);
+  });
+});
+
+describe("a request OpenCode cannot carry", () => {
+  test("is a 400 naming the field, before the budget counts it or a response is stored", async () => {
+    const key = await fx.createKey("uncarried", { models: ["mock/*"] });
+    await fx.admin.updateApp({
+      params: { name: "uncarried" },
+      body: { budgets: [{ metric: "requests", limit: 5, window: "5h" }] },
+    });
+    fx.mock.reset();
+    fx.mock.setResponder(() => ({ text: "fine" }));
+    const openai = fx.openai(key);
+    const storedFiles = () =>
+      (fs.readdirSync(path.join(fx.dataDir, "responses"), { recursive: true }) as string[]).filter(
+        (f) => f.startsWith("uncarried") && f.endsWith(".json"),
+      );
+    const param = (want: RegExp, message: RegExp) => (err: unknown) => {
+      assert.ok(err instanceof OpenAI.BadRequestError, String(err));
+      assert.match(String(err.param), want);
+      assert.match(err.message, message);
+      return true;
+    };
+    const tool = (name: string) => ({ type: "function" as const, name, parameters: { type: "object" }, strict: false });
+    // `edit` reaches OpenCode as `client_edit`: the two cannot be told apart there.
+    await assert.rejects(
+      openai.responses.create({ model: `mock/${A}`, input: "uncarried-1", tools: [tool("edit"), tool("client_edit")] }),
+      param(/^tools$/, /'edit' and 'client_edit' cannot be used together/),
+    );
+    const deep = '{"a":'.repeat(300) + "1" + "}".repeat(300);
+    await assert.rejects(
+      openai.responses.create({
+        model: `mock/${A}`,
+        input: [
+          { role: "user", content: "uncarried-2" },
+          { type: "function_call", call_id: "c1", name: "lookup", arguments: deep },
+          { type: "function_call_output", call_id: "c1", output: "ok" },
+        ],
+        tools: [tool("lookup")],
+      }),
+      param(/^input\[1\]\.arguments$/, /Too deeply nested/),
+    );
+    await assert.rejects(
+      openai.responses.create({
+        model: `mock/${A}`,
+        input: [
+          { role: "user", content: "uncarried-3" },
+          { type: "function_call", call_id: "c1", name: "lookup", arguments: "{}" },
+          { type: "function_call", call_id: "c1", name: "lookup", arguments: "{}" },
+        ],
+        tools: [tool("lookup")],
+      }),
+      param(/^input\[2\]\.call_id$/, /call ids must be unique/),
+    );
+    assert.deepEqual(storedFiles(), [], "no failed response was stored");
+    const ok = await openai.responses.create({ model: `mock/${A}`, input: "uncarried-4" }).withResponse();
+    assert.equal(ok.response.headers.get("x-ratelimit-remaining-requests"), "4", "only the answered request counted");
+    assert.equal(storedFiles().length, 1);
+    assert.equal(fx.mock.chatRequests().filter((r) => r.rawBody.includes("uncarried")).length, 1);
   });
 });
 

@@ -31,7 +31,8 @@ export interface Admitted {
 }
 
 /**
- * Admits `request` for `app`. Throws PatchbayError: 400 `invalid_request_error` (a broken neutral invariant, too many tools, media the model
+ * Admits `request` for `app`. Throws PatchbayError: 400 `invalid_request_error` (a broken neutral invariant, a request
+ * the backend cannot carry, too many tools, media the model
  * cannot read, remote images refused), 429 `rate_limited` (over the app's concurrency; the slot is not taken),
  * 404/403 from model resolution (for a routed request, naming the route and its model), or what the image fetcher
  * throws. On a throw after the slot was taken, the slot is released.
@@ -45,6 +46,7 @@ export async function admitRequest(
   routed?: RoutedRequest | null,
 ): Promise<Admitted> {
   assertNeutralInvariants(request);
+  deps.backend.check?.(request);
   if (request.tools.length > app.limits.maxTools) {
     throw new PatchbayError(
       "invalid_request_error",

@@ -20,7 +20,7 @@ import { ABORT_TIMEOUT_MS, CALL_TIMEOUT_MS, callOpenCode, describe } from "./ope
 import { OpenCodeCatalog } from "./opencode-catalog";
 import { OpenCodeRun, type RunContext } from "./opencode-run";
 import type { PermissionRule } from "./plan/bridge-plan";
-import { toolsetHash } from "./plan/tools";
+import { openCodeToolNames, toolsetHash } from "./plan/tools";
 import { RequestGate } from "./request-gate";
 import { POOLED_SESSION_TITLE, SessionPool } from "./session-pool";
 
@@ -114,6 +114,7 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
       }
     },
     stream: (req, signal) => new OpenCodeRun(ctx, req, signal).events(),
+    check: (request) => void openCodeToolNames(request.tools),
     close: async () => {
       catalog.close();
       // Pooled sessions are deleted while OpenCode still runs, so nothing is left behind in the user's history.

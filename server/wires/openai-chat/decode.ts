@@ -14,7 +14,7 @@ import type {
 } from "../../core/contract";
 import { quoteClientText as q } from "../../core/client-text";
 import { PatchbayError, invalidRequest, unsupportedParameter } from "../../core/errors";
-import { assertJsonDepth } from "../../core/json-depth";
+import { assertJsonDepth, assertJsonTextDepth } from "../../core/json-depth";
 import { decodeFileData, decodeImageUrl } from "../../core/media";
 import { warn } from "../../core/warnings";
 import { isJsonObject, parseWire } from "../../core/wire-parse";
@@ -99,7 +99,9 @@ function decodeAssistantContent(
 function decodeToolCalls(message: Extract<ChatMessage, { role: "assistant" }>, at: string): ToolCall[] {
   return (message.tool_calls ?? []).map((call, j) => {
     const args = call.function.arguments;
-    if (typeof args === "object" && args !== null) assertJsonDepth(args, `${at}.tool_calls[${j}].function.arguments`);
+    const param = `${at}.tool_calls[${j}].function.arguments`;
+    if (typeof args === "string") assertJsonTextDepth(args, param);
+    else if (typeof args === "object" && args !== null) assertJsonDepth(args, param);
     return { id: call.id, name: call.function.name, arguments: normaliseArguments(args) };
   });
 }
@@ -134,7 +136,14 @@ function decodeMessages(wire: ChatMessage[]): DecodedMessages {
           );
         }
         const toolCalls = decodeToolCalls(message, at);
-        for (const call of toolCalls) callIds.add(call.id);
+        toolCalls.forEach((call, j) => {
+          if (callIds.has(call.id))
+            throw invalidRequest(
+              `Invalid '${at}.tool_calls[${j}].id': ${q(call.id)} is the id of an earlier tool call; tool call ids must be unique.`,
+              `${at}.tool_calls[${j}].id`,
+            );
+          callIds.add(call.id);
+        });
         messages.push({
           role: "assistant",
           content: decodeAssistantContent(message.content, message.refusal),

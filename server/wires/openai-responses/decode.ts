@@ -12,7 +12,7 @@ import type {
 } from "../../core/contract";
 import { quoteClientText as q } from "../../core/client-text";
 import { PatchbayError, invalidRequest, unsupportedParameter } from "../../core/errors";
-import { assertJsonDepth } from "../../core/json-depth";
+import { assertJsonDepth, assertJsonTextDepth } from "../../core/json-depth";
 import { agentMessageText, compactionWarning } from "../../core/codex-items";
 import { ToolResultMedia, toolResultMediaMoved } from "../../core/tool-result-media";
 import { decodeFileData, decodeImageUrl } from "../../core/media";
@@ -230,6 +230,13 @@ function decodeInput(input: string | ResponsesItem[], instructions: string | nul
         return;
       case "function_call":
       case "custom_tool_call": {
+        if (callIds.has(item.call_id))
+          throw invalidRequest(
+            `Invalid '${at}.call_id': ${q(item.call_id)} is the call_id of an earlier item; call ids must be unique.`,
+            `${at}.call_id`,
+          );
+        if (item.type === "function_call" && typeof item.arguments === "string")
+          assertJsonTextDepth(item.arguments, `${at}.arguments`);
         // Namespace members and custom tools reach the model as flat functions (see tools.ts), in history too.
         const call: ToolCall = {
           id: item.call_id,

@@ -8,7 +8,8 @@ import path from "node:path";
 import { App } from "../../../shared/apps";
 import { createBudgetGuard } from "../../../server/budgets/budget-guard";
 import { openBudgetUsage, type BudgetUsageStore } from "../../../server/budgets/usage-store";
-import type { ModelInfo } from "../../../server/core/contract";
+import type { ModelInfo, NeutralRequest } from "../../../server/core/contract";
+import { PatchbayError } from "../../../server/core/errors";
 import { ConcurrencyGate } from "../../../server/core/concurrency";
 import { Listener } from "../../../server/http/listener";
 import { createApiApp } from "../../../server/http/api-app";
@@ -23,6 +24,7 @@ const H = 3_600_000;
 const OTHER = modelInfo({ modelID: "other", name: "Other" });
 
 class TwoModels extends ScriptedBackend {
+  check?: (request: NeutralRequest) => void;
   override async listModels(): Promise<ModelInfo[]> {
     return [...MODELS, OTHER];
   }
@@ -343,3 +345,50 @@ test("a route to a model no provider offers: the wire's 404 names the route and 
   assert.match(String(chatBody.error.message), /routes compaction requests .* to its alias 'cheap'.*'mock\/gone'/);
   assert.equal(backend.streams.length, 0);
 });
+
+test("a request the backend cannot carry is a 400 at admission: it neither counts against the budget nor is stored", async () => {
+  setApp({ budgets: [{ metric: "requests", limit: 5, window: "5h" }] });
+  now += 6 * H; // a fresh window
+  backend.check = (request) => {
+    if (request.tools.some((t) => t.name === "refused"))
+      throw new PatchbayError("invalid_request_error", "The backend cannot carry tool 'refused'.", { param: "tools" });
+  };
+  const withTool = {
+    chat: { tools: [{ type: "function", function: { name: "refused", parameters: { type: "object" } } }] },
+    responses: { tools: [{ type: "function", name: "refused", parameters: { type: "object" } }] },
+    messages: { tools: [{ name: "refused", input_schema: { type: "object" } }] },
+  };
+  const filesBefore = listFiles(dir);
+  try {
+    for (const wire of ["chat", "responses", "messages"] as const) {
+      const [p, body] = WIRES[wire]("mock/mock-model");
+      const r = await fetch(base + p, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${KEY}`,
+          "content-type": "application/json",
+          "anthropic-version": "2023-06-01",
+        },
+        body: JSON.stringify({ ...(body as object), ...withTool[wire] }),
+      });
+      const answer = (await r.json()) as { error: Json };
+      assert.equal(r.status, 400, wire);
+      assert.match(String(answer.error.message), /cannot carry tool 'refused'/, wire);
+      assert.equal(r.headers.get("x-ratelimit-remaining-requests"), null, `${wire}: no budget headers on a refusal`);
+    }
+    assert.equal(backend.streams.length, 0, "the backend was never asked");
+    assert.deepEqual(listFiles(dir), filesBefore, "nothing stored (no failed response, no budget use)");
+    const ok = await call("chat", "mock/mock-model");
+    assert.equal(ok.headers.get("x-ratelimit-remaining-requests"), "4", "only this request counted");
+  } finally {
+    delete backend.check;
+  }
+});
+
+/** Every file under `root`, relative, sorted. */
+function listFiles(root: string): string[] {
+  return (fs.readdirSync(root, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((d) => d.isFile())
+    .map((d) => path.relative(root, path.join(d.parentPath, d.name)))
+    .sort();
+}

@@ -1,6 +1,7 @@
 // The client tools of one request through OpenCode: their OpenCode names and the instance's tool set, what
 // tool_choice offers or forces, the session's permission rules and the prompt's `tools` map.
 import type { NeutralRequest } from "../../../core/contract";
+import { quoteClientText as q } from "../../../core/client-text";
 import { PatchbayError } from "../../../core/errors";
 import type { WarningList } from "../../../core/warnings";
 import { warn } from "../../../core/warnings";
@@ -13,27 +14,40 @@ import type { BridgePlan, PermissionRule, StructuredMode } from "./types";
 /** OpenCode's own structured-output tool (native structured output; also how a tool call is forced). */
 const STRUCTURED_OUTPUT_TOOL = "StructuredOutput";
 
+/**
+ * OpenCode name → client name of each tool. Throws PatchbayError 400 (`tools`) for two tools that map to one
+ * OpenCode name (`edit` is sent as `client_edit`, so a client's own `client_edit` beside it cannot be told apart).
+ * The backend's admission check (`ModelBackend.check`) and the planner both call it.
+ */
+export function openCodeToolNames(tools: NeutralRequest["tools"]): Map<string, string> {
+  const toolNames = new Map<string, string>();
+  for (const t of tools) {
+    const name = toOpenCodeToolName(t.name);
+    const taken = toolNames.get(name);
+    if (taken !== undefined) {
+      throw new PatchbayError(
+        "invalid_request_error",
+        `Tools ${q(taken)} and ${q(t.name)} cannot be used together through OpenCode (both become ${q(name)}); rename one of them.`,
+        { param: "tools" },
+      );
+    }
+    toolNames.set(name, t.name);
+  }
+  return toolNames;
+}
+
 /** The client tools under their OpenCode names (sorted: a tool set is one instance directory), which of them are
  *  offered (`tool_choice`), and whether a call is required. Throws for two tools that map to one OpenCode name. */
 export function planTools(
   r: NeutralRequest,
   warnings: WarningList,
 ): { toolset: CompanionTool[]; toolNames: Map<string, string>; allowed: string[]; forceToolUse: boolean } {
-  const toolNames = new Map<string, string>();
-  const toolset: CompanionTool[] = [];
-  for (const t of r.tools) {
-    const name = toOpenCodeToolName(t.name);
-    const taken = toolNames.get(name);
-    if (taken !== undefined) {
-      throw new PatchbayError(
-        "invalid_request_error",
-        `Tools "${taken}" and "${t.name}" cannot be used together through OpenCode (both become "${name}").`,
-        { param: "tools" },
-      );
-    }
-    toolNames.set(name, t.name);
-    toolset.push({ name, description: t.description ?? "", parameters: t.parameters ?? EMPTY_OBJECT_SCHEMA });
-  }
+  const toolNames = openCodeToolNames(r.tools);
+  const toolset: CompanionTool[] = r.tools.map((t) => ({
+    name: toOpenCodeToolName(t.name),
+    description: t.description ?? "",
+    parameters: t.parameters ?? EMPTY_OBJECT_SCHEMA,
+  }));
   toolset.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (r.tools.some((t) => t.strict === true))
     warnings.add(

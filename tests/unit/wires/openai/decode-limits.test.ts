@@ -84,6 +84,24 @@ describe("JSON nested deeper than 64 levels is refused naming the field", () => 
     });
   });
 
+  test("string-valued tool-call arguments: chat messages[i].tool_calls[j].function.arguments, responses input[i].arguments", () => {
+    const text = '{"a":'.repeat(100) + "1" + "}".repeat(100);
+    const call = { id: "c1", type: "function", function: { name: "f", arguments: text } };
+    assert400(chat({ messages: [USER, { role: "assistant", content: null, tool_calls: [call] }] }), {
+      param: "messages[1].tool_calls[0].function.arguments",
+      message: /Too deeply nested/,
+    });
+    const item = { type: "function_call", call_id: "c1", name: "f", arguments: text };
+    assert400(responses({ input: [USER, item] }), { param: "input[1].arguments", message: /Too deeply nested/ });
+    // Brackets inside strings do not count; text that is not JSON is carried as text, not refused.
+    const inString = JSON.stringify({ code: "[".repeat(500) });
+    const notJson = "[".repeat(500);
+    for (const args of [inString, notJson]) {
+      const ok = decodeResponsesRequest({ model: "m/x", input: [USER, { ...item, arguments: args }] });
+      assert.equal(ok.request.messages.length, 2);
+    }
+  });
+
   test("deep arrays count too; 30 levels of schema (60 JSON levels) are fine", () => {
     let arr: unknown = 1;
     for (let i = 0; i < 100; i++) arr = [arr];
@@ -99,6 +117,30 @@ describe("JSON nested deeper than 64 levels is refused naming the field", () => 
       tools: [{ type: "function", function: { name: "f", parameters: nested(30) } }],
     });
     assert.equal(ok.tools.length, 1);
+  });
+});
+
+describe("tool call ids are unique, refused naming the repeated id's field", () => {
+  test("chat: messages[i].tool_calls[j].id", () => {
+    const call = (id: string) => ({ id, type: "function", function: { name: "f", arguments: "{}" } });
+    const assistant = (...ids: string[]) => ({ role: "assistant", content: null, tool_calls: ids.map(call) });
+    const answer = (id: string) => ({ role: "tool", tool_call_id: id, content: "r" });
+    assert400(chat({ messages: [USER, assistant("c1", "c1")] }), {
+      param: "messages[1].tool_calls[1].id",
+      message: /'c1' is the id of an earlier tool call/,
+    });
+    assert400(chat({ messages: [USER, assistant("c1"), answer("c1"), assistant("c1")] }), {
+      param: "messages[3].tool_calls[0].id",
+    });
+  });
+
+  test("responses: input[i].call_id across function_call and custom_tool_call items", () => {
+    const fn = { type: "function_call", call_id: "c1", name: "f", arguments: "{}" };
+    const custom = { type: "custom_tool_call", call_id: "c1", name: "g", input: "x" };
+    assert400(responses({ input: [USER, fn, custom] }), {
+      param: "input[2].call_id",
+      message: /'c1' is the call_id of an earlier item/,
+    });
   });
 });
 
