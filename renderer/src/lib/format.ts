@@ -1,4 +1,5 @@
 // Display formatting for times, durations, numbers and sizes. Pure; no React.
+import { relativeTime } from "../../../shared/relative-time";
 
 const timeFmt = new Intl.DateTimeFormat(undefined, {
   hour: "2-digit",
@@ -28,13 +29,9 @@ export function formatDate(ms: number): string {
   return dateFmt.format(new Date(ms));
 }
 
-/** "just now", "5 min ago", "3 h ago", else the date. */
+/** "just now", "5 min ago", "3 h ago", "in 7 min" (shared/relative-time.ts), else the date. */
 export function formatRelative(ms: number, now = Date.now()): string {
-  const s = Math.round((now - ms) / 1000);
-  if (s < 45) return "just now";
-  if (s < 3600) return `${Math.round(s / 60)} min ago`;
-  if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
-  return formatDate(ms);
+  return relativeTime(ms, now) ?? formatDate(ms);
 }
 
 /** Milliseconds as `840 ms`, `1.2 s`, `3 min 4 s`. */
