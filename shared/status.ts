@@ -66,6 +66,8 @@ export const ApiStatus = z.object({
   lanExposure: z.boolean(),
   /** Host/port were fixed for this run by the command line (`serve --host/--port`); saved settings apply next launch. */
   pinned: z.boolean().default(false),
+  /** The port was picked free for this run (`serve --port 0`, or port 0 in Settings): the next start gets another. */
+  portPicked: z.boolean().default(false),
 });
 export type ApiStatus = z.infer<typeof ApiStatus>;
 

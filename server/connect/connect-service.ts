@@ -8,6 +8,7 @@ import type {
   ConnectVerifyResult,
 } from "../../shared/admin/connect";
 import { readFile } from "node:fs/promises";
+import type { PatchbayStatus } from "../../shared/status";
 import { PatchbayError } from "../core/errors";
 import type { ConnectableClient } from "../clients/registry";
 import { ConfigFileError, type ClientSettings } from "../clients/types";
@@ -53,6 +54,11 @@ function configStep<T>(fn: () => T): T {
   } catch (err) {
     return asPatchbayError(err);
   }
+}
+
+/** How the user runs connect again for this client (`patchbay connect codex`). */
+function connectCommandOf(r: ConnectRequest): string {
+  return r.command ?? patchbayCommand(`connect ${r.client.aliases[0] ?? r.client.id}`, r.env);
 }
 
 function appOf(r: ConnectRequest): string {
@@ -126,6 +132,7 @@ export async function applyClientConnect(access: PatchbayAccess, r: ConnectReque
     model = settings.model;
     return settings;
   }).catch(asPatchbayError);
+  const notes = portNotes(await access.status(), r.client.name, connectCommandOf(r));
   return {
     client: r.client.id,
     path: plan.path,
@@ -134,7 +141,18 @@ export async function applyClientConnect(access: PatchbayAccess, r: ConnectReque
     backup: plan.backup,
     tightenedFrom: plan.tightenedFrom,
     ...companionOf(plan),
+    ...(notes.length ? { notes } : {}),
   };
+}
+
+/** A note when the written address lasts only as long as this Patchbay: its port was picked for this run. */
+function portNotes(status: PatchbayStatus, client: string, command: string): string[] {
+  if (!status.api.portPicked) return [];
+  return [
+    `This Patchbay picked port ${status.api.port} for this run (port 0 asks for a free one at each start); the ` +
+      `next start picks another, and ${client} will not reach it. For a lasting setup give Patchbay a fixed port ` +
+      `(\`serve\` without --port 0, \`--port N\`, or the port in Settings) and run \`${command}\` again.`,
+  ];
 }
 
 /** Restores the original file. Needs no running Patchbay. Throws PatchbayError. */
@@ -143,12 +161,17 @@ export async function undoClientConnect(dataDir: string, r: ConnectRequest): Pro
   return { client: r.client.id, ...outcome };
 }
 
-/** One request with the settings in the client's config file. Throws PatchbayError when there are none. */
+/**
+ * One request with the settings in the client's config file. Throws PatchbayError when there are none.
+ * `runningOrigin` tells where the Patchbay of this data folder answers now (null: none runs), asked only when the
+ * written address does not answer, so the hint can say the port moved.
+ */
 export async function verifyClientConnect(
   r: ConnectRequest,
   fetchImpl: typeof fetch = fetch,
+  runningOrigin?: () => Promise<string | null>,
 ): Promise<ConnectVerifyResult> {
-  const command = r.command ?? patchbayCommand(`connect ${r.client.aliases[0] ?? r.client.id}`, r.env);
+  const command = connectCommandOf(r);
   const file = configStep(() => configPath({ client: r.client, dataDir: "", env: r.env }));
   let text: string;
   try {
@@ -178,7 +201,7 @@ export async function verifyClientConnect(
       message: `${broken.what} ${broken.path} does not fit ${file}: ${broken.problem}.`,
       hint: `Run \`${command}\` again to rewrite it.`,
     };
-  return verifyClient(r.client, settings, command, fetchImpl, undefined, file, r.env);
+  return verifyClient(r.client, settings, command, fetchImpl, undefined, file, r.env, runningOrigin);
 }
 
 /** What is wrong with the companion file the config names (missing, unreadable, without the model), or null. */

@@ -73,6 +73,8 @@ export async function verifyClient(
   timeoutMs = VERIFY_TIMEOUT_MS,
   file: string | null = null,
   env: Record<string, string | undefined> = process.env,
+  /** Where this data folder's Patchbay answers now (null: none runs); asked only when the written URL is silent. */
+  runningOrigin?: () => Promise<string | null>,
 ): Promise<ConnectVerifyResult> {
   const request = `POST ${settings.url}`;
   const result = (ok: boolean, status: number | null, message: string, hint: string | null): ConnectVerifyResult => ({
@@ -94,10 +96,21 @@ export async function verifyClient(
     });
   } catch (err) {
     const reason = (err as Error).name === "TimeoutError" ? `no answer within ${timeoutMs / 1000} s` : "no answer";
+    const message = `${request}: ${reason} (${((err as Error).cause as Error | undefined)?.message ?? (err as Error).message}).`;
+    const now = await runningOrigin?.().catch(() => null);
+    const written = new URL(settings.url).origin;
+    if (now && now !== written)
+      return result(
+        false,
+        null,
+        message,
+        `Patchbay runs at ${now} now, not at ${written} (it was started on another port): run \`${connectCommand}\` ` +
+          "again to point it there. A fixed port keeps one address: start Patchbay without --port 0.",
+      );
     return result(
       false,
       null,
-      `${request}: ${reason} (${((err as Error).cause as Error | undefined)?.message ?? (err as Error).message}).`,
+      message,
       `Is Patchbay running? Start it with \`${patchbayCommand("serve", env)}\` (add \`--demo\` to try it without ` +
         `any login; or open the desktop app), then run \`${connectCommand}\` again.`,
     );

@@ -84,6 +84,7 @@ export class ApiListener {
       error: a.error,
       lanExposure: this.deps.settings.get().lanExposure,
       pinned: this.pinned,
+      portPicked: (this.deps.pinned?.port ?? this.deps.settings.get().port) === 0,
     };
   }
 

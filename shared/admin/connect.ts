@@ -65,6 +65,8 @@ export const ConnectApplyResult = z.object({
   tightenedFrom: z.number().int().nullable().optional(),
   /** The companion file written too. */
   companion: ConnectCompanion.optional(),
+  /** What the user should know about the written settings (e.g. a port that changes on the next start). */
+  notes: z.array(z.string()).optional(),
 });
 export type ConnectApplyResult = z.infer<typeof ConnectApplyResult>;
 

@@ -103,6 +103,8 @@ if (process.argv.at(-1) === "wait") {
     assert.equal(r.code, 0, r.stderr + r.stdout);
     assert.match(r.stdout, /Wrote Codex settings to .*config\.toml/);
     assert.match(r.stdout, /^OK: .*MOCK_DEFAULT_REPLY/m);
+    // This Patchbay runs on a port picked for this run (port 0): connect says the next start will pick another.
+    assert.match(r.stderr, /^Note: This Patchbay picked port \d+ for this run .* Codex will not reach it/m);
     const written = fs.readFileSync(file, "utf8");
     assert.ok(
       written.startsWith('# mine\napproval_policy = "never"\nmodel_provider = "patchbay"\nmodel = "mock/mock-model"\n'),
@@ -124,6 +126,13 @@ if (process.argv.at(-1) === "wait") {
     const check = await cli(["connect", "codex", "--verify-only"]);
     assert.equal(check.code, 0, check.stderr);
     assert.match(check.stdout, /^OK: /m);
+    // The file points at a port nobody listens on (as after a restart with --port 0): the check names where
+    // Patchbay runs now. Port 1 is never Patchbay's (privileged; refused at once on loopback).
+    fs.writeFileSync(file, written.replace(origin(), "http://127.0.0.1:1"));
+    const moved = await cli(["connect", "codex", "--verify-only"]);
+    fs.writeFileSync(file, written);
+    assert.equal(moved.code, 1, moved.stdout);
+    assert.ok(moved.stderr.includes(`Patchbay runs at ${origin()} now, not at http://127.0.0.1:1`), moved.stderr);
 
     const undo = await cli(["connect", "codex", "--undo"]);
     assert.equal(undo.code, 0, undo.stderr);

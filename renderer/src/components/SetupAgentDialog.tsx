@@ -87,6 +87,11 @@ export function SetupAgentDialog({ client, onClose }: { client: ConnectClientId;
               ) : null}{" "}
               Undo with <code>patchbay connect {client === "claude-code" ? "claude" : client} --undo</code>.
             </p>
+            {(applied.notes ?? []).map((note) => (
+              <Callout key={note} tone="warn">
+                {note}
+              </Callout>
+            ))}
             {verified ? <VerifyResult result={verified} /> : <Loading label="Checking…" />}
           </>
         ) : (

@@ -143,6 +143,7 @@ Examples:
               ? `The original is kept in ${r.backup}; undo with: ${command} --undo\n`
               : `Undo with: ${command} --undo\n`),
         );
+      for (const note of r.notes ?? []) ctx.io.err(`Note: ${note}\n`);
       if (client.id === "claude-desktop" && r.changed)
         out("Claude Desktop reads it when it starts: quit it fully and open it again.\n");
       if (client.id === "claude-code" && ctx.io.env.ANTHROPIC_API_KEY)
@@ -154,6 +155,14 @@ Examples:
     });
 }
 
+/** The API origin of the Patchbay serving `dataDir` now, or null when none answers (the port may have moved). */
+async function runningApiOrigin(dataDir: string): Promise<string | null> {
+  const { findRunningPatchbay } = await import("../../connect/running-patchbay");
+  const { apiOrigin } = await import("../../connect/patchbay-access");
+  const running = await findRunningPatchbay(dataDir);
+  return running ? apiOrigin(await running.client.getStatus()) : null;
+}
+
 /** `0644`. */
 function octal(mode: number): string {
   return (mode & 0o7777).toString(8).padStart(4, "0");
@@ -162,7 +171,7 @@ function octal(mode: number): string {
 /** Runs the check request and prints OK, or the failure and its fix (then exit code 1). */
 async function verify(ctx: CliContext, request: ConnectRequest): Promise<void> {
   const { verifyClientConnect } = await import("../../connect/connect-service");
-  const v = await verifyClientConnect(request);
+  const v = await verifyClientConnect(request, fetch, () => runningApiOrigin(ctx.dataDir()));
   if (v.ok) {
     ctx.io.out(`OK: ${v.message}\n`);
     return;

@@ -228,6 +228,7 @@ export function fakeStatus(): PatchbayStatus {
       error: null,
       lanExposure: false,
       pinned: false,
+      portPicked: false,
     },
     opencode: { state: "ready", reason: null, version: "1.18.33", url: "http://127.0.0.1:4096", pid: 42, restarts: 0 },
     dataDir: "/tmp/patchbay-data",

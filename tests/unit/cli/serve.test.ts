@@ -25,6 +25,7 @@ function status(
       error: null,
       lanExposure: false,
       pinned: false,
+      portPicked: false,
       ...over,
     },
     opencode: { state: "starting", reason: null, version: null, url: null, pid: null, restarts: 0, ...opencode },

@@ -29,13 +29,14 @@ let home: string;
 let apps: AppsStoreHandle;
 let keys: KeysStore & StoreLifecycle;
 let access: PatchbayAccess;
+let status: { dataDir: string; api: Partial<PatchbayStatus["api"]> };
 
 before(async () => {
   dataDir = tempDir("connect-key");
   home = tempDir("connect-key-home");
   apps = await createAppsStore({ dataDir, watch: false });
   keys = await createKeysStore({ dataDir, apps, watch: false });
-  const status = { dataDir, api: { running: true, baseUrl: "http://127.0.0.1:4747/v1", error: null } };
+  status = { dataDir, api: { running: true, baseUrl: "http://127.0.0.1:4747/v1", error: null, port: 4747 } };
   access = storeAccess({ apps, keys, listModels: async () => MODELS, status: () => status as PatchbayStatus });
 });
 after(async () => {
@@ -108,4 +109,20 @@ test("applies at once (a double click, the CLI beside the dashboard) share one k
   await Promise.all([1, 2, 3, 4].map(() => applyClientConnect(access, request())));
   assert.equal(connectKeys().length, before + 1, "one new key for four applies");
   assert.ok(keys.verify(writtenKey()!), "and it is the one in the file");
+});
+
+test("a port picked for this run (--port 0) is named in a note: the next start gets another one", async () => {
+  assert.equal((await applyClientConnect(access, request())).notes, undefined, "a fixed port needs no note");
+  status.api = { ...status.api, port: 40123, baseUrl: "http://127.0.0.1:40123/v1", portPicked: true };
+  try {
+    const r = await applyClientConnect(access, request());
+    assert.equal(r.notes?.length, 1);
+    assert.match(
+      r.notes?.[0] ?? "",
+      /picked port 40123 for this run \(port 0 asks for a free one at each start\); the next start picks another, and Codex will not reach it/,
+    );
+    assert.match(fs.readFileSync(configFile(), "utf8"), /127\.0\.0\.1:40123/, "written as it runs now");
+  } finally {
+    status.api = { ...status.api, port: 4747, baseUrl: "http://127.0.0.1:4747/v1", portPicked: false };
+  }
 });

@@ -130,4 +130,32 @@ describe("verifyClient", () => {
     assert.equal(r.status, null);
     assert.match(r.hint ?? "", /`node \S+\/bin\/patchbay\.mjs serve` \(add `--demo` to try it without any login/);
   });
+
+  test("no answer where the file points, but Patchbay runs on another port: says so and to connect again", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const settings = { url: `http://127.0.0.1:${port}/v1/responses`, key: "k", model: "m" };
+    let asked = 0;
+    const elsewhere = async () => (asked++, base);
+    const r = await verifyClient(codex, settings, "patchbay connect codex", fetch, undefined, null, {}, elsewhere);
+    assert.equal(r.ok, false);
+    assert.match(r.message, /no answer/);
+    assert.equal(
+      r.hint,
+      `Patchbay runs at ${base} now, not at http://127.0.0.1:${port} (it was started on another port): run ` +
+        "`patchbay connect codex` again to point it there. A fixed port keeps one address: start Patchbay without --port 0.",
+    );
+    assert.equal(asked, 1);
+    // The same origin (it runs there but did not answer), none running, or the lookup failing: the usual hint.
+    for (const where of [
+      async () => `http://127.0.0.1:${port}`,
+      async () => null,
+      () => Promise.reject(new Error("x")),
+    ]) {
+      const same = await verifyClient(codex, settings, "x", fetch, undefined, null, { PATH: "" }, where);
+      assert.match(same.hint ?? "", /^Is Patchbay running\?/);
+    }
+  });
 });

@@ -75,6 +75,7 @@ describe("ApiListener", () => {
     assert.equal(st.error, null);
     assert.equal(st.lanExposure, false);
     assert.equal(st.pinned, false);
+    assert.equal(st.portPicked, true, "port 0 in settings: every start picks another");
     assert.equal(await get(st.baseUrl!), "ok");
     assert.equal(changes(), 1, "a start announces a status change");
 
@@ -149,6 +150,7 @@ describe("ApiListener", () => {
     const pinnedPort = api.status().port;
     assert.notEqual(pinnedPort, 4747, "the pin wins over the stored port");
     assert.equal(api.status().pinned, true);
+    assert.equal(api.status().portPicked, true, "--port 0: connect warns that the next start picks another");
 
     settings.set({ port: 4748 });
     await api.stop().then(() => api.start()); // flushes the queue; a rebind would have counted a change

@@ -349,6 +349,7 @@ export function makeStatus(over: {
       error: null,
       lanExposure: false,
       pinned: false,
+      portPicked: false,
       ...over.api,
     },
     opencode: { state: "ready", reason: null, version: "1.18.33", url: null, pid: 123, restarts: 0, ...over.opencode },

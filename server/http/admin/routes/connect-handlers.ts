@@ -9,7 +9,7 @@ import {
   verifyClientConnect,
   type ConnectRequest,
 } from "../../../connect/connect-service";
-import { storeAccess } from "../../../connect/patchbay-access";
+import { apiOrigin, storeAccess } from "../../../connect/patchbay-access";
 import { PatchbayError } from "../../../core/errors";
 import type { AdminServices } from "../services";
 import type { Handler } from "./handler";
@@ -30,5 +30,6 @@ export const connectHandlers: { [K in ConnectRow]: Handler<K> } = {
   previewConnect: ({ params, body }, s) => previewConnect(storeAccess(s), request(s, params.client, body.model)),
   applyConnect: ({ params, body }, s) => applyClientConnect(storeAccess(s), request(s, params.client, body.model)),
   undoConnect: ({ params }, s) => undoClientConnect(s.status().dataDir, request(s, params.client)),
-  verifyConnect: ({ params }, s) => verifyClientConnect(request(s, params.client)),
+  verifyConnect: ({ params }, s) =>
+    verifyClientConnect(request(s, params.client), fetch, async () => apiOrigin(s.status())),
 };
