@@ -11,7 +11,6 @@ import type {
 import type { AdminHistory } from "./index";
 import type { RequestIndex, RequestRecord } from "../conversations/request-index";
 import { displayTitle } from "../conversations/session-title";
-import { byRequestTime } from "./by-request-time";
 
 /**
  * How OpenCode ends a tool call the companion plugin hands back to the client: the plugin rejects the permission
@@ -63,7 +62,7 @@ export interface ConversationAdmin {
 export function withConversations(admin: AdminHistory, index: RequestIndex): AdminHistory & ConversationAdmin {
   const annotate = async (app: string, sessions: readonly SessionSummary[]) => {
     const records = await index.records(app);
-    return byRequestTime(sessions.map((s) => annotateSession(s, records.get(s.id))));
+    return sessions.map((s) => annotateSession(s, records.get(s.id)));
   };
   const remove = async (app: string, ids: readonly string[]): Promise<DeleteSessionsResult> => {
     const r = await admin.service.delete(app, ids);

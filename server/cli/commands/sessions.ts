@@ -15,7 +15,6 @@ import type {
   SweepResult,
 } from "../../../shared/admin/history";
 import { PatchbayError } from "../../core/errors";
-import { byRequestTime } from "../../history/by-request-time";
 import type { HistoryService, HistoryServiceOptions } from "../../history/history-service";
 import { withStores, type CliContext } from "../context";
 import { describeHistoryLimits, localTime, table } from "../format";
@@ -215,8 +214,7 @@ Examples:
           out.push(...page.sessions);
           cursor = page.nextCursor ?? undefined;
         } while (cursor && out.length < want);
-        // Pages follow OpenCode's creation order; the rows read by when each request came (see byRequestTime).
-        return byRequestTime(out);
+        return out;
       });
       if (opts.json) {
         // `running` is left out: without a running Patchbay this command cannot see requests running elsewhere, and

@@ -231,25 +231,4 @@ describe("admin view", () => {
     assert.deepEqual(r.missing, ["nope"]);
     assert.deepEqual([...(await idx.records("a")).keys()], ["ses_3"], "their records are gone");
   });
-
-  test("a page reads newest request first, though OpenCode lists by creation (a pooled session predates its request)", async () => {
-    const idx = tmpIndex();
-    // ses_old was created first (pooled) but served the newest request; ses_none has no record (its creation counts).
-    await idx.add("a", { session: "ses_new", receivedAt: 200, conversation: "c1", conversationTitle: "T" });
-    await idx.add("a", { session: "ses_old", receivedAt: 900, conversation: "c1", conversationTitle: "T" });
-    const summary = (id: string, createdAt: number) => ({ id, title: id, createdAt }) as unknown as SessionSummary;
-    const fake = {
-      service: {
-        list: async () => ({
-          sessions: [summary("ses_new", 190), summary("ses_none", 500), summary("ses_old", 100)],
-          nextCursor: null,
-        }),
-      },
-    } as unknown as AdminHistory;
-    const page = await withConversations(fake, idx).service.list("a", {});
-    assert.deepEqual(
-      page.sessions.map((s) => s.id),
-      ["ses_old", "ses_none", "ses_new"],
-    );
-  });
 });
