@@ -198,15 +198,12 @@ export async function createKeysStore(options: KeysStoreOptions): Promise<KeysSt
       if (typeof presented !== "string" || !presented.startsWith(KEY_SCHEME) || presented.length > 512) return null;
       const digest = sha256(presented);
       const hex = digest.toString("hex");
-      file.get(); // picks up external changes (throttled), which re-indexes
-      let record = byHash.get(hex);
-      if (!record || !ownedByCurrentApp(record)) {
-        // Before refusing, look at the files now (one stat each when unchanged): a key `patchbay key create` wrote a
-        // moment ago in another process must work on the very next request, not after the ~1 s re-read.
-        file.refresh();
-        apps.refresh?.();
-        record = byHash.get(hex);
-      }
+      // Look at both files now, not after the throttled ~1 s re-read (one stat each when unchanged): what the CLI
+      // changed a moment ago in another process (a key created or revoked, an app's budget, allowlist or limits)
+      // applies to the very next request. A change re-indexes.
+      file.refresh();
+      apps.refresh?.();
+      const record = byHash.get(hex);
       if (!record) return null;
       if (!timingSafeEqual(digest, Buffer.from(record.sha256, "hex"))) return null;
       if (!ownedByCurrentApp(record)) return null;

@@ -267,15 +267,22 @@ describe("keys store", () => {
     await apps.close();
   });
 
-  test("a revoke by another instance (the CLI) stops verify within ~1 s", async () => {
-    const apps = await createAppsStore({ dataDir: dir });
-    const server = await createKeysStore({ dataDir: dir, apps });
-    const cli = await createKeysStore({ dataDir: dir, watch: false });
+  test("what another instance (the CLI) changed applies to the very next verify: a new key, a revoke, the app", async () => {
+    // No file watching on the server side either: the next verify itself must look (not a watcher, not the ~1 s re-read).
+    const apps = await createAppsStore({ dataDir: dir, watch: false });
+    const server = await createKeysStore({ dataDir: dir, apps, watch: false });
+    assert.equal(apps.get("one")?.budgets?.length ?? 0, 0);
+    const cliApps = await createAppsStore({ dataDir: dir, watch: false });
+    const cli = await createKeysStore({ dataDir: dir, apps: cliApps, watch: false });
     const k = await cli.create("one", "from cli");
-    await waitFor("a key created elsewhere works", () => server.verify(k.key) !== null, 1500);
+    assert.notEqual(server.verify(k.key), null, "a key created elsewhere works at once");
+    await cliApps.update("one", { budgets: [{ metric: "requests", limit: 3, window: "5h" }] });
+    assert.notEqual(server.verify(k.key), null);
+    assert.equal(apps.get("one")?.budgets?.[0]?.limit, 3, "the app as the request sees it has the new budget");
     await cli.revoke("one", k.prefix);
-    await waitFor("a key revoked elsewhere stops working", () => server.verify(k.key) === null, 1500);
+    assert.equal(server.verify(k.key), null, "a key revoked elsewhere stops working at once");
     await cli.close();
+    await cliApps.close();
     await server.close();
     await apps.close();
   });
