@@ -6,6 +6,7 @@ import { COMMAND_GROUPS } from "./cli/commands";
 import { openCliStores, type CliContext, type CliIO, type CreatePatchbay } from "./cli/context";
 import { resolveDataDir } from "./cli/data-dir";
 import { describeCliError } from "./cli/errors";
+import { terminalText } from "./cli/format";
 import { openWithOs } from "./cli/open-url";
 import { PATCHBAY_VERSION } from "./version";
 import { patchbayCommand } from "./connect/patchbay-command";
@@ -81,7 +82,7 @@ export function buildProgram(io: CliIO, deps: CliDeps = {}): Command {
       // Commander's usage errors, then where the usage is: the hint names the command that works here, worked out
       // only when an error is printed (a PATH lookup that every other run can skip).
       outputError: (text, write) => {
-        write(`patchbay: ${text.replace(/^error: /, "")}`);
+        write(`patchbay: ${terminalText(text.replace(/^error: /, ""))}`);
         write(`(run ${patchbayCommand("--help", io.env)} for usage)\n`);
       },
     })
@@ -115,7 +116,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO(), dep
     return 0;
   } catch (err) {
     const { code, message } = describeCliError(err, io.env.PATCHBAY_DEBUG === "1");
-    if (message !== null) io.err(`patchbay: ${message}\n`);
+    if (message !== null) io.err(`patchbay: ${terminalText(message)}\n`);
     return code;
   }
 }

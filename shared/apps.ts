@@ -48,7 +48,7 @@ function reservedAliasMessage(name: string): string {
  *  one of {@link RESERVED_ALIAS_NAMES}. */
 export const AliasName = z
   .string()
-  .regex(/^[A-Za-z0-9._:-]{1,80}$/, "Alias names use letters, digits, '.', '_', ':' and '-'")
+  .regex(/^[A-Za-z0-9._:-]{1,80}$/, "Alias names are 1–80 characters: letters, digits, '.', '_', ':' and '-'")
   .superRefine((name, ctx) => {
     if (RESERVED_ALIAS_NAMES.includes(name)) ctx.addIssue({ code: "custom", message: reservedAliasMessage(name) });
   });

@@ -28,3 +28,13 @@ export function describeHistoryLimits(l: HistoryLimits): string {
   ];
   return parts.filter(Boolean).join(", ") || "keep forever";
 }
+
+/**
+ * `text` safe to print on a terminal: control characters other than newline and tab (an escape sequence in a name a
+ * user typed or pasted) are shown as `\u001b`, never sent raw.
+ */
+export function terminalText(text: string): string {
+  return text.replace(/\p{Cc}/gu, (c) =>
+    c === "\n" || c === "\t" ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}

@@ -32,7 +32,7 @@ export function anthropicServerTool(tool: Record<string, unknown>, at: string): 
   const blocked = domains(tool.blocked_domains, `${at}.blocked_domains`);
   if (allowed && blocked)
     throw invalidRequest(
-      `Invalid '${at}': 'allowed_domains' and 'blocked_domains' cannot be used together.`,
+      `Invalid '${at}.blocked_domains': 'allowed_domains' and 'blocked_domains' cannot be used together; keep one of them.`,
       `${at}.blocked_domains`,
     );
   if (allowed) spec.allowedDomains = allowed;

@@ -11,6 +11,7 @@ import {
   type HistoryLimits,
 } from "../../../shared/apps";
 import { patchbayCommand } from "../../connect/patchbay-command";
+import { shortenClientText } from "../../core/client-text";
 import { PatchbayError } from "../../core/errors";
 import { deleteApp } from "../../stores/app-lifecycle";
 import { createSettingsStore } from "../../stores/settings-store";
@@ -179,7 +180,9 @@ Examples:
         // Checked before use as an object key: a reserved name such as __proto__ must never reach the map.
         const checked = AliasName.safeParse(alias);
         if (!checked.success)
-          throw new UsageError(`Invalid alias name "${alias}": ${checked.error.issues[0]?.message ?? "invalid"}.`);
+          throw new UsageError(
+            `Invalid alias name "${shortenClientText(alias, 80)}": ${checked.error.issues[0]?.message ?? "invalid"}.`,
+          );
       }
       let warning: string | null = null;
       const saved = await withStores(ctx, async ({ apps }) => {

@@ -11,8 +11,9 @@ export const CODEX_ONLY_ENDPOINTS: Readonly<Record<string, string>> = {
     'encrypted summaries. Codex compacts locally when its model provider is not named "OpenAI"; ' +
     '`patchbay launch codex` and `patchbay connect codex` name it "Patchbay".',
   "alpha/search":
-    "Patchbay has no hosted search endpoint (POST /v1/alpha/search). Web search reaches the model as the " +
-    "provider's own web_search tool on /v1/responses where the provider has one.",
+    "Patchbay has no standalone search endpoint (POST /v1/alpha/search). Web search runs inside a model request: " +
+    'offer the hosted tool {"type":"web_search"} on /v1/responses and Patchbay runs each search with its own search ' +
+    'backend and returns web_search_call items (README: "Web search and web fetch").',
 };
 
 /** The handler of one of {@link CODEX_ONLY_ENDPOINTS}: always a 404 `not_found` with that path's explanation. */

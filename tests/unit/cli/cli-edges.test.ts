@@ -182,6 +182,24 @@ describe("patchbay CLI edges", () => {
     assert.equal((await cli([...d, "app", "alias", "alias-app", "nope", "--remove"])).code, 1);
   });
 
+  test("a name with control characters or of 5000 characters: told the rule, echoed short and escaped", async () => {
+    const d = ["--data-dir", dataDir];
+    const escape = await cli([...d, "app", "alias", "alias-app", "a\u001b[31mb", "demo/echo"]);
+    assert.equal(escape.code, 2);
+    assert.ok(!escape.stderr.includes("\u001b"), "no raw escape sequence reaches the terminal");
+    assert.equal(
+      escape.stderr,
+      `patchbay: Invalid alias name "a\\u001b[31mb": Alias names are 1–80 characters: letters, digits, '.', '_', ':' and '-'.\n`,
+    );
+    const long = await cli([...d, "app", "alias", "alias-app", "x".repeat(5000), "demo/echo"]);
+    assert.equal(long.code, 2);
+    assert.match(long.stderr, /^patchbay: Invalid alias name "x{80}…": Alias names are 1–80 characters/);
+    assert.ok(long.stderr.length < 300, `${long.stderr.length} characters`);
+    const app = await cli([...d, "app", "delete", "no\u0007such"]);
+    assert.equal(app.code, 1);
+    assert.ok(app.stderr.includes("no\\u0007such") && !app.stderr.includes("\u0007"), app.stderr);
+  });
+
   test("serve --host must be loopback; the message points to LAN exposure; Patchbay is not started", async () => {
     let started = 0;
     const create: CreatePatchbay = async () => {

@@ -50,4 +50,11 @@ describe("the x-patchbay-warnings header and the log field", () => {
     assert.equal(formatWarningsHeader([warn.dropped("x", "mystère\n")]), "myst?re?");
     assert.equal(formatWarningsHeader([warn.dropped("x", "y".repeat(3000))])!.length, 2000);
   });
+
+  test("our own typography is spelled in ASCII: … → ..., dashes, quotes, arrows", () => {
+    assert.equal(
+      formatWarningsHeader([warn.dropped("x", 'sent as {"_raw": …} – “quoted” ‘x’ → y — 2× z')]),
+      `sent as {"_raw": ...} - "quoted" 'x' -> y - 2x z`,
+    );
+  });
 });

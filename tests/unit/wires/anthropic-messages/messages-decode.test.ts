@@ -4,7 +4,9 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import type { NeutralRequest } from "../../../../server/core/contract";
+import type { PatchbayError } from "../../../../server/core/errors";
 import { formatWarning } from "../../../../server/core/warnings";
+import { toAnthropicErrorBody } from "../../../../server/wires/anthropic-messages/error-envelope";
 import {
   decodeCountTokensRequest,
   decodeMessagesRequest,
@@ -282,6 +284,16 @@ describe("decode rules", () => {
       { ...base, tools: [{ ...tools[2], blocked_domains: ["x.test"] }], messages: [user("x")] },
       "tools[0].blocked_domains",
     );
+    // The envelope reads as one sentence (the field is named once, not prefixed again).
+    try {
+      decodeMessagesRequest({ ...base, tools: [{ ...tools[2], blocked_domains: ["x.test"] }], messages: [user("x")] });
+      assert.fail("expected a 400");
+    } catch (err) {
+      assert.equal(
+        toAnthropicErrorBody(err as PatchbayError).error.message,
+        "Invalid 'tools[0].blocked_domains': 'allowed_domains' and 'blocked_domains' cannot be used together; keep one of them.",
+      );
+    }
     assert400({ ...base, tools: [{ ...tools[2], max_uses: 0 }], messages: [user("x")] }, "tools[0].max_uses");
     // Names are unique across client and server tools: a second web_search (with other filters) is refused, not dropped.
     assert400({ ...base, tools: [tools[2], { ...tools[2], max_uses: 3 }], messages: [user("x")] }, "tools[1].name");
