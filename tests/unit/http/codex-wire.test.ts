@@ -67,7 +67,7 @@ for (const path of ["/v1/responses/compact", "/v1/alpha/search", "/responses/com
     assert.doesNotMatch(body.error.message, /Unknown route/);
     assert.match(
       body.error.message,
-      path.endsWith("compact") ? /no remote compaction.*"Patchbay"/ : /no hosted search/,
+      path.endsWith("compact") ? /no remote compaction.*"Patchbay"/ : /no standalone search endpoint.*web_search/,
     );
     assert.equal(body.error.code, "not_found");
   });
