@@ -11,6 +11,8 @@ import {
   AdminStatus,
   AppCreate,
   AppList,
+  AppDeleteQuery,
+  AppDeleted,
   AppParams,
   AppUpdate,
   DesktopState,
@@ -162,8 +164,9 @@ export const adminApi = {
     method: "DELETE",
     path: "/admin/api/apps/:name",
     params: AppParams,
-    output: Ok,
-    summary: "Delete an app and its keys",
+    query: AppDeleteQuery,
+    output: AppDeleted,
+    summary: "Delete an app: its keys, then its sessions (`?sessions=keep` leaves them), then the app",
   },
 
   listKeys: {

@@ -155,6 +155,17 @@ export const DailyUsage = z.object({
 });
 export type DailyUsage = z.infer<typeof DailyUsage>;
 
+/** `DELETE /admin/api/apps/:name?sessions=keep`: leave the app's sessions in OpenCode's database (e.g. OpenCode
+ *  cannot start); by default they are deleted with the app. */
+export const AppDeleteQuery = z.strictObject({ sessions: z.enum(["delete", "keep"]).optional() });
+/** What deleting an app removed: its sessions (`sessionsLeft`: still running or failed; absent when kept). */
+export const AppDeleted = z.object({
+  ok: z.literal(true),
+  sessionsDeleted: z.number().int().optional(),
+  sessionsLeft: z.number().int().optional(),
+});
+export type AppDeleted = z.infer<typeof AppDeleted>;
+
 export const UsageQuery = z.strictObject({ days: z.coerce.number().int().min(1).max(366).optional() });
 export const UsageReport = z.object({
   app: z.string(),

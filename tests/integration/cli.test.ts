@@ -233,6 +233,28 @@ describe("patchbay serve (CLI + real OpenCode, demo model)", { timeout: 240_000 
     assert.equal((await get(`${apiUrl}/models`, null)).status, 401, "the first still answers");
   });
 
+  /** A new app with a key and one answered request (one session in OpenCode's database). */
+  async function appWithSession(name: string): Promise<void> {
+    assert.equal((await cli(["app", "create", name], env)).code, 0);
+    const res = await fetch(`${apiUrl}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${await createKey(name, env)}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "demo/echo", messages: [{ role: "user", content: `About to go: ${name}` }] }),
+      signal: AbortSignal.timeout(60_000),
+    });
+    assert.equal(res.status, 200, await res.text());
+  }
+
+  test("app delete through the running serve deletes the app's sessions, then the app", async () => {
+    await appWithSession("gone-app");
+    await appWithSession("later-gone"); // deleted below with no Patchbay running
+    const r = await cli(["app", "delete", "gone-app"], env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'Deleted app "gone-app" and revoked its 1 key. Deleted its 1 session.\n');
+    const apps = JSON.parse((await cli(["app", "list", "--json"], env)).stdout) as Array<{ name: string }>;
+    assert.ok(!apps.some((a) => a.name === "gone-app"));
+  });
+
   test("SIGTERM stops it cleanly: exit 0, OpenCode gone", async () => {
     const marker = path.join(tmp, "data");
     server?.kill("SIGTERM");
@@ -243,5 +265,16 @@ describe("patchbay serve (CLI + real OpenCode, demo model)", { timeout: 240_000 
       await eventually(async () => processesMentioning(marker).length === 0, 5_000),
       "no process of this server is left",
     );
+  });
+
+  test("app delete with no Patchbay running starts its own OpenCode to delete the sessions; --keep-sessions starts none", async () => {
+    const r = await cli(["app", "delete", "later-gone"], env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'Deleted app "later-gone" and revoked its 1 key. Deleted its 1 session.\n');
+    assert.equal((await cli(["app", "create", "kept-sessions"], env)).code, 0);
+    const kept = await cli(["app", "delete", "kept-sessions", "--keep-sessions"], env);
+    assert.equal(kept.code, 0, kept.stderr);
+    assert.match(kept.stdout, /revoked its 0 keys\. Its sessions were left in OpenCode's database/);
+    assert.equal(processesMentioning(path.join(tmp, "data")).length, 0, "no OpenCode left running");
   });
 });

@@ -69,8 +69,8 @@ export function AppDetailPage() {
           onClose={() => setConfirmDelete(false)}
         >
           <p>
-            Delete <strong>{app.data.name}</strong>? All of its keys stop working immediately. Its request log entries
-            are kept.
+            Delete <strong>{app.data.name}</strong>? All of its keys stop working immediately and its sessions are
+            deleted from OpenCode's history. Its request log entries are kept.
           </p>
         </ConfirmDialog>
       ) : null}

@@ -13,7 +13,6 @@ import {
 import { patchbayCommand } from "../../connect/patchbay-command";
 import { shortenClientText } from "../../core/client-text";
 import { PatchbayError } from "../../core/errors";
-import { deleteApp } from "../../stores/app-lifecycle";
 import { createSettingsStore } from "../../stores/settings-store";
 import { withStores, type CliContext } from "../context";
 import { UsageError } from "../errors";
@@ -273,15 +272,19 @@ Examples:
 
   app
     .command("delete")
-    .description("Delete an app and revoke all of its keys")
+    .description("Delete an app: revoke its keys, delete its sessions, then the app")
     .argument("<name>", "app name")
-    .action(async (name: string) => {
-      const revoked = await withStores(ctx, async ({ apps, keys }) => {
-        const count = keys.list(name).length;
-        await deleteApp(apps, keys, name);
-        return count;
-      });
-      ctx.io.out(`Deleted app "${name}" and revoked its ${revoked} key${revoked === 1 ? "" : "s"}.\n`);
+    .option("--keep-sessions", "leave the app's sessions in OpenCode's database (starts no OpenCode)")
+    .action(async (name: string, opts: { keepSessions?: boolean }) => {
+      const { deleteAppWithSessions } = await import("../app-delete");
+      const r = await deleteAppWithSessions(ctx, name, opts.keepSessions === true);
+      const keys = `revoked its ${r.keysRevoked} key${r.keysRevoked === 1 ? "" : "s"}`;
+      const sessions =
+        r.sessionsDeleted === null
+          ? " Its sessions were left in OpenCode's database (--keep-sessions)."
+          : ` Deleted its ${r.sessionsDeleted} session${r.sessionsDeleted === 1 ? "" : "s"}.` +
+            (r.sessionsLeft ? ` ${r.sessionsLeft} could not be deleted (still running or refused by OpenCode).` : "");
+      ctx.io.out(`Deleted app "${name}" and ${keys}.${sessions}\n`);
     });
 
   registerAppRoutingCommands(app, ctx);

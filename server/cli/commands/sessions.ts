@@ -6,7 +6,7 @@
 // (+1 minute) by its last message and keeps it unless that is a finished answer. Must not change apps, keys or settings.
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
-import { appDataKey, type HistoryLimits } from "../../../shared/apps";
+import type { HistoryLimits } from "../../../shared/apps";
 import type {
   openAiTokenTotals as openAiTokenTotalsFn,
   PrunePreview,
@@ -15,7 +15,8 @@ import type {
   SweepResult,
 } from "../../../shared/admin/history";
 import { PatchbayError } from "../../core/errors";
-import type { HistoryService, HistoryServiceOptions } from "../../history/history-service";
+import type { HistoryServiceOptions } from "../../history/history-service";
+import { withHistory } from "../own-history";
 import { withStores, type CliContext } from "../context";
 import { describeHistoryLimits, localTime, table } from "../format";
 import { dataDirFlag } from "../data-dir-flag";
@@ -24,8 +25,6 @@ import { patchbayCommand } from "../../connect/patchbay-command";
 /** shared/admin/history's token summer, loaded on demand (its module builds zod schemas the other commands skip). */
 type OpenAiTokenTotals = typeof openAiTokenTotalsFn;
 
-/** Max wait for the command's own OpenCode (ms). */
-const OPENCODE_READY_MS = 60_000;
 /** Extra margin on the request deadline before a recently active session may be pruned by the CLI (ms). */
 const RUNNING_MARGIN_MS = 60_000;
 /** Sweeps one `prune` runs at most (each bounded by the default budget and deadline). */
@@ -97,68 +96,6 @@ async function withHistoryAccess<R>(
       sweep: (name, limits) => history.prune(name, { limits, trigger: "manual" }),
     }),
   );
-}
-
-/**
- * Starts this command's own OpenCode on the data folder, gives `fn` a history service over it (no instance is live
- * there, so nothing boots per directory and nothing counts as running but what `extra` says), and always stops it.
- * Loaded on demand: the other commands should not pay for OpenCode and the history modules.
- */
-async function withHistory<R>(
-  ctx: CliContext,
-  extra: Pick<HistoryServiceOptions, "externalRunsWithinMs">,
-  fn: (history: HistoryService) => Promise<R>,
-): Promise<R> {
-  const [
-    { HistoryService },
-    { appDirectory },
-    { SideChannel },
-    { OpenCodeSupervisor },
-    { defaultUserOpenCodePaths },
-    { createAppsStore },
-  ] = await Promise.all([
-    import("../../history/history-service"),
-    import("../../opencode/process/instance-pool"),
-    import("../../opencode/protocol/side-channel"),
-    import("../../opencode/process/supervisor"),
-    import("../../opencode-user-paths"),
-    import("../../stores/apps-store"),
-  ]);
-  const dataDir = ctx.dataDir();
-  // Sessions are filed under each app's data key (a deleted app's sessions stay out of a later app of its name).
-  const apps = await createAppsStore({ dataDir, watch: false, onInvalid: "keep" });
-  const dataKeyOf = (name: string): string => {
-    const app = apps.get(name);
-    return app ? appDataKey(app) : name;
-  };
-  const debug = ctx.io.env.PATCHBAY_DEBUG === "1";
-  const sideChannel = new SideChannel();
-  const supervisor = new OpenCodeSupervisor({
-    dataDir,
-    user: defaultUserOpenCodePaths(ctx.io.env as NodeJS.ProcessEnv),
-    sideChannel,
-    env: ctx.io.env as NodeJS.ProcessEnv,
-    maxStartupFailures: 1,
-    log: (line) => {
-      if (debug) ctx.io.err(`${line}\n`);
-    },
-  });
-  try {
-    await supervisor.start();
-    await supervisor.whenReady(OPENCODE_READY_MS);
-    return await fn(
-      new HistoryService({
-        opencode: supervisor,
-        appsDir: (app) => appDirectory(dataDir, dataKeyOf(app)),
-        liveDirectories: () => [],
-        ...extra,
-      }),
-    );
-  } finally {
-    await supervisor.stop();
-    await sideChannel.stop();
-    await apps.close();
-  }
 }
 
 /** "1 stored response" / "3 stored responses". */

@@ -35,7 +35,7 @@ async function start(withHistory = true): Promise<Started> {
   const service = new HistoryService({
     port: fake,
     appsDir: (app) => `${ROOT}/${app}`,
-    directories: fakeDirectories(ROOT, { a: ["t1", "t2"], b: ["t1"] }),
+    directories: fakeDirectories(ROOT, { a: ["t1", "t2"], b: ["t1"], doomed: ["t1", "t2"], stuck: ["t1"] }),
     hasApp: (app) => apps.get(app) !== undefined,
     now: () => NOW,
   });
@@ -170,6 +170,43 @@ describe("history admin rows", () => {
     const bulk = await t.client.deleteSessions({ params: { name: "a" }, body: { ids: [run.id, other.id] } });
     assert.deepEqual(bulk, { deleted: [], missing: [other.id], running: [run.id], failed: [] });
     t.fake.busy.delete(run.id);
+  });
+
+  test("deleting an app deletes its sessions first (a running one once it ends; another app's stay)", async () => {
+    await t.apps.create("doomed");
+    const mine = [t.fake.add(`${ROOT}/doomed/t1`, NOW + 10), t.fake.add(`${ROOT}/doomed/t2`, NOW + 11)];
+    const running = t.fake.add(`${ROOT}/doomed/t1`, NOW + 12);
+    const others = t.fake.add(`${ROOT}/b/t1`, NOW + 13);
+    t.fake.busy.add(running.id);
+    // Its run was ended by the key revoke; OpenCode reports it idle a moment later.
+    setTimeout(() => t.fake.busy.delete(running.id), 300);
+    const r = await t.client.deleteApp({ params: { name: "doomed" }, query: {} });
+    assert.deepEqual(r, { ok: true, sessionsDeleted: 3, sessionsLeft: 0 });
+    for (const s of [...mine, running]) assert.equal(t.fake.sessions.has(s.id), false, `${s.id} deleted`);
+    assert.equal(t.fake.sessions.has(others.id), true, "another app's session stays");
+    assert.equal(t.apps.get("doomed"), undefined);
+  });
+
+  test("OpenCode down: 503 saying so, the app is kept (keys revoked) until a delete succeeds; ?sessions=keep deletes it", async () => {
+    await t.apps.create("stuck");
+    const s = t.fake.add(`${ROOT}/stuck/t1`, NOW + 20);
+    t.fake.failLists = true;
+    try {
+      await rejectsWith(
+        t.client.deleteApp({ params: { name: "stuck" }, query: {} }),
+        "backend_unavailable",
+        503,
+        /keys of app 'stuck' are revoked, but its sessions could not be deleted \(OpenCode is not running\.\)/,
+      );
+      assert.ok(t.apps.get("stuck"), "the app is kept");
+    } finally {
+      t.fake.failLists = false;
+    }
+    assert.deepEqual(await t.client.deleteApp({ params: { name: "stuck" }, query: { sessions: "keep" } }), {
+      ok: true,
+    });
+    assert.equal(t.apps.get("stuck"), undefined);
+    assert.equal(t.fake.sessions.has(s.id), true, "kept as asked");
   });
 
   test("preview follows the query limits while editing, else the saved ones; prune now and last sweep", async () => {

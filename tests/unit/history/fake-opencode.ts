@@ -2,6 +2,7 @@
 // v2-style opaque anchor cursors (newest first by creation, configurable order among ties), status, delete, and
 // messages with OpenCode's "cannot encode" failure. Test-only.
 import path from "node:path";
+import { PatchbayError } from "../../../server/core/errors";
 import {
   InvalidOpenCodeCursorError,
   UnreadableMessagesError,
@@ -38,6 +39,8 @@ export class FakeOpenCode implements OpenCodeHistoryPort {
   onDelete: ((id: string) => void) | null = null;
   /** Makes delete throw (simulates OpenCode failing). */
   failDeletes = false;
+  /** Makes listing throw (simulates OpenCode down). */
+  failLists = false;
   private seq = 0;
 
   /** Adds a session; ids sort by creation order like OpenCode's. */
@@ -73,6 +76,7 @@ export class FakeOpenCode implements OpenCodeHistoryPort {
     directory: string,
     opts: { limit: number; cursor?: string; search?: string; order?: "asc" | "desc" },
   ) {
+    if (this.failLists) throw new PatchbayError("backend_unavailable", "OpenCode is not running.");
     this.calls.list++;
     await this.tick();
     const dir = opts.order === "asc" ? -1 : 1;
