@@ -23,7 +23,8 @@ export function loginFailedPage(): string {
     "<p>A login link works only once, and only while the Patchbay that printed it runs.</p>" +
       "<ul>" +
       "<li>Desktop app: open the dashboard from the tray menu.</li>" +
-      "<li>Headless: run <code>patchbay dashboard</code> for a new one-time login URL from the running Patchbay. " +
+      "<li>Headless: run <code>patchbay dashboard</code> (in the repo: <code>npm run -s patchbay -- dashboard</code>) " +
+      "for a new one-time login URL from the running Patchbay. " +
       "Every launch of <code>patchbay serve</code> also prints one.</li>" +
       "<li>Scripts need no login URL: they read <code>adminUrl</code> and <code>adminToken</code> from " +
       "<code>runtime.json</code> in the data folder and call the admin API with " +

@@ -11,7 +11,7 @@ export const sessionHandlers: { [K in SessionRow]: Handler<K> } = {
     if (sessionToken === null)
       throw new PatchbayError(
         "admin_auth_required",
-        "This login link was already used or is unknown. Get a new one with `patchbay dashboard`, or open the dashboard from the tray.",
+        "This login link was already used or is unknown. Get a new one with `patchbay dashboard` (in the repo: `npm run -s patchbay -- dashboard`), or open the dashboard from the tray.",
       );
     return { sessionToken };
   },
