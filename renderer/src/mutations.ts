@@ -41,8 +41,9 @@ export function useDeleteSessions(app: string, onOutcome: (r: DeleteSessionsResu
   return useMutation({
     mutationFn: async (ids: string[]) => {
       const r = await api.deleteSessions({ params: { name: app }, body: { ids } });
-      onOutcome(r);
+      // The outcome shows once the list is fresh, so "Deleted 3." never stands beside the rows it deleted.
       await qc.invalidateQueries({ queryKey: qk.sessions(app) });
+      onOutcome(r);
       void qc.invalidateQueries({ queryKey: qk.prunePreviews(app) });
       if (r.failed.length) throw new Error(`${r.failed.length} could not be deleted: ${r.failed[0]?.message ?? ""}`);
       return r;
@@ -56,8 +57,9 @@ export function useDeleteConversations(app: string, onOutcome: (r: DeleteSession
   return useMutation({
     mutationFn: async (ids: string[]) => {
       const r = await api.deleteConversations({ params: { name: app }, body: { ids } });
-      onOutcome(r);
+      // The outcome shows once the list is fresh, so "Deleted 3." never stands beside the rows it deleted.
       await qc.invalidateQueries({ queryKey: qk.sessions(app) });
+      onOutcome(r);
       void qc.invalidateQueries({ queryKey: qk.prunePreviews(app) });
       if (r.failed.length) throw new Error(`${r.failed.length} could not be deleted: ${r.failed[0]?.message ?? ""}`);
       return r;
@@ -73,7 +75,8 @@ export function usePruneNow(app: string) {
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: qk.lastSweep(app) });
       void qc.invalidateQueries({ queryKey: qk.prunePreviews(app) });
-      void qc.invalidateQueries({ queryKey: qk.sessions(app) });
+      // Reset, not just stale: the Sessions tab must not show the pruned sessions again while it refetches.
+      void qc.resetQueries({ queryKey: qk.sessions(app) });
       void qc.invalidateQueries({ queryKey: qk.storedResponses(app) });
     },
   });
