@@ -13,19 +13,23 @@ import { patchbayCommand } from "./connect/patchbay-command";
 
 /**
  * A reader that went away (`patchbay … | head`) is not an error of the command: the stream's EPIPE is swallowed and
- * later writes are dropped, so a short command still finishes its work and `serve` keeps serving. Any other stream
- * error stays uncaught, as before.
+ * later writes are dropped, so a short command still finishes its work and `serve` keeps serving. Output that cannot
+ * be written for another reason (`> /dev/full`: ENOSPC) is said in one line on stderr and the exit code is 1, never a
+ * stack.
  */
-function dropWritesOnClosedPipe(stream: NodeJS.WriteStream): void {
+function handleOutputErrors(stream: NodeJS.WriteStream, name: string): void {
   stream.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code !== "EPIPE") throw err;
+    if (err.code === "EPIPE") return;
+    process.exitCode = 1;
+    if (stream !== process.stderr)
+      process.stderr.write(`patchbay: cannot write to ${name} (${err.code ?? err.message}).\n`);
   });
 }
 
 /** The real process: stdout, stderr, env, exit, signals. */
 export function processIO(): CliIO {
-  dropWritesOnClosedPipe(process.stdout);
-  dropWritesOnClosedPipe(process.stderr);
+  handleOutputErrors(process.stdout, "stdout");
+  handleOutputErrors(process.stderr, "stderr");
   return {
     out: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text),

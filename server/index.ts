@@ -294,6 +294,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     responses,
     onDeleted: (app) => {
       history.sweeper.forget(app.name);
+      // Its pre-created sessions too (empty, but nobody could ever use them).
+      void backend.forgetApp(appDataKey(app));
       // A new app of the same name must not see the old one's conversations.
       void requestIndex.drop(app.name).catch((err: unknown) => log(`could not remove request records: ${String(err)}`));
     },

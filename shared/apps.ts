@@ -64,6 +64,18 @@ export const AliasMap = z.preprocess(
         if (Object.hasOwn(value, name))
           ctx.issues.push({ code: "custom", message: reservedAliasMessage(name), path: [name], input: value });
       }
+      // zod reports any other bad key only as "Invalid key in record": say the rule (and keep the path short).
+      for (const name of Object.keys(value)) {
+        if (RESERVED_ALIAS_NAMES.includes(name)) continue;
+        const bad = AliasName.safeParse(name);
+        if (!bad.success)
+          ctx.issues.push({
+            code: "custom",
+            message: bad.error.issues[0]?.message ?? "Invalid alias name",
+            path: [name.length > 80 ? `${name.slice(0, 80)}…` : name],
+            input: value,
+          });
+      }
     }
     return value;
   },

@@ -3,7 +3,7 @@
 // one, this command does, starting its own OpenCode for the sessions (server/cli/own-history.ts).
 import { PatchbayError } from "../core/errors";
 import { eraseAppSessions, type EraseResult } from "../history/erase-app";
-import { deleteApp } from "../stores/app-lifecycle";
+import { appDataKey } from "../../shared/apps";
 import { withStores, type CliContext } from "./context";
 import { withHistory } from "./own-history";
 
@@ -32,18 +32,23 @@ export async function deleteAppWithSessions(
     const r = await running.client.deleteApp({ params: { name }, query: keepSessions ? { sessions: "keep" } : {} });
     return { keysRevoked, sessionsDeleted: r.sessionsDeleted ?? null, sessionsLeft: r.sessionsLeft ?? 0 };
   }
-  // Keys first, as everywhere: a key never outlives its app, even when the rest fails.
-  const keysRevoked = await withStores(ctx, async ({ apps, keys }) => {
-    if (!apps.get(name)) throw new PatchbayError("app_not_found", `No app named "${name}".`);
+  // Keys first, as everywhere: a key never outlives its app, even when the rest fails. The app is pinned by id and
+  // data key from here on: one made again under its name meanwhile (another process) is never touched.
+  const { keysRevoked, app } = await withStores(ctx, async ({ apps, keys }) => {
+    const found = apps.get(name);
+    if (!found) throw new PatchbayError("app_not_found", `No app named "${name}".`);
     const count = keys.list(name).length;
     await keys.revokeAll(name);
-    return count;
+    return { keysRevoked: count, app: found };
   });
   let erased: EraseResult | null = null;
   if (!keepSessions) {
     try {
       // While the app still exists: its data key names the folders its sessions are filed under.
-      erased = await withHistory(ctx, {}, (history) => eraseAppSessions(history, name));
+      erased = await withHistory(ctx, {}, (history) => eraseAppSessions(history, name), {
+        app: name,
+        dataKey: appDataKey(app),
+      });
     } catch (err) {
       throw new PatchbayError(
         "backend_unavailable",
@@ -53,6 +58,6 @@ export async function deleteAppWithSessions(
       );
     }
   }
-  await withStores(ctx, ({ apps, keys }) => deleteApp(apps, keys, name));
+  await withStores(ctx, ({ apps }) => apps.delete(name, app.id));
   return { keysRevoked, sessionsDeleted: erased?.deleted ?? null, sessionsLeft: erased?.left ?? 0 };
 }

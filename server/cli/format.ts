@@ -31,10 +31,11 @@ export function describeHistoryLimits(l: HistoryLimits): string {
 
 /**
  * `text` safe to print on a terminal: control characters other than newline and tab (an escape sequence in a name a
- * user typed or pasted) are shown as `\u001b`, never sent raw.
+ * user typed or pasted) and format characters (bidi overrides, zero-width) are shown as `\u001b` / `\u202e`, never
+ * sent raw.
  */
 export function terminalText(text: string): string {
-  return text.replace(/\p{Cc}/gu, (c) =>
+  return text.replace(/[\p{Cc}\p{Cf}]/gu, (c) =>
     c === "\n" || c === "\t" ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }

@@ -16,6 +16,8 @@ export async function withHistory<R>(
   ctx: CliContext,
   extra: Pick<HistoryServiceOptions, "externalRunsWithinMs">,
   fn: (history: HistoryService) => Promise<R>,
+  /** This app's folders by the data key given, whatever apps.json says by then (`app delete`: the app it looked up). */
+  pinned?: { app: string; dataKey: string },
 ): Promise<R> {
   const [
     { HistoryService },
@@ -36,6 +38,7 @@ export async function withHistory<R>(
   // Sessions are filed under each app's data key (a deleted app's sessions stay out of a later app of its name).
   const apps = await createAppsStore({ dataDir, watch: false, onInvalid: "keep" });
   const dataKeyOf = (name: string): string => {
+    if (pinned?.app === name) return pinned.dataKey;
     const app = apps.get(name);
     return app ? appDataKey(app) : name;
   };

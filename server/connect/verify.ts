@@ -73,8 +73,32 @@ export async function verifyClient(
   timeoutMs = VERIFY_TIMEOUT_MS,
   file: string | null = null,
   env: Record<string, string | undefined> = process.env,
-  /** Where this data folder's Patchbay answers now (null: none runs); asked only when the written URL is silent. */
+  /** Where this data folder's Patchbay answers now (null: none runs); asked only when the check failed. */
   runningOrigin?: () => Promise<string | null>,
+): Promise<ConnectVerifyResult> {
+  const r = await verifyAt(client, settings, connectCommand, fetchImpl, timeoutMs, file, env);
+  if (r.ok || !runningOrigin) return r;
+  // Whatever answered (nothing, another server, another Patchbay), the fix is the same when ours runs elsewhere.
+  const now = await runningOrigin().catch(() => null);
+  const written = new URL(settings.url).origin;
+  if (!now || now === written) return r;
+  return {
+    ...r,
+    hint:
+      `Patchbay runs at ${now} now, not at ${written}: run \`${connectCommand}\` again to point it there. A ` +
+      "fixed port keeps the address across restarts (the default 4747, or `--port N`; `--port 0` picks a new one each start).",
+  };
+}
+
+/** {@link verifyClient} without the look at where Patchbay runs now. */
+async function verifyAt(
+  client: ClientSpec & { id: ConnectVerifyResult["client"] },
+  settings: WrittenSettings,
+  connectCommand: string,
+  fetchImpl: typeof fetch,
+  timeoutMs: number,
+  file: string | null,
+  env: Record<string, string | undefined>,
 ): Promise<ConnectVerifyResult> {
   const request = `POST ${settings.url}`;
   const result = (ok: boolean, status: number | null, message: string, hint: string | null): ConnectVerifyResult => ({
@@ -97,16 +121,6 @@ export async function verifyClient(
   } catch (err) {
     const reason = (err as Error).name === "TimeoutError" ? `no answer within ${timeoutMs / 1000} s` : "no answer";
     const message = `${request}: ${reason} (${((err as Error).cause as Error | undefined)?.message ?? (err as Error).message}).`;
-    const now = await runningOrigin?.().catch(() => null);
-    const written = new URL(settings.url).origin;
-    if (now && now !== written)
-      return result(
-        false,
-        null,
-        message,
-        `Patchbay runs at ${now} now, not at ${written} (it was started on another port): run \`${connectCommand}\` ` +
-          "again to point it there. A fixed port keeps one address: start Patchbay without --port 0.",
-      );
     return result(
       false,
       null,

@@ -1,6 +1,7 @@
 // The built-in demo upstream for `serve --demo`: a tiny OpenAI-compatible `/v1/chat/completions` server on 127.0.0.1
 // that answers with a friendly scripted reply, so a newcomer without any OpenCode login gets an answer end to end.
 // It never calls a real model and never listens beyond loopback.
+import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
@@ -210,7 +211,8 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
     total_tokens: promptTokens + completionTokens,
   };
   const toolCalls = reply.toolCall
-    ? [{ id: `call_demo_${created}`, type: "function", function: reply.toolCall }]
+    ? // Unique per call, as a provider's ids are: clients pair results by id across a whole conversation.
+      [{ id: `call_demo_${crypto.randomBytes(8).toString("hex")}`, type: "function", function: reply.toolCall }]
     : undefined;
   const finish = toolCalls ? "tool_calls" : "stop";
   if (!body.stream) {

@@ -29,6 +29,8 @@ export interface ExpandedRequest {
   added: StoredItem[] | null;
   /** The `previous_response_id` the request named (echoed on the response), or null. */
   previousResponseId: string | null;
+  /** How many items of the decoder's `input` came from the stored chain (they come first; 0 without one). */
+  storedItems: number;
 }
 
 /** True for `{type: "item_reference", id}` and for the bare `{id}` form (an item without type and role). */
@@ -82,7 +84,7 @@ export async function expandStoredInput(
   reader: StoredResponseReader,
   responseId: string,
 ): Promise<ExpandedRequest> {
-  if (!isJsonObject(body)) return { body, input: null, added: null, previousResponseId: null };
+  if (!isJsonObject(body)) return { body, input: null, added: null, previousResponseId: null, storedItems: 0 };
   const prevId = body.previous_response_id;
   if (prevId !== undefined && prevId !== null && (typeof prevId !== "string" || prevId === ""))
     throw invalidRequest(
@@ -94,7 +96,7 @@ export async function expandStoredInput(
   const raw = body.input;
   if (typeof raw !== "string" && !Array.isArray(raw)) {
     if (previousResponseId) await previous(reader, app, previousResponseId);
-    return { body: withoutPrevious(body), input: null, added: null, previousResponseId };
+    return { body: withoutPrevious(body), input: null, added: null, previousResponseId, storedItems: 0 };
   }
   const cache = new Map<string, StoredResponseRecord>();
   let expanded = previousResponseId !== null;
@@ -119,8 +121,41 @@ export async function expandStoredInput(
   });
   const added = withIds.every((x) => isJsonObject(x)) ? (withIds as StoredItem[]) : null;
   const input = added ? [...history, ...added] : null;
-  if (!expanded) return { body, input, added, previousResponseId };
-  return { body: { ...withoutPrevious(body), input: [...history, ...items] }, input, added, previousResponseId };
+  if (!expanded) return { body, input, added, previousResponseId, storedItems: 0 };
+  const storedItems = history.length;
+  return {
+    body: { ...withoutPrevious(body), input: [...history, ...items] },
+    input,
+    added,
+    previousResponseId,
+    storedItems,
+  };
+}
+
+/**
+ * A decoder error about `input[i]` in the client's terms: the decoder saw the stored chain's items first, so an index
+ * below `storedItems` is an item of the stored conversation (the error then names `previous_response_id`), and the
+ * client's own items are shifted back. Other errors are returned as they are.
+ */
+export function inClientTerms(
+  err: unknown,
+  expanded: Pick<ExpandedRequest, "storedItems" | "previousResponseId">,
+): unknown {
+  const m =
+    err instanceof PatchbayError && expanded.storedItems > 0 ? /^input\[(\d+)\](.*)$/.exec(err.param ?? "") : null;
+  if (!m || !(err instanceof PatchbayError)) return err;
+  const i = Number(m[1]);
+  const opts = { status: err.status, cause: err };
+  if (i >= expanded.storedItems) {
+    const own = `input[${i - expanded.storedItems}]`;
+    return new PatchbayError(err.code, err.message.split(`input[${i}]`).join(own), { ...opts, param: `${own}${m[2]}` });
+  }
+  return new PatchbayError(
+    err.code,
+    `The conversation stored for previous_response_id '${expanded.previousResponseId}' cannot be continued: its ` +
+      `item ${i} is refused (${err.message})`,
+    { ...opts, param: "previous_response_id" },
+  );
 }
 
 /** The conversation of the previous response (fresh objects: readers hand out copies). */
@@ -146,4 +181,13 @@ function withoutPrevious(body: Record<string, unknown>): Record<string, unknown>
   const copy = { ...body };
   delete copy.previous_response_id;
   return copy;
+}
+
+/** Runs `decode`; a 400 about the expanded input is re-worded for what the client sent (see {@link inClientTerms}). */
+export function decodeInClientTerms<T>(expanded: ExpandedRequest, decode: () => T): T {
+  try {
+    return decode();
+  } catch (err) {
+    throw inClientTerms(err, expanded);
+  }
 }

@@ -71,9 +71,10 @@ export async function createAppsStore(options: StoreOptions): Promise<AppsStoreH
       });
       return mustFind(after, name);
     },
-    async delete(name) {
+    async delete(name, id) {
       await file.update((draft) => {
-        if (!draft.apps.some((a) => a.name === name)) throw notFound(name);
+        // With `id`: only that app; one made since under the same name is another app.
+        if (!draft.apps.some((a) => a.name === name && (id === undefined || a.id === id))) throw notFound(name);
         draft.apps = draft.apps.filter((a) => a.name !== name);
       });
     },

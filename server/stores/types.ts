@@ -24,8 +24,10 @@ export interface AppsStore {
   create(name: string, init?: AppPatch): Promise<App>;
   /** Throws `app_not_found`, `invalid_request_error`, `storage_error`. */
   update(name: string, patch: AppPatch): Promise<App>;
-  /** Deletes the app and (through the caller) its keys. Throws `app_not_found`. */
-  delete(name: string): Promise<void>;
+  /** Deletes the app and (through the caller) its keys. With `id`, only while the app of that name has that id (a
+   *  delete that started before an app of the same name was made again must not remove the new one). Throws
+   *  `app_not_found`. */
+  delete(name: string, id?: string): Promise<void>;
   onChange(listener: () => void): () => void;
 }
 

@@ -1,6 +1,7 @@
 // `patchbay … | head`: a reader that goes away before the CLI writes is not the command's failure. The parent closes
 // its end of the child's stdout at once, so every write the CLI makes meets a closed pipe (EPIPE), the case where
-// Node used to print a stack and exit 1. The command still does its work and exits 0.
+// Node used to print a stack and exit 1. The command still does its work and exits 0. Output to a full device
+// (ENOSPC) is one line on stderr and exit 1.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -42,6 +43,29 @@ test("app create into a closed pipe still creates the app", async () => {
     assert.doesNotMatch(r.stderr, /EPIPE/);
     const apps = fs.readFileSync(path.join(dataDir, "apps.json"), "utf8");
     assert.match(apps, /"piped"/);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("output that cannot be written (a full device) is one line on stderr and exit 1, not a stack", async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-full-"));
+  try {
+    const full = fs.openSync("/dev/full", "w");
+    const r = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, "--help"], {
+        cwd: ROOT,
+        env: { ...process.env, PATCHBAY_DATA_DIR: dataDir },
+        stdio: ["ignore", full, "pipe"],
+      });
+      let stderr = "";
+      child.stderr?.on("data", (c: Buffer) => (stderr += c.toString()));
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code, stderr }));
+    });
+    fs.closeSync(full);
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr, "patchbay: cannot write to stdout (ENOSPC).\n");
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

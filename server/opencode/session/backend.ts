@@ -11,7 +11,7 @@
 //   // shutdown: await backend.close(); await supervisor.stop(); await sideChannel.stop();
 import type { ModelBackend } from "../../core/contract";
 import { PatchbayError } from "../../core/errors";
-import { InstancePool } from "../process/instance-pool";
+import { appDirectory, InstancePool } from "../process/instance-pool";
 import { primeInstance } from "../process/prime-instance";
 import type { OpenCodeSupervisor } from "../process/supervisor";
 import type { SideChannel } from "../protocol/side-channel";
@@ -61,6 +61,8 @@ export interface OpenCodeBackend extends ModelBackend {
   reapIdleInstances(maxIdleMs: number): string[];
   /** Ids of the pre-created sessions held now (diagnostics, tests). */
   pooledSessions(): string[];
+  /** A deleted app's pooled sessions go (by its data key); resolves when deleted, never throws. */
+  forgetApp(dataKey: string): Promise<void>;
 }
 
 /** Creates the OpenCode backend. Cheap: nothing happens until the first call. */
@@ -128,6 +130,7 @@ export function createOpenCodeBackend(deps: OpenCodeBackendDeps): OpenCodeBacken
     bootApp: (app) => bootApp(ctx, app),
     reapIdleInstances: (maxIdleMs) => instances.reapIdle(maxIdleMs),
     pooledSessions: () => sessionPool.ids(),
+    forgetApp: (dataKey) => sessionPool.dropUnder(appDirectory(deps.dataDir, dataKey)),
   };
 }
 

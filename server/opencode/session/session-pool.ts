@@ -5,6 +5,7 @@
 //
 // Sized by demand: each tool set keeps as many sessions ready as it recently had requests running at once (at least
 // `size`, at most `maxPerKey`), so a burst of 8 parallel agent calls finds 8 sessions the next time.
+import path from "node:path";
 import { POOLED_SESSION_TITLE } from "../protocol/pooled-session";
 
 /** The OpenCode calls the pool makes. Both throw on failure. */
@@ -96,6 +97,23 @@ export class SessionPool {
     if (!e) return Promise.resolve();
     e.running = Math.max(0, e.running - 1);
     return refill ? this.refill(e) : Promise.resolve();
+  }
+
+  /**
+   * Forgets the tool sets under `folder` (a deleted app's folder) and deletes their pooled sessions: nobody can use
+   * them any more. A refill in flight for one of them deletes what it creates (it finds its entry gone).
+   */
+  async dropUnder(folder: string): Promise<void> {
+    const root = path.resolve(folder);
+    const under = (dir: string) => {
+      const rel = path.relative(root, path.resolve(dir));
+      return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
+    };
+    const dropped = [...this.entries].filter(([, e]) => under(e.directory));
+    for (const [key] of dropped) this.entries.delete(key);
+    await Promise.allSettled(
+      dropped.flatMap(([, e]) => e.ids.splice(0).map((id) => this.o.port.delete(e.directory, id))),
+    );
   }
 
   /** Stops refilling and deletes every pooled session (bounded by `timeoutMs`). */

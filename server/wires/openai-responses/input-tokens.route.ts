@@ -9,7 +9,7 @@ import type { ModelInfo } from "../../core/contract";
 import { resolveModel } from "../../core/model-resolver";
 import { authOf } from "../../http/middleware/api-auth";
 import { estimateInputTokens } from "../../http/model-run/token-estimate";
-import { expandStoredInput } from "../../responses-store/expand-input";
+import { decodeInClientTerms, expandStoredInput } from "../../responses-store/expand-input";
 import { newResponseId } from "../../responses-store/record";
 import type { ResponseStore } from "../../responses-store/response-store";
 import { decodeResponsesRequest } from "./decode";
@@ -29,7 +29,7 @@ export function inputTokensRoute(deps: {
     const hasModel = typeof raw === "object" && raw !== null && "model" in raw;
     const body = hasModel || typeof raw !== "object" || raw === null ? raw : { ...raw, model: ANY_MODEL };
     const expanded = await expandStoredInput(body, appDataKey(app), deps.responses, newResponseId(deps.now()));
-    const { request } = decodeResponsesRequest(expanded.body);
+    const { request } = decodeInClientTerms(expanded, () => decodeResponsesRequest(expanded.body));
     if (hasModel) resolveModel(app, request.model, await deps.catalog());
     res.json({ object: "response.input_tokens", input_tokens: await estimateInputTokens(res, request) });
   };

@@ -10,7 +10,7 @@ import { ResponsesEncoder } from "./encode";
 import { toOpenAiErrorBody } from "../openai/error-envelope";
 import { deleteStoredResponseRoute, getStoredResponseRoute, listInputItemsRoute } from "./stored.route";
 import { appDataKey } from "../../../shared/apps";
-import { expandStoredInput } from "../../responses-store/expand-input";
+import { decodeInClientTerms, expandStoredInput } from "../../responses-store/expand-input";
 import { persistingEncoder, type ResponsePersistence } from "./persisting-encoder";
 import { newResponseId } from "../../responses-store/record";
 import type { ResponseStore } from "../../responses-store/response-store";
@@ -73,22 +73,24 @@ export function responsesRoute(deps: ResponsesRouteDeps): RequestHandler {
     const wantsStore = !(typeof body === "object" && body !== null && "store" in body && body.store === false);
     const keep = app.storeResponses && wantsStore && expanded.input !== null;
     await runModelRequest(req, res, deps, () =>
-      decodeResponsesWire(body, deps.now, {
-        id,
-        previousResponseId: expanded.previousResponseId,
-        ...(keep && expanded.input && expanded.added
-          ? {
-              persistence: {
-                store: deps.responses,
-                app: appDataKey(app),
-                parent: expanded.previousResponseId,
-                added: expanded.added,
-                input: expanded.input,
-                log: deps.log,
-              },
-            }
-          : {}),
-      }),
+      decodeInClientTerms(expanded, () =>
+        decodeResponsesWire(body, deps.now, {
+          id,
+          previousResponseId: expanded.previousResponseId,
+          ...(keep && expanded.input && expanded.added
+            ? {
+                persistence: {
+                  store: deps.responses,
+                  app: appDataKey(app),
+                  parent: expanded.previousResponseId,
+                  added: expanded.added,
+                  input: expanded.input,
+                  log: deps.log,
+                },
+              }
+            : {}),
+        }),
+      ),
     );
   };
 }

@@ -29,6 +29,17 @@ describe("admin API input edges", () => {
     assert.equal(s.fakes.apps.patches.length, 0);
   });
 
+  test("an alias name over 80 characters or with a space → 400 saying the rule, the field cut short", async () => {
+    for (const name of ["x".repeat(81), "a b"]) {
+      const res = await patch("/admin/api/apps/demo", JSON.stringify({ aliases: { [name]: "mock/zeta" } }));
+      assert.equal(res.status, 400, res.text);
+      const err = errorOf(res);
+      assert.match(err.message, /Alias names are 1–80 characters/);
+      assert.ok(String(err.field).length <= "aliases.".length + 81, String(err.field));
+    }
+    assert.deepEqual(s.fakes.apps.get("demo")?.aliases, {});
+  });
+
   test("settings host must be loopback; LAN exposure is named as the way to listen wider", async () => {
     for (const host of ["0.0.0.0", "not a host!!", "192.168.1.5", "::", "example.com"]) {
       const res = await patch("/admin/api/settings", JSON.stringify({ host }));

@@ -144,8 +144,9 @@ describe("verifyClient", () => {
     assert.match(r.message, /no answer/);
     assert.equal(
       r.hint,
-      `Patchbay runs at ${base} now, not at http://127.0.0.1:${port} (it was started on another port): run ` +
-        "`patchbay connect codex` again to point it there. A fixed port keeps one address: start Patchbay without --port 0.",
+      `Patchbay runs at ${base} now, not at http://127.0.0.1:${port}: run \`patchbay connect codex\` again to ` +
+        "point it there. A fixed port keeps the address across restarts (the default 4747, or `--port N`; " +
+        "`--port 0` picks a new one each start).",
     );
     assert.equal(asked, 1);
     // The same origin (it runs there but did not answer), none running, or the lookup failing: the usual hint.
@@ -157,5 +158,32 @@ describe("verifyClient", () => {
       const same = await verifyClient(codex, settings, "x", fetch, undefined, null, { PATH: "" }, where);
       assert.match(same.hint ?? "", /^Is Patchbay running\?/);
     }
+  });
+
+  test("another server answers where the file points (an error): the hint still names where Patchbay runs now", async () => {
+    reply = () => [501, { error: { message: "not here" } }];
+    const settings = { url: `${base}/v1/responses`, key: "k", model: "m" };
+    const r = await verifyClient(
+      codex,
+      settings,
+      "patchbay connect codex",
+      fetch,
+      undefined,
+      null,
+      {},
+      async () => "http://127.0.0.1:9",
+    );
+    assert.equal(r.ok, false);
+    assert.equal(r.status, 501);
+    assert.match(r.hint ?? "", /^Patchbay runs at http:\/\/127\.0\.0\.1:9 now, not at http:\/\/127\.0\.0\.1:\d+: run/);
+    // Its answer is OK: the place is not asked at all.
+    reply = () => [
+      200,
+      { object: "response", output: [{ type: "message", content: [{ type: "output_text", text: "pong" }] }] },
+    ];
+    let asked = false;
+    const ok = await verifyClient(codex, settings, "x", fetch, undefined, null, {}, async () => ((asked = true), null));
+    assert.equal(ok.ok, true);
+    assert.equal(asked, false);
   });
 });

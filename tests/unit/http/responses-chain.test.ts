@@ -178,3 +178,27 @@ describe("previous_response_id chains through the routes", () => {
     assert.ok(at[150]! < 3 * at[50]! * 1.2, `150 turns: ${at[150]} bytes, 50 turns: ${at[50]} bytes`);
   });
 });
+
+describe("a refused item of a continued conversation is named as the client knows it", () => {
+  test("the client's own item by its own index, not the index in the expanded chain", async () => {
+    const call = (id: string) => ({ type: "function_call", call_id: id, name: "lookup", arguments: "{}" });
+    const tools = [{ type: "function", name: "lookup", parameters: { type: "object" } }];
+    const first = await create(
+      {
+        tools,
+        input: [
+          { role: "user", content: "hi" },
+          call("c1"),
+          { type: "function_call_output", call_id: "c1", output: "x" },
+        ],
+      },
+      "done",
+    );
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    const again = await create({ tools, previous_response_id: first.body.id, input: [call("c1")] }, "never");
+    assert.equal(again.status, 400);
+    const error = again.body.error as Json;
+    assert.equal(error.param, "input[0].call_id");
+    assert.match(String(error.message), /^Invalid 'input\[0\]\.call_id': 'c1' is the call_id of an earlier item/);
+  });
+});

@@ -40,20 +40,26 @@ test("answers JSON and SSE chat completions on loopback and echoes the user", as
       .join("");
     assert.match(text, /hello/);
 
-    const tool = (await (
-      await post({
-        model: "echo",
-        messages: [{ role: "user", content: "please use get_time" }],
-        tools: [{ type: "function", function: { name: "get_time", parameters: {} } }],
-      })
-    ).json()) as {
+    type ToolAnswer = {
       choices: Array<{
-        message: { tool_calls?: Array<{ function: { name: string; arguments: string } }> };
+        message: { tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> };
         finish_reason: string;
       }>;
     };
+    const askTool = async () =>
+      (await (
+        await post({
+          model: "echo",
+          messages: [{ role: "user", content: "please use get_time" }],
+          tools: [{ type: "function", function: { name: "get_time", parameters: {} } }],
+        })
+      ).json()) as ToolAnswer;
+    const tool = await askTool();
     assert.equal(tool.choices[0]!.finish_reason, "tool_calls");
     assert.equal(tool.choices[0]!.message.tool_calls?.[0]?.function.name, "get_time");
+    // Two calls in the same second get different ids (a Responses chain refuses repeated call ids).
+    const again = await askTool();
+    assert.notEqual(again.choices[0]!.message.tool_calls?.[0]?.id, tool.choices[0]!.message.tool_calls?.[0]?.id);
     assert.equal((await post("nope")).status, 400);
   } finally {
     await demo.stop();

@@ -2,7 +2,11 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { PatchbayError } from "../../../server/core/errors";
-import { expandStoredInput, type StoredResponseReader } from "../../../server/responses-store/expand-input";
+import {
+  expandStoredInput,
+  inClientTerms,
+  type StoredResponseReader,
+} from "../../../server/responses-store/expand-input";
 import { responseNotFound } from "../../../server/responses-store/response-store";
 import type { StoredResponseRecord } from "../../../server/responses-store/record";
 
@@ -137,5 +141,33 @@ describe("expandStoredInput", () => {
       expandStoredInput({ input: [{ type: "item_reference" }] }, "app", reader, NEW),
       (e: unknown) => code(e) === "400 invalid_request_error input[0].id",
     );
+  });
+});
+
+describe("inClientTerms", () => {
+  const expanded = { storedItems: 4, previousResponseId: "resp_abc" };
+  const bad = (param: string, message: string) => new PatchbayError("invalid_request_error", message, { param });
+
+  test("an item of the stored conversation names previous_response_id", () => {
+    const e = inClientTerms(bad("input[2].call_id", "Invalid 'input[2].call_id': 'c' repeats."), expanded);
+    assert.ok(e instanceof PatchbayError);
+    assert.equal(e.param, "previous_response_id");
+    assert.equal(e.status, 400);
+    assert.equal(
+      e.message,
+      "The conversation stored for previous_response_id 'resp_abc' cannot be continued: its item 2 is refused " +
+        "(Invalid 'input[2].call_id': 'c' repeats.)",
+    );
+  });
+
+  test("the client's own items are shifted back; other errors and chains without stored items are untouched", () => {
+    const e = inClientTerms(bad("input[6].arguments", "Invalid 'input[6].arguments': too deep."), expanded);
+    assert.ok(e instanceof PatchbayError);
+    assert.equal(e.param, "input[2].arguments");
+    assert.equal(e.message, "Invalid 'input[2].arguments': too deep.");
+    const other = bad("tools[0]", "x");
+    assert.equal(inClientTerms(other, expanded), other);
+    const plain = bad("input[6]", "y");
+    assert.equal(inClientTerms(plain, { storedItems: 0, previousResponseId: null }), plain);
   });
 });

@@ -5,8 +5,8 @@ import type { App } from "../../../../shared/apps";
 import type { ModelInfo } from "../../../core/contract";
 import { PatchbayError } from "../../../core/errors";
 import { aliasTargetAvailable } from "../../../core/model-resolver";
-import { eraseAppSessions, type EraseResult, type SessionEraser } from "../../../history/erase-app";
 import type { AdminServices } from "../services";
+import { deleteAppWithSessions } from "./app-delete";
 import { groupCatalog } from "./catalog";
 import type { Handler } from "./handler";
 import { connectHandlers } from "./connect-handlers";
@@ -34,24 +34,6 @@ function requireDesktop(s: AdminServices) {
   if (!s.desktop)
     throw new PatchbayError("not_found", "Desktop actions are only available in the Patchbay desktop app.");
   return s.desktop;
-}
-
-/**
- * Erases an app's sessions before the app goes. When OpenCode cannot be asked, throws PatchbayError 503 and the app
- * stays (its keys already revoked), so deleting again finishes the job; `?sessions=keep` deletes it without them.
- */
-async function eraseOrKeep(history: SessionEraser, app: string): Promise<EraseResult> {
-  try {
-    return await eraseAppSessions(history, app);
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    throw new PatchbayError(
-      "backend_unavailable",
-      `The keys of app '${app}' are revoked, but its sessions could not be deleted (${why}). The app is kept ` +
-        "until they can be: delete it again once OpenCode runs, or delete it with its sessions left in OpenCode's " +
-        "database (`patchbay app delete NAME --keep-sessions`, or `?sessions=keep`).",
-    );
-  }
 }
 
 export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
@@ -85,17 +67,7 @@ export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
     if (body.aliases !== undefined) warnings.push(...(await unavailableAliasWarnings(app.aliases, s)));
     return warnings.length ? { ...app, warnings } : app;
   },
-  deleteApp: async ({ params, query }, s) => {
-    requireApp(s, params.name);
-    // Keys first: a key must never outlive its app, even if the app deletion then fails.
-    await s.keys.revokeAll(params.name);
-    // Then its sessions (no request can add one now): once the app is gone nothing could reach them.
-    const erased = s.history && query.sessions !== "keep" ? await eraseOrKeep(s.history.service, params.name) : null;
-    await s.apps.delete(params.name);
-    return erased
-      ? { ok: true as const, sessionsDeleted: erased.deleted, sessionsLeft: erased.left }
-      : { ok: true as const };
-  },
+  deleteApp: ({ params, query }, s) => deleteAppWithSessions(s, requireApp(s, params.name), query.sessions !== "keep"),
 
   listKeys: ({ params }, s) => {
     requireApp(s, params.name);
