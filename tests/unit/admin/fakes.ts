@@ -51,10 +51,12 @@ export class FakeApps implements AppsStore {
   get(name: string): App | undefined {
     return this.apps.get(name);
   }
+  /** Apps made so far (ids are never reused, as real ones are random). */
+  private made = 0;
   async create(name: string, init: AppPatch = {}): Promise<App> {
     if (this.apps.has(name))
       throw new PatchbayError("app_exists", `An app named '${name}' already exists.`, { param: "name" });
-    const app = App.parse({ id: `app_${this.apps.size + 1}`, name, createdAt: 1_700_000_000_000, ...init });
+    const app = App.parse({ id: `app_${++this.made}`, name, createdAt: 1_700_000_000_000, ...init });
     this.apps.set(name, app);
     return app;
   }
@@ -72,8 +74,10 @@ export class FakeApps implements AppsStore {
     this.apps.set(name, next);
     return next;
   }
-  async delete(name: string): Promise<void> {
-    if (!this.apps.delete(name)) throw new PatchbayError("app_not_found", `No app '${name}'.`);
+  async delete(name: string, id?: string): Promise<void> {
+    const app = this.apps.get(name);
+    if (!app || (id !== undefined && app.id !== id)) throw new PatchbayError("app_not_found", `No app '${name}'.`);
+    this.apps.delete(name);
   }
   onChange(): () => void {
     return () => {};

@@ -12,6 +12,8 @@ import { createAdminClient, AdminApiError, type AdminClient } from "../../../sha
 import { createAdminApp } from "../../../server/http/admin/admin-app";
 import type { AdminServices } from "../../../server/http/admin/services";
 import { previewLimits } from "../../../server/http/admin/routes/history-handlers";
+import { deleteAppWithSessions } from "../../../server/http/admin/routes/app-delete";
+import type { PatchbayError } from "../../../server/core/errors";
 import { HistoryService, Sweeper } from "../../../server/history";
 import type { AdminHistory } from "../../../server/history";
 import { FakeApps, FakeKeys, FakeRequestLog, FakeSettings, fakeStatus, MODELS } from "../admin/fakes";
@@ -35,7 +37,13 @@ async function start(withHistory = true): Promise<Started> {
   const service = new HistoryService({
     port: fake,
     appsDir: (app) => `${ROOT}/${app}`,
-    directories: fakeDirectories(ROOT, { a: ["t1", "t2"], b: ["t1"], doomed: ["t1", "t2"], stuck: ["t1"] }),
+    directories: fakeDirectories(ROOT, {
+      a: ["t1", "t2"],
+      b: ["t1"],
+      doomed: ["t1", "t2"],
+      stuck: ["t1"],
+      twice: ["t1"],
+    }),
     hasApp: (app) => apps.get(app) !== undefined,
     now: () => NOW,
   });
@@ -207,6 +215,42 @@ describe("history admin rows", () => {
     });
     assert.equal(t.apps.get("stuck"), undefined);
     assert.equal(t.fake.sessions.has(s.id), true, "kept as asked");
+  });
+
+  test("two deletes of one app at once: one deletes, the other is a 404 (not a 503); a stale one spares a new app", async () => {
+    await t.apps.create("twice");
+    t.fake.add(`${ROOT}/twice/t1`, NOW + 30);
+    t.fake.latencyMs = 20; // the first is still erasing when the second arrives
+    try {
+      const both = await Promise.allSettled([
+        t.client.deleteApp({ params: { name: "twice" }, query: {} }),
+        t.client.deleteApp({ params: { name: "twice" }, query: {} }),
+      ]);
+      assert.deepEqual(
+        both.map((r) => r.status),
+        ["fulfilled", "rejected"],
+      );
+      assert.deepEqual((both[0] as PromiseFulfilledResult<unknown>).value, {
+        ok: true,
+        sessionsDeleted: 1,
+        sessionsLeft: 0,
+      });
+      const err = (both[1] as PromiseRejectedResult).reason as AdminApiError;
+      assert.equal(err.status, 404);
+      assert.equal(err.code, "app_not_found");
+    } finally {
+      t.fake.latencyMs = 0;
+    }
+    // A delete that found the old app but runs after the name was taken again (here: called with the old app).
+    const old = await t.apps.create("again");
+    await t.apps.delete("again");
+    const fresh = await t.apps.create("again");
+    const services = { apps: t.apps, keys: new FakeKeys() } as unknown as AdminServices;
+    await assert.rejects(
+      deleteAppWithSessions(services, old, false),
+      (e: unknown) => (e as PatchbayError).code === "app_not_found",
+    );
+    assert.equal(t.apps.get("again")?.id, fresh.id, "the new app of that name is untouched");
   });
 
   test("preview follows the query limits while editing, else the saved ones; prune now and last sweep", async () => {
