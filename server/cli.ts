@@ -4,7 +4,7 @@
 import { Command, InvalidArgumentError } from "commander";
 import { COMMAND_GROUPS } from "./cli/commands";
 import { openCliStores, type CliContext, type CliIO, type CreatePatchbay } from "./cli/context";
-import { resolveDataDir } from "./cli/data-dir";
+import { resolveDataDir } from "./data-dir";
 import { describeCliError } from "./cli/errors";
 import { terminalText } from "./cli/format";
 import { openWithOs } from "./cli/open-url";

@@ -45,6 +45,7 @@ import { removeRuntimeFile, writeRuntimeFile } from "./runtime-file";
 import { limitsGlance, watchLimits } from "./compose/limits-glance";
 import { wireDoctor } from "./compose/doctor";
 import { PATCHBAY_VERSION } from "./version";
+import { cliCommandFor } from "./connect/patchbay-command";
 
 export type { Patchbay, PatchbayDeps, PatchbayUrls, DesktopHost, UserOpenCodePaths } from "./patchbay-types";
 export { defaultUserOpenCodePaths } from "./opencode-user-paths";
@@ -73,7 +74,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   };
   // Secrets known by value are removed from every log entry wherever they appear (bodies may echo them).
   let knownSecrets = (): string[] => [];
-  const stores = await openStores({ dataDir, now, log, onNotice, secrets: () => knownSecrets() });
+  const cli = cliCommandFor(dataDir);
+  const stores = await openStores({ dataDir, now, log, onNotice, secrets: () => knownSecrets(), cli });
   const { settings, apps, keys, requestLog, responses, budgets, cooldowns } = stores;
 
   const demo = deps.demo ? await startDemoUpstream() : null;
@@ -183,6 +185,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       logBodies: () => settings.get().logBodies,
       inlineImages: (request, allowed, signal) =>
         inlineRemoteImages(request, { allowed, ...(signal ? { signal } : {}) }),
+      cli,
       afterRequest: (app) => history.sweeper.notifyRequest(app),
       budgets,
       cooldowns,
@@ -339,6 +342,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     responses,
     doctor,
     budgetStatuses: (app) => budgets.statuses(app, now()),
+    cli,
     adminToken,
     adminOrigin: () => adminOrigin,
     staticDir: deps.rendererDir ?? path.resolve(import.meta.dirname, "../dist/renderer"),

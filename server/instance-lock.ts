@@ -7,7 +7,7 @@ import lockfile from "proper-lockfile";
 import { PatchbayError } from "./core/errors";
 import { runtimeFilePath } from "./runtime-file";
 import { pidAlive } from "./pid-alive";
-import { patchbayCommand } from "./connect/patchbay-command";
+import { cliCommandFor } from "./connect/patchbay-command";
 
 /** A lock not refreshed for this long belongs to a crashed Patchbay and is taken over (ms). */
 const STALE_MS = 10_000;
@@ -51,9 +51,10 @@ export function describeRunningInstance(dataDir: string, holder: Holder | null):
         holder.adminUrl ? `, dashboard ${holder.adminUrl}` : ""
       })`
     : "";
+  const cli = cliCommandFor(dataDir);
   return (
     `Another Patchbay is already running on the data folder ${dataDir}${where}. Use that one: its API and ` +
-    `dashboard stay as they are, and \`${patchbayCommand("app …")}\` / \`${patchbayCommand("key …")}\` work alongside ` +
+    `dashboard stay as they are, and \`${cli("app …")}\` / \`${cli("key …")}\` work alongside ` +
     `it. ` +
     `To run a second one, stop the first or pass another --data-dir.`
   );

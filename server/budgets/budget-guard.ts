@@ -7,6 +7,7 @@ import { PatchbayError } from "../core/errors";
 import { anthropicBudgetHeaders, openAiBudgetHeaders } from "./headers";
 import { budgetStatus, type UsageRecord } from "./policy";
 import type { BudgetUsageStore } from "./usage-store";
+import { bareCli, type CliCommand } from "../core/cli-command";
 
 /** Which header family a wire's clients read. */
 export type BudgetWire = "anthropic" | "openai";
@@ -63,7 +64,7 @@ function inWords(ms: number): string {
 }
 
 /** Creates the guard over a usage store. */
-export function createBudgetGuard(store: BudgetUsageStore): BudgetGuard {
+export function createBudgetGuard(store: BudgetUsageStore, cli: CliCommand = bareCli): BudgetGuard {
   /** Requests admitted but not yet committed, per app id (they count, so concurrent requests cannot overrun). */
   const pending = new Map<string, number[]>();
   const usesOf = (app: App): UsageRecord[] => {
@@ -83,7 +84,7 @@ export function createBudgetGuard(store: BudgetUsageStore): BudgetGuard {
         throw new BudgetExhaustedError(
           `The app '${app.name}' has used its budget of ${describeBudget(worst)} (${worst.used} used). ` +
             `Try again after ${new Date(retryAt).toISOString()} (in ${inWords(retryAt - now)}), or raise it on the ` +
-            `app's Limits tab in the Patchbay dashboard (or: patchbay app budget ${app.name} --${worst.metric} N/${worst.window}).`,
+            `app's Limits tab in the Patchbay dashboard (or: ${cli(`app budget ${app.name} --${worst.metric} N/${worst.window}`)}).`,
           retryAt,
           // Both official SDKs honour `x-should-retry`: retrying before the reset cannot succeed.
           { ...budgetHeaders(wire, before, now, true), "x-should-retry": "false" },

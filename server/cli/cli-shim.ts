@@ -4,7 +4,7 @@
 // write: each shim carries SHIM_MARKER, and only a file with it is replaced or removed.
 import { chmod, lstat, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { SHIM_MARKER } from "../connect/patchbay-command";
+import { SHIM_MARKER, shellQuote } from "../connect/patchbay-command";
 
 export { SHIM_MARKER };
 
@@ -46,11 +46,6 @@ export function shimText(t: Pick<ShimTarget, "binScript" | "nodePath" | "platfor
 export interface ShimResult {
   file: string;
   action: "written" | "updated" | "unchanged" | "removed" | "absent";
-}
-
-/** `s` as one POSIX shell word (single quotes; a `'` inside becomes `'\\''`), safe to paste into a shell. */
-export function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

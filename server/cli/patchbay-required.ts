@@ -2,10 +2,8 @@
 // saying how to start one. Loaded by those commands only when they run (it brings the admin client).
 import { PatchbayError } from "../core/errors";
 import type { PatchbayAccess } from "../connect/patchbay-access";
-import { patchbayCommand } from "../connect/patchbay-command";
-import { shellQuote } from "./cli-shim";
+import { cliHint } from "./cli-hint";
 import type { CliContext } from "./context";
-import { resolveDataDir } from "./data-dir";
 import { findRunningPatchbay, type RunningPatchbay } from "../connect/running-patchbay";
 
 /**
@@ -16,12 +14,10 @@ export async function requireRunning(ctx: CliContext, why?: string): Promise<Run
   const dataDir = ctx.dataDir();
   const running = await findRunningPatchbay(dataDir);
   if (running) return running;
-  // The start command must serve this same folder: name it when `serve` alone would pick another one.
-  const serve = dataDir === resolveDataDir(undefined, ctx.io.env) ? "serve" : `--data-dir ${shellQuote(dataDir)} serve`;
   throw new PatchbayError(
     "backend_unavailable",
     `Patchbay is not running (no answer for the data folder ${dataDir})${why ? `; ${why}` : ""}. ` +
-      `Start it with \`${patchbayCommand(serve, ctx.io.env)}\` (add \`--demo\` to try it without any login), ` +
+      `Start it with \`${cliHint(ctx, "serve")}\` (add \`--demo\` to try it without any login), ` +
       "or open the Patchbay desktop app, then try again.",
   );
 }

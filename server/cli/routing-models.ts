@@ -5,6 +5,7 @@ import { unknownRoutingModels, type RoutingChange } from "../routing/validate";
 import type { CliContext } from "./context";
 import { runningModels } from "./running-models";
 import { UsageError } from "./errors";
+import { cliHint } from "./cli-hint";
 
 /**
  * Checks what `change` newly names (routing/validate.ts) before it is saved. Throws UsageError (exit 2, one line)
@@ -17,11 +18,12 @@ export async function checkCliRoutingModels(
   change: RoutingChange,
   previous: App,
 ): Promise<string | null> {
-  const named = unknownRoutingModels(change, previous, []);
+  const cli = (args: string): string => cliHint(ctx, args);
+  const named = unknownRoutingModels(change, previous, [], cli);
   if (named.length === 0) return null;
   const listed = await runningModels(ctx);
   if ("models" in listed) {
-    const first = unknownRoutingModels(change, previous, listed.models)[0];
+    const first = unknownRoutingModels(change, previous, listed.models, cli)[0];
     if (first) throw new UsageError(first.message);
     return null;
   }

@@ -8,6 +8,7 @@ import { createAppsStore } from "../stores/apps-store";
 import { createKeysStore } from "../stores/keys-store";
 import { createRequestLog } from "../stores/request-log";
 import { createSettingsStore } from "../stores/settings-store";
+import type { CliCommand } from "../core/cli-command";
 
 /** The open stores; {@link PatchbayStores.close} flushes and closes them all (never throws). */
 export interface PatchbayStores {
@@ -31,13 +32,15 @@ export interface StoresOptions {
   onNotice: (message: string) => void;
   /** Secrets known by value, removed from every request log entry wherever they appear (read on each write). */
   secrets: () => string[];
+  /** How messages name a Patchbay command (connect/patchbay-command.ts cliCommandFor). */
+  cli: CliCommand;
 }
 
 /** Opens every store of `dataDir`. Throws PatchbayError `storage_error` when one cannot be read or created. */
 export async function openStores(o: StoresOptions): Promise<PatchbayStores> {
   const { dataDir, now, log, onNotice } = o;
   const settings = await createSettingsStore({ dataDir, onNotice });
-  const apps = await createAppsStore({ dataDir, onNotice });
+  const apps = await createAppsStore({ dataDir, onNotice, cli: o.cli });
   const keys = await createKeysStore({ dataDir, apps, onNotice });
   const requestLog = await createRequestLog({ dataDir, now, secrets: o.secrets });
   const responses = new ResponseStore({ dataDir, log });
@@ -49,7 +52,7 @@ export async function openStores(o: StoresOptions): Promise<PatchbayStores> {
     requestLog,
     responses,
     budgetUsage,
-    budgets: createBudgetGuard(budgetUsage),
+    budgets: createBudgetGuard(budgetUsage, o.cli),
     cooldowns: new Cooldowns(now),
     async close() {
       await Promise.allSettled([

@@ -315,6 +315,11 @@ export async function undoConnect(t: ConnectTarget, now: () => number = Date.now
   });
 }
 
+/** Where undo keeps a version of `file` it is about to replace: `<client>-<path id>-<stamp>.replaced`. */
+function replacedPath(t: ConnectTarget, file: string, now: () => number): string {
+  return path.join(backupsDir(t.dataDir), `${t.client.id}-${pathId(file)}-${stamp(now())}.replaced`);
+}
+
 async function undoLocked(t: ConnectTarget, file: string, now: () => number): Promise<UndoOutcome> {
   const found = await readRecord(t, file);
   const record = found?.record;
@@ -324,12 +329,17 @@ async function undoLocked(t: ConnectTarget, file: string, now: () => number): Pr
     const text = decode(current, file);
     const without = t.client.config.unmerge(text);
     if (without === text) return { path: file, action: "nothing", savedCurrent: null };
+    // Without the original, the values Patchbay's replaced (the user's own model line) are gone from the file: the
+    // whole file is kept aside first, so nothing is lost (another data folder may hold the backup).
+    await mkdir(backupsDir(t.dataDir), { recursive: true, mode: 0o700 });
+    const savedCurrent = replacedPath(t, file, now);
+    await writeFileAtomic(savedCurrent, current, { mode: 0o600 });
     await writeFileAtomic(file, without);
-    return { path: file, action: "unmerged", savedCurrent: null };
+    return { path: file, action: "unmerged", savedCurrent };
   }
   let savedCurrent: string | null = null;
   if (current !== null && sha256(current) !== record.writtenSha256) {
-    savedCurrent = path.join(backupsDir(t.dataDir), `${t.client.id}-${pathId(file)}-${stamp(now())}.replaced`);
+    savedCurrent = replacedPath(t, file, now);
     await writeFileAtomic(savedCurrent, current, { mode: 0o600 });
   }
   let action: UndoOutcome["action"];

@@ -7,9 +7,10 @@ import { keyPrefixOf } from "../stores/keys-store";
 import { readLaunchKeys } from "./launch-keys";
 import { LAUNCH_KEY_LABEL, type PatchbayAccess } from "./patchbay-access";
 
-/** Label of the key connect makes for client `clientId` (`patchbay connect codex`). */
-export function connectKeyLabel(clientId: string): string {
-  return `patchbay connect ${clientId}`;
+/** Label of the key connect makes for a client, as the user typed the command: `patchbay connect claude`
+ *  (`name` is the client's first alias, else its id). */
+export function connectKeyLabel(name: string): string {
+  return `patchbay connect ${name}`;
 }
 
 /**
@@ -26,15 +27,15 @@ export async function isReusableConnectKey(access: PatchbayAccess, app: string, 
   return (await access.keyPrefixes(app)).includes(prefix) && (await readLaunchKeys(access.dataDir))[app] !== key;
 }
 
-/** The app named `app` (created on first use) and the key connect writes for `clientId`: `current` (the key in the
- *  client's config file) while {@link isReusableConnectKey}, else a new one. */
+/** The app named `app` (created on first use) and the key connect writes for the client called `name` in its
+ *  command: `current` (the key in the client's config file) while {@link isReusableConnectKey}, else a new one. */
 export async function ensureConnectKey(
   access: PatchbayAccess,
   app: string,
-  clientId: string,
+  name: string,
   current: string | null,
 ): Promise<{ key: string; created: boolean }> {
   if (current !== null && (await isReusableConnectKey(access, app, current))) return { key: current, created: false };
   if (!(await access.app(app))) await access.createApp(app);
-  return { key: await access.createKey(app, connectKeyLabel(clientId)), created: true };
+  return { key: await access.createKey(app, connectKeyLabel(name)), created: true };
 }

@@ -15,6 +15,7 @@ import { ConfigFileError, type ClientSettings } from "../clients/types";
 import { applyConnect, configPath, planConnect, planDiff, undoConnect, type ConnectPlan } from "./connect-files";
 import { ensureConnectKey, isReusableConnectKey } from "./connect-key";
 import { apiOrigin, chooseModels, clientSettings, type PatchbayAccess } from "./patchbay-access";
+import type { CliCommand } from "../core/cli-command";
 import { patchbayCommand } from "./patchbay-command";
 import { verifyClient } from "./verify";
 
@@ -37,8 +38,8 @@ export interface ConnectRequest {
   /** The app the key belongs to (default: the client's id). */
   app?: string;
   model?: string;
-  /** `patchbay connect codex`: how the user re-runs connect, for hints (default: {@link patchbayCommand}). */
-  command?: string;
+  /** How hints name a Patchbay command, the data folder included (default: {@link patchbayCommand} with `env`). */
+  cli?: CliCommand;
 }
 
 /** A ConfigFileError becomes a 400 the admin API and the CLI show as is (nothing was written). */
@@ -58,7 +59,16 @@ function configStep<T>(fn: () => T): T {
 
 /** How the user runs connect again for this client (`patchbay connect codex`). */
 function connectCommandOf(r: ConnectRequest): string {
-  return r.command ?? patchbayCommand(`connect ${r.client.aliases[0] ?? r.client.id}`, r.env);
+  return cliOf(r)(`connect ${commandName(r)}`);
+}
+
+/** The client's name in its connect command (`claude` for claude-code). */
+function commandName(r: ConnectRequest): string {
+  return r.client.aliases[0] ?? r.client.id;
+}
+
+function cliOf(r: ConnectRequest): CliCommand {
+  return r.cli ?? ((args) => patchbayCommand(args, r.env));
 }
 
 function appOf(r: ConnectRequest): string {
@@ -97,6 +107,7 @@ export async function previewConnect(access: PatchbayAccess, r: ConnectRequest):
   const current = await planConnect(target, PLACEHOLDER_SETTINGS).catch(asPatchbayError);
   const settings = await previewSettings(access, r, current.before);
   const plan = await planConnect(target, settings).catch(asPatchbayError);
+  const notes = portNotes(await access.status(), r.client.name, connectCommandOf(r));
   return {
     client: r.client.id,
     path: plan.path,
@@ -106,6 +117,7 @@ export async function previewConnect(access: PatchbayAccess, r: ConnectRequest):
     model: settings.model,
     backup: plan.backup,
     ...companionOf(plan),
+    ...(notes.length ? { notes } : {}),
   };
 }
 
@@ -127,7 +139,7 @@ export async function applyClientConnect(access: PatchbayAccess, r: ConnectReque
   // click, the CLI beside the dashboard) then share one key instead of leaving the first one's key live and unused.
   const plan = await applyConnect(target, async (before) => {
     const settings = await clientSettings(access, app, r.model, () =>
-      ensureConnectKey(access, app, r.client.id, keyInConfig(r.client, before)),
+      ensureConnectKey(access, app, commandName(r), keyInConfig(r.client, before)),
     );
     model = settings.model;
     return settings;
@@ -139,6 +151,7 @@ export async function applyClientConnect(access: PatchbayAccess, r: ConnectReque
     changed: plan.changed || plan.companion?.changed === true,
     model,
     backup: plan.backup,
+    undo: `${connectCommandOf(r)} --undo`,
     tightenedFrom: plan.tightenedFrom,
     ...companionOf(plan),
     ...(notes.length ? { notes } : {}),
@@ -201,7 +214,7 @@ export async function verifyClientConnect(
       message: `${broken.what} ${broken.path} does not fit ${file}: ${broken.problem}.`,
       hint: `Run \`${command}\` again to rewrite it.`,
     };
-  return verifyClient(r.client, settings, command, fetchImpl, undefined, file, r.env, runningOrigin);
+  return verifyClient(r.client, settings, command, fetchImpl, undefined, file, cliOf(r), runningOrigin);
 }
 
 /** What is wrong with the companion file the config names (missing, unreadable, without the model), or null. */

@@ -12,7 +12,7 @@ import type { ModelInfo } from "../core/contract";
 import type { ClientModel, ClientSettings } from "../clients/types";
 import { describeFsError } from "../stores/storage-error";
 import { launchKeysPath, readLaunchKeys, saveLaunchKey } from "./launch-keys";
-import { patchbayCommand } from "./patchbay-command";
+import { cliCommandFor } from "./patchbay-command";
 
 /** One catalog model, as far as choosing a default goes. */
 export interface AccessModel {
@@ -225,12 +225,14 @@ export async function chooseModels(
   if (asked !== undefined) {
     const base = asked.split("#")[0] ?? asked;
     if (!Object.hasOwn(info.aliases, asked) && !allowed.some((m) => m.id === base)) {
-      const some = allowed.slice(0, 5).map((m) => m.id);
+      // The app's aliases first: they are the names a user gave the models they mean to use.
+      const names = [...Object.keys(info.aliases), ...allowed.map((m) => m.id)];
+      const some = names.slice(0, 6);
       throw new PatchbayError(
         "model_not_found",
         `App "${app}" has no model "${asked}". ` +
           (some.length
-            ? `Available: ${some.join(", ")}${allowed.length > some.length ? ", …" : ""} (see the dashboard's Models).`
+            ? `Available: ${some.join(", ")}${names.length > some.length ? ", …" : ""} (see the dashboard's Models).`
             : NO_MODELS.text),
       );
     }
@@ -243,7 +245,7 @@ export async function chooseModels(
       "model_not_found",
       info.models.length > 0
         ? `App "${app}" allows ${info.models.join(", ")}, but no connected provider has such a model. ` +
-            `Allow more with: ${patchbayCommand(`app models ${app} all`)}`
+            `Allow more with: ${cliCommandFor(access.dataDir)(`app models ${app} all`)}`
         : NO_MODELS.text,
     );
   return pick(first.id);

@@ -5,6 +5,8 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { CliCommand } from "../core/cli-command";
+import { defaultDataDir } from "../data-dir";
 import { findOnPath } from "./find-binary";
 
 /** Tag in every shim `patchbay install-cli` writes (server/cli/cli-shim.ts): how a shim on PATH is known as ours. */
@@ -22,6 +24,11 @@ function isOurPatchbay(file: string, binScript: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** `s` as one POSIX shell word (single quotes; a `'` inside becomes `'\\''`), safe to paste into a shell. */
+export function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Double-quotes a path that a shell would split. */
@@ -42,4 +49,28 @@ export function patchbayCommand(
   if (onPath && isOurPatchbay(onPath, binScript)) return `patchbay ${args}`;
   if (!existsSync(binScript)) return `patchbay ${args}`;
   return `node ${quoted(path.resolve(binScript))} ${args}`;
+}
+
+/**
+ * `--data-dir '<dir>' ` (with a trailing space) when `dataDir` is not the folder a bare `patchbay` uses without
+ * PATCHBAY_DATA_DIR, else "". A hint carries the folder even when it came from PATCHBAY_DATA_DIR: the hint may be
+ * followed in another shell, where acting on the default folder would miss the backup or app it means.
+ */
+export function dataDirArg(dataDir: string): string {
+  return path.resolve(dataDir) === path.resolve(defaultDataDir())
+    ? ""
+    : `--data-dir ${shellQuote(path.resolve(dataDir))} `;
+}
+
+/**
+ * The hint builder of the Patchbay serving `dataDir`: `cli("app list")` → `patchbay --data-dir '/x' app list` (see
+ * {@link patchbayCommand} and {@link dataDirArg}). The PATH lookup runs on first use, once.
+ */
+export function cliCommandFor(dataDir: string, env: Record<string, string | undefined> = process.env): CliCommand {
+  const folder = dataDirArg(dataDir);
+  let head: string | undefined;
+  return (args) => {
+    head ??= patchbayCommand("", env).trimEnd();
+    return `${head} ${folder}${args}`;
+  };
 }

@@ -2,6 +2,7 @@
 // Codex) with the settings read back from the client's config file, turned into OK or what failed and how to fix it.
 import type { ConnectVerifyResult } from "../../shared/admin/connect";
 import type { ClientSpec, WrittenSettings } from "../clients/types";
+import type { CliCommand } from "../core/cli-command";
 import { patchbayCommand } from "./patchbay-command";
 
 /** How long the verify request may take (ms): the first request may wait for a model's cold start. */
@@ -72,11 +73,12 @@ export async function verifyClient(
   fetchImpl: typeof fetch = fetch,
   timeoutMs = VERIFY_TIMEOUT_MS,
   file: string | null = null,
-  env: Record<string, string | undefined> = process.env,
+  /** How hints name a Patchbay command (the data folder included). */
+  cli: CliCommand = (args) => patchbayCommand(args),
   /** Where this data folder's Patchbay answers now (null: none runs); asked only when the check failed. */
   runningOrigin?: () => Promise<string | null>,
 ): Promise<ConnectVerifyResult> {
-  const r = await verifyAt(client, settings, connectCommand, fetchImpl, timeoutMs, file, env);
+  const r = await verifyAt(client, settings, connectCommand, fetchImpl, timeoutMs, file, cli);
   if (r.ok || !runningOrigin) return r;
   // Whatever answered (nothing, another server, another Patchbay), the fix is the same when ours runs elsewhere.
   const now = await runningOrigin().catch(() => null);
@@ -98,7 +100,7 @@ async function verifyAt(
   fetchImpl: typeof fetch,
   timeoutMs: number,
   file: string | null,
-  env: Record<string, string | undefined>,
+  cli: CliCommand,
 ): Promise<ConnectVerifyResult> {
   const request = `POST ${settings.url}`;
   const result = (ok: boolean, status: number | null, message: string, hint: string | null): ConnectVerifyResult => ({
@@ -125,7 +127,7 @@ async function verifyAt(
       false,
       null,
       message,
-      `Is Patchbay running? Start it with \`${patchbayCommand("serve", env)}\` (add \`--demo\` to try it without ` +
+      `Is Patchbay running? Start it with \`${cli("serve")}\` (add \`--demo\` to try it without ` +
         `any login; or open the desktop app), then run \`${connectCommand}\` again.`,
     );
   }
@@ -152,12 +154,14 @@ async function verifyAt(
   }
   const { code, message } = errorOf(json);
   const said = message ? `: ${message}` : "";
+  // The server's own advice ("create a key …") would compete with the fix named here: its first sentence only.
+  const refused = message ? `: ${message.split(/(?<=\.)\s/)[0]!.replace(/\.$/, "")}` : "";
   if (res.status === 401)
     return result(
       false,
       401,
       file
-        ? `The key in ${file} is not accepted (revoked?): run \`${connectCommand}\` again${said ? ` (Patchbay said${said})` : ""}.`
+        ? `The key in ${file} is not accepted (revoked?): run \`${connectCommand}\` again${refused ? ` (Patchbay said${refused})` : ""}.`
         : `Patchbay refused the key${said}.`,
       file ? null : `The key may have been revoked; run \`${connectCommand}\` to write a new one.`,
     );

@@ -55,7 +55,7 @@ export function createApiApp(deps: ApiAppDeps, table: WireTable): express.Expres
   app.use(hostGuard(deps.lanExposure));
   app.use(cors(() => deps.apps.list().flatMap((a) => a.limits.corsOrigins)));
 
-  const authenticate = apiAuth(deps.keys, deps.apps);
+  const authenticate = apiAuth(deps.keys, deps.apps, deps.cli);
   const appCors = restrictCorsToApp();
   const auth: RequestHandler = (req, res, next) =>
     authenticate(req, res, (err?: unknown) => (err ? next(err) : appCors(req, res, next)));

@@ -5,6 +5,7 @@ import type { ModelInfo } from "../core/contract";
 import { PatchbayError, toPatchbayError } from "../core/errors";
 import { resolveModel, type ResolvedModel } from "../core/model-resolver";
 import type { ChainEntry, ChainTarget } from "./fallback";
+import type { CliCommand } from "../core/cli-command";
 
 /** `x-patchbay-skipped`'s reason for a model of a chain no connected provider offers. */
 export const NOT_OFFERED = "not offered by any connected provider";
@@ -41,7 +42,7 @@ function aliasNamed(app: App, asked: string, catalog: readonly ModelInfo[]): str
  * Throws what resolveModel throws when `asked` has no fallbacks, and PatchbayError `model_not_found` (404) naming the
  * alias and every model of its chain when none can be asked.
  */
-export function resolveChain(app: App, asked: string, catalog: readonly ModelInfo[]): ResolvedChain {
+export function resolveChain(app: App, asked: string, catalog: readonly ModelInfo[], cli: CliCommand): ResolvedChain {
   const alias = aliasNamed(app, asked, catalog);
   const fallbacks = alias !== null && Object.hasOwn(app.fallbacks, alias) ? (app.fallbacks[alias] ?? []) : [];
   if (alias === null || fallbacks.length === 0) {
@@ -64,7 +65,7 @@ export function resolveChain(app: App, asked: string, catalog: readonly ModelInf
   if (first === null)
     throw new PatchbayError(
       "model_not_found",
-      `The alias "${alias}" points to ${entries.map((e) => e.id).join(" → ")} (its fallbacks included); no connected OpenCode provider offers any of them. Fix the alias in the Patchbay dashboard or with: patchbay app alias ${app.name} ${alias} MODEL --fallback MODEL`,
+      `The alias "${alias}" points to ${entries.map((e) => e.id).join(" → ")} (its fallbacks included); no connected OpenCode provider offers any of them. Fix the alias in the Patchbay dashboard or with: ${cli(`app alias ${app.name} ${alias} MODEL --fallback MODEL`)}`,
       { param: "model" },
     );
   return { first, entries, chained: true };

@@ -4,6 +4,7 @@ import type { App } from "../../shared/apps";
 import { REQUEST_ROLES, type RequestRole } from "../../shared/routing";
 import { quoteClientText as q } from "../core/client-text";
 import { PatchbayError, toPatchbayError } from "../core/errors";
+import type { CliCommand } from "../core/cli-command";
 
 /** The role a request names, with the header it came from (for the log). */
 export interface RequestHint {
@@ -52,10 +53,16 @@ export interface RoutedRequest {
  * status, with a message naming the app's route, its model and the model the client asked for, so the client's user
  * sees that the route (not their request) needs fixing.
  */
-export function routeError(app: App, routed: RoutedRequest, asked: string, err: unknown): PatchbayError {
+export function routeError(
+  app: App,
+  routed: RoutedRequest,
+  asked: string,
+  err: unknown,
+  cli: CliCommand,
+): PatchbayError {
   const e = toPatchbayError(err);
   if (e.code !== "model_not_found" && e.code !== "model_not_allowed") return e;
-  const fix = `Change the route with: patchbay app route ${app.name} ${routed.role} MODEL (or the app's Models tab in the Patchbay dashboard).`;
+  const fix = `Change the route with: ${cli(`app route ${app.name} ${routed.role} MODEL`)} (or the app's Models tab in the Patchbay dashboard).`;
   const isAlias = Object.hasOwn(app.aliases, routed.target);
   const why = isAlias
     ? `to its alias ${q(routed.target)}, which cannot be used: ${e.message}`

@@ -5,6 +5,7 @@ import type { FallbackMap, RequestRole, RouteMap } from "../../shared/routing";
 import type { ModelInfo } from "../core/contract";
 import { PatchbayError } from "../core/errors";
 import { aliasTargetAvailable } from "../core/model-resolver";
+import type { CliCommand } from "../core/cli-command";
 
 /** Base `provider/model` of `provider/model#variant`. */
 function baseId(ref: string): string {
@@ -19,7 +20,7 @@ function baseId(ref: string): string {
  * names the field (`routes.subagent`, `fallbacks.fast[1]`). `before` is the app as it was: a route to an alias the
  * change removes is named as such (the user removed an alias, not set a bad route).
  */
-export function checkRouting(app: App, before?: App): void {
+export function checkRouting(app: App, before: App | undefined, cli: CliCommand): void {
   for (const [role, target] of Object.entries(app.routes)) {
     if (target === undefined) continue;
     const param = `routes.${role}`;
@@ -27,7 +28,7 @@ export function checkRouting(app: App, before?: App): void {
     if (before && Object.hasOwn(before.aliases, target) && before.routes[role as RequestRole] === target)
       throw new PatchbayError(
         "invalid_request_error",
-        `The alias "${target}" cannot be removed: app "${app.name}" routes ${role} requests to it. Change or remove that route first (patchbay app route ${app.name} ${role} --remove).`,
+        `The alias "${target}" cannot be removed: app "${app.name}" routes ${role} requests to it. Change or remove that route first (${cli(`app route ${app.name} ${role} --remove`)}).`,
         { param },
       );
     if (!target.includes("/"))
@@ -99,6 +100,7 @@ export function unknownRoutingModels(
   change: RoutingChange,
   previous: App | undefined,
   catalog: readonly ModelInfo[],
+  cli: CliCommand,
 ): UnknownRoutingModel[] {
   const out: UnknownRoutingModel[] = [];
   const aliases = change.aliases ?? previous?.aliases ?? {};
@@ -111,7 +113,7 @@ export function unknownRoutingModels(
     out.push({
       param: `routes.${role}`,
       model: target,
-      message: `The route for ${role} names ${target}, which no connected provider offers; pick one of the models Patchbay lists (patchbay models, or the dashboard's model picker).`,
+      message: `The route for ${role} names ${target}, which no connected provider offers; pick one of the models Patchbay lists (${cli("models")}, or the dashboard's model picker).`,
     });
   }
   for (const [alias, chain] of Object.entries(change.fallbacks ?? {})) {
@@ -121,7 +123,7 @@ export function unknownRoutingModels(
       out.push({
         param: `fallbacks.${alias}[${i}]`,
         model,
-        message: `The fallback ${model} of "${alias}" is a model no connected provider offers; pick one of the models Patchbay lists (patchbay models, or the dashboard's model picker).`,
+        message: `The fallback ${model} of "${alias}" is a model no connected provider offers; pick one of the models Patchbay lists (${cli("models")}, or the dashboard's model picker).`,
       });
     });
   }

@@ -9,6 +9,7 @@ import { JsonFileStore } from "./json-file";
 import { ensureDataDir, STORE_FILES, storePath, type StoreOptions } from "./store-paths";
 import type { AppsStore, StoreLifecycle } from "./types";
 import { parseInput, presentFields } from "./validation";
+import { bareCli, type CliCommand } from "../core/cli-command";
 
 /** Format version of apps.json. */
 export const APPS_VERSION = 1;
@@ -32,6 +33,7 @@ export interface AppsStoreHandle extends AppsStore, StoreLifecycle {
 export async function createAppsStore(options: StoreOptions): Promise<AppsStoreHandle> {
   await ensureDataDir(options.dataDir);
   const clock = options.clock ?? Date.now;
+  const cli = options.cli ?? bareCli;
   const file = await JsonFileStore.open<AppsFile>({
     file: storePath(options.dataDir, STORE_FILES.apps),
     schema: AppsFile,
@@ -57,7 +59,7 @@ export async function createAppsStore(options: StoreOptions): Promise<AppsStoreH
         }
         const id = randomUUID();
         const base = App.parse({ id, name: validName, createdAt: clock(), dataKey: newAppDataKey(validName, id) });
-        draft.apps.push(applyPatch(base, init ?? {}, patch));
+        draft.apps.push(applyPatch(base, init ?? {}, patch, cli));
       });
       return mustFind(after, validName);
     },
@@ -67,7 +69,7 @@ export async function createAppsStore(options: StoreOptions): Promise<AppsStoreH
         const index = draft.apps.findIndex((a) => a.name === name);
         const app = draft.apps[index];
         if (!app) throw notFound(name);
-        draft.apps[index] = applyPatch(app, patch, parsed);
+        draft.apps[index] = applyPatch(app, patch, parsed, cli);
       });
       return mustFind(after, name);
     },
@@ -93,7 +95,7 @@ function parsePatch(raw: unknown): AppPatch {
 }
 
 /** Merges only the fields present in `raw` (see presentFields), nested limits/history field by field. */
-function applyPatch(app: App, raw: unknown, parsed: AppPatch): App {
+function applyPatch(app: App, raw: unknown, parsed: AppPatch, cli: CliCommand): App {
   const top = presentFields(raw, parsed);
   const rawObj = (raw ?? {}) as Record<string, unknown>;
   const next: App = { ...app };
@@ -110,7 +112,7 @@ function applyPatch(app: App, raw: unknown, parsed: AppPatch): App {
   if (top.aliases && !top.fallbacks)
     next.fallbacks = Object.fromEntries(Object.entries(next.fallbacks).filter(([a]) => Object.hasOwn(next.aliases, a)));
   const result = parseInput(App, next);
-  checkRouting(result, app);
+  checkRouting(result, app, cli);
   return result;
 }
 

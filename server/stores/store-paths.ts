@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import type { AtomicWriter } from "./json-file-options";
 import { storageError } from "./storage-error";
+import type { CliCommand } from "../core/cli-command";
 
 /** File names inside the data folder. */
 export const STORE_FILES = {
@@ -29,6 +30,8 @@ export interface StoreOptions {
   onNotice?: (message: string) => void;
   /** See JsonFileOptions.onInvalid (the CLI passes `keep`). */
   onInvalid?: "set-aside" | "keep";
+  /** How a refusal names a Patchbay command (default {@link bareCli}). */
+  cli?: CliCommand;
 }
 
 /** Creates the data folder (mode 0700: it holds key hashes and logs) if missing, and tightens one that existed

@@ -50,6 +50,8 @@ export const ConnectPreview = z.object({
   backup: z.string().nullable(),
   /** The companion file written too (not diffed: Patchbay owns it whole). */
   companion: ConnectCompanion.optional(),
+  /** What the user should know about the settings it would write (see ConnectApplyResult). */
+  notes: z.array(z.string()).optional(),
 });
 export type ConnectPreview = z.infer<typeof ConnectPreview>;
 
@@ -61,6 +63,8 @@ export const ConnectApplyResult = z.object({
   model: z.string(),
   /** Where the original is kept for undo (null when there was no original file). */
   backup: z.string().nullable(),
+  /** The command that undoes it on this machine (`patchbay [--data-dir …] connect claude --undo`). */
+  undo: z.string(),
   /** The file's permission bits before connect made it 0600 (it holds the key); null/absent when unchanged. */
   tightenedFrom: z.number().int().nullable().optional(),
   /** The companion file written too. */
@@ -76,7 +80,8 @@ export const ConnectUndoResult = z.object({
   client: ConnectClientId,
   path: z.string(),
   action: z.enum(["restored", "removed", "unmerged", "nothing"]),
-  /** The file had been edited since connect: that version was saved here before restoring. */
+  /** The file as it was before undo, saved here: it had been edited since connect, or (`unmerged`) no backup of the
+   *  original was found, so the values Patchbay's settings replaced cannot be restored from it. */
   savedCurrent: z.string().nullable(),
   /** What undo did to the companion file (restored before the first connect, removed, or nothing). */
   companion: z

@@ -16,9 +16,17 @@ function replayBody(entry: RequestLogEntry): unknown {
   if (entry.requestBody !== undefined) return entry.requestBody;
   const model = entry.modelAsked ?? "provider/model";
   if (entry.endpoint.endsWith("/responses")) return { model, input: "Hello!", stream: entry.stream, store: false };
-  if (entry.endpoint.endsWith("/chat/completions"))
-    return { model, messages: [{ role: "user", content: "Hello!" }], stream: entry.stream };
+  const messages = [{ role: "user", content: "Hello!" }];
+  if (entry.endpoint.endsWith("/chat/completions")) return { model, messages, stream: entry.stream };
+  // Anthropic Messages: max_tokens is required (API reference, Create a Message); count_tokens takes none.
+  if (entry.endpoint.endsWith("/messages/count_tokens")) return { model, messages };
+  if (entry.endpoint.endsWith("/messages")) return { model, max_tokens: 1024, messages, stream: entry.stream };
   return undefined;
+}
+
+/** The Anthropic wire: its endpoints take an `anthropic-version` header (the SDKs send 2023-06-01). */
+function isAnthropicEndpoint(endpoint: string): boolean {
+  return /\/messages(\/count_tokens)?$/.test(endpoint);
 }
 
 /**
@@ -30,6 +38,7 @@ export function curlForEntry(entry: RequestLogEntry, baseUrl: string): string {
   const path = entry.endpoint.startsWith("/") ? entry.endpoint : `/${entry.endpoint}`;
   const lines = [`curl${entry.stream ? " -N" : ""} -X ${entry.method.toUpperCase()} ${shellQuote(origin + path)}`];
   lines.push(`  -H "Authorization: Bearer $${KEY_ENV}"`);
+  if (isAnthropicEndpoint(path)) lines.push(`  -H 'anthropic-version: 2023-06-01'`);
   const body = replayBody(entry);
   if (body !== undefined && entry.method.toUpperCase() !== "GET") {
     lines.push(`  -H 'Content-Type: application/json'`);

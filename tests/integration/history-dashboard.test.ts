@@ -17,6 +17,7 @@ import { ResponseStore } from "../../server/responses-store/response-store";
 import { createHistory } from "../../server/history";
 import { FakeApps, FakeKeys, FakeRequestLog, FakeSettings, fakeStatus, MODELS } from "../unit/admin/fakes";
 import { createSessions, startHistoryEnv, type HistoryEnv } from "./history-support";
+import { bareCli } from "../../server/core/cli-command";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const RENDERER = process.env.PATCHBAY_RENDERER_DIR ?? path.join(ROOT, "dist", "renderer");
@@ -63,6 +64,7 @@ before(async () => {
     apps,
     keys: new FakeKeys(),
     requestLog: new FakeRequestLog(),
+    cli: bareCli,
     listModels: async () => MODELS,
     status: fakeStatus,
     onStatus: () => () => {},

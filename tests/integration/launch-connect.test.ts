@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { startPatchbayFixture, type PatchbayFixture } from "../harness/patchbay-fixture";
 import { inheritedEnv, PATCHBAY_BIN as BIN, runPatchbay, type CliRun } from "../harness/agent-cli";
+import { patchbayCommand } from "../../server/connect/patchbay-command";
 
 const MODEL = "mock/mock-model";
 
@@ -152,6 +153,12 @@ if (process.argv.at(-1) === "wait") {
     assert.equal(env.ANTHROPIC_MODEL, MODEL);
     assert.equal(env.CLAUDE_CODE_ATTRIBUTION_HEADER, "0");
     assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    // Its key is labelled as the user typed the command (`connect claude`, not the client id claude-code).
+    const labels = (await fx.admin.listKeys({ params: { name: "claude-code" } })).keys;
+    assert.equal(
+      labels.find((k) => k.prefix === env.ANTHROPIC_AUTH_TOKEN!.slice(3, 15))?.label,
+      "patchbay connect claude",
+    );
     if (messagesServed) {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /^OK: .*MOCK_DEFAULT_REPLY/m);
@@ -197,7 +204,13 @@ if (process.argv.at(-1) === "wait") {
     const r1 = await cli(["connect", "claude", "--model", MODEL, "--no-verify"], { CLAUDE_CONFIG_DIR: u1 });
     assert.equal(r1.code, 0, r1.stderr);
     assert.match(r1.stdout, /mode 0600, was 0644/);
-    assert.match(r1.stdout, /undo with: node \S+\/bin\/patchbay\.mjs connect claude --undo/);
+    // The hint names this run's data folder (where the backup is): followed in any shell, it finds the original.
+    assert.ok(
+      r1.stdout.includes(
+        `undo with: ${patchbayCommand(`--data-dir '${fx.dataDir}' connect claude --undo`, { PATH: "" })}`,
+      ),
+      r1.stdout,
+    );
     assert.equal(fs.statSync(file).mode & 0o777, 0o600);
     const r2 = await cli(["connect", "claude", "--model", MODEL, "--no-verify"], { CLAUDE_CONFIG_DIR: u2 });
     assert.equal(r2.code, 0, r2.stderr);
@@ -219,7 +232,10 @@ if (process.argv.at(-1) === "wait") {
     const check = await cli(["connect", "codex", "--verify-only"]);
     assert.equal(check.code, 1, check.stdout);
     assert.ok(
-      check.stderr.includes(`The key in ${file} is not accepted (revoked?): run \`node ${BIN} connect codex\` again`),
+      check.stderr.includes(
+        `The key in ${file} is not accepted (revoked?): run \`node ${BIN} --data-dir '${fx.dataDir}' connect codex\` ` +
+          "again (Patchbay said: Incorrect API key provided).",
+      ),
       check.stderr,
     );
     // connect again writes a live key

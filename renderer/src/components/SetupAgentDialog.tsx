@@ -85,7 +85,7 @@ export function SetupAgentDialog({ client, onClose }: { client: ConnectClientId;
                   The original is kept in <code>{applied.backup}</code>.
                 </>
               ) : null}{" "}
-              Undo with <code>patchbay connect {client === "claude-code" ? "claude" : client} --undo</code>.
+              Undo with <code>{applied.undo}</code>.
             </p>
             {(applied.notes ?? []).map((note) => (
               <Callout key={note} tone="warn">

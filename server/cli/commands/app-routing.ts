@@ -17,10 +17,10 @@ import { withStores, type CliContext } from "../context";
 import { UsageError } from "../errors";
 import { localTime, table } from "../format";
 import { checkCliRoutingModels } from "../routing-models";
-import { patchbayCommand } from "../../connect/patchbay-command";
+import { cliHint } from "../cli-hint";
 
-function noApp(name: string): PatchbayError {
-  return new PatchbayError("app_not_found", `No app named "${name}". See: ${patchbayCommand("app list")}`);
+function noApp(ctx: CliContext, name: string): PatchbayError {
+  return new PatchbayError("app_not_found", `No app named "${name}". See: ${cliHint(ctx, "app list")}`);
 }
 
 /** Collects a repeatable option's values. */
@@ -69,7 +69,7 @@ Examples:
       let warning: string | null = null;
       const routes = await withStores(ctx, async ({ apps }) => {
         const app = apps.get(name);
-        if (!app) throw noApp(name);
+        if (!app) throw noApp(ctx, name);
         const current = app.routes;
         if (role === undefined || (model === undefined && !opts.remove)) return current;
         const key = role as RequestRole;
@@ -135,7 +135,7 @@ Examples:
         let removed: string | null = null;
         const app = await withStores(ctx, async ({ apps }) => {
           const current = apps.get(name);
-          if (!current) throw noApp(name);
+          if (!current) throw noApp(ctx, name);
           if (one) {
             const gone = current.budgets.find((b) => b.metric === one.metric && b.window === one.window);
             // Not a usage error (exit 2): the command was right, the app just has no such budget (exit 1).

@@ -10,7 +10,6 @@ import {
   isModelAllowed,
   type HistoryLimits,
 } from "../../../shared/apps";
-import { patchbayCommand } from "../../connect/patchbay-command";
 import { shortenClientText } from "../../core/client-text";
 import { PatchbayError } from "../../core/errors";
 import { createSettingsStore } from "../../stores/settings-store";
@@ -20,7 +19,7 @@ import { describeHistoryLimits, localTime, table } from "../format";
 import { registerAppRoutingCommands } from "./app-routing";
 import { checkCliRoutingModels } from "../routing-models";
 import { runningModels } from "../running-models";
-import { dataDirFlag } from "../data-dir-flag";
+import { cliHint } from "../cli-hint";
 
 /** Splits and checks `--models a/b,c/*`. Throws UsageError naming the bad pattern. */
 function parseModels(value: string): string[] {
@@ -106,8 +105,7 @@ Examples:
       const allows = created.models.length === 0 ? "every model" : created.models.join(", ");
       ctx.io.out(`Created app "${created.name}" (allows ${allows}) in ${ctx.dataDir()}.\n`);
       await warnIfMatchingNothing(ctx, created.models);
-      if (ctx.io.stdoutIsTTY)
-        ctx.io.out(`Next: ${patchbayCommand(`${dataDirFlag(ctx)}key create ${created.name}`, ctx.io.env)}\n`);
+      if (ctx.io.stdoutIsTTY) ctx.io.out(`Next: ${cliHint(ctx, `key create ${created.name}`)}\n`);
     });
 
   app
@@ -122,9 +120,7 @@ Examples:
           return;
         }
         if (list.length === 0) {
-          ctx.io.out(
-            `No apps yet. Create one with: ${patchbayCommand(`${dataDirFlag(ctx)}app create NAME`, ctx.io.env)}\n`,
-          );
+          ctx.io.out(`No apps yet. Create one with: ${cliHint(ctx, `app create NAME`)}\n`);
           return;
         }
         const rows = list.map((a) => [
@@ -245,7 +241,7 @@ Examples:
       ctx.io.out(`App "${name}" history: ${describeHistoryLimits(limits)}.\n`);
       if (changed && (limits.maxSessions !== null || limits.maxAgeDays !== null))
         ctx.io.out(
-          `A running Patchbay prunes after requests (at most once a minute) and every 10 minutes; to prune now: ${patchbayCommand(`${dataDirFlag(ctx)}sessions prune ${name}`, ctx.io.env)}\n`,
+          `A running Patchbay prunes after requests (at most once a minute) and every 10 minutes; to prune now: ${cliHint(ctx, `sessions prune ${name}`)}\n`,
         );
     });
 
@@ -334,7 +330,7 @@ async function warnIfMatchingNothing(ctx: CliContext, patterns: readonly string[
   const all = none.length === patterns.length;
   ctx.io.err(
     `patchbay: warning: ${none.map((p) => `"${p}"`).join(", ")} ${none.length === 1 ? "matches" : "match"} no model a ` +
-      `connected provider offers${all ? ", so the app can use no model yet" : ""} (see: ${patchbayCommand("models", ctx.io.env)}).\n`,
+      `connected provider offers${all ? ", so the app can use no model yet" : ""} (see: ${cliHint(ctx, "models")}).\n`,
   );
 }
 

@@ -13,7 +13,7 @@ import {
 import type { ConnectRequest } from "../../connect/connect-service";
 import type { CliContext } from "../context";
 import { UsageError } from "../errors";
-import { patchbayCommand } from "../../connect/patchbay-command";
+import { cliHint } from "../cli-hint";
 import { checkAppOption } from "./launch";
 
 /** Options of `connect`. */
@@ -29,13 +29,13 @@ interface ConnectOptions {
 const connectable = (c: { config?: unknown }) => c.config !== undefined;
 
 /** The connectable client called `name`, or UsageError naming the supported ones. */
-function requireConnectable(name: string, env: Record<string, string | undefined>): ConnectableClient {
+function requireConnectable(ctx: CliContext, name: string): ConnectableClient {
   const client = findConnectable(name);
   if (client) return client;
   const known = findClient(name);
   throw new UsageError(
     known
-      ? `${known.name} has no config file Patchbay writes; use \`${patchbayCommand(`launch ${known.id}`, env)}\` instead.`
+      ? `${known.name} has no config file Patchbay writes; use \`${cliHint(ctx, `launch ${known.id}`)}\` instead.`
       : unknownClientMessage(name, connectable),
   );
 }
@@ -80,17 +80,17 @@ Examples:
   $ patchbay connect claude --undo`,
     )
     .action(async (name: string, opts: ConnectOptions) => {
-      const client = requireConnectable(name, ctx.io.env);
+      const client = requireConnectable(ctx, name);
       const verifyOnly = opts.verifyOnly === true;
       const modes = [opts.dryRun, opts.undo, verifyOnly].filter(Boolean).length;
       if (modes > 1) throw new UsageError("Use only one of --dry-run, --undo and --verify-only.");
       if (opts.undo && (opts.model !== undefined || opts.app !== undefined))
         throw new UsageError("--undo restores the original file; it takes no --model or --app.");
-      const command = patchbayCommand(`connect ${client.aliases[0] ?? client.id}`, ctx.io.env);
+      const command = cliHint(ctx, `connect ${client.aliases[0] ?? client.id}`);
       const request: ConnectRequest = {
         client,
         env: ctx.io.env,
-        command,
+        cli: (args) => cliHint(ctx, args),
         ...(opts.model !== undefined ? { model: opts.model } : {}),
         ...(opts.app !== undefined ? { app: checkAppOption(opts.app) } : {}),
       };
@@ -103,11 +103,19 @@ Examples:
         const what = {
           restored: `Restored ${r.path} as it was before \`${command}\`.`,
           removed: `Removed ${r.path} (it did not exist before \`${command}\`).`,
-          unmerged: `Removed Patchbay's settings from ${r.path} (no backup of the original was found).`,
+          unmerged:
+            `Removed Patchbay's settings from ${r.path}. No backup of the original is in the data folder ` +
+            `${ctx.dataDir()}, so what they replaced (e.g. your own model) could not be put back; if you connected ` +
+            "with another data folder, its backup is there (undo again with that --data-dir).",
           nothing: `${r.path} has no Patchbay settings; nothing to undo.`,
         }[r.action];
         out(`${what}\n`);
-        if (r.savedCurrent) out(`It had been edited since; that version was saved to ${r.savedCurrent}\n`);
+        if (r.savedCurrent)
+          out(
+            r.action === "unmerged"
+              ? `The file as it was is saved to ${r.savedCurrent}\n`
+              : `It had been edited since; that version was saved to ${r.savedCurrent}\n`,
+          );
         const c = r.companion;
         if (c && c.action !== "nothing")
           out(`${c.action === "removed" ? "Removed" : "Restored"} ${c.path} (written by \`${command}\`).\n`);
@@ -122,6 +130,7 @@ Examples:
         if (!p.changed) out(`${p.path} already has these settings (model ${p.model}); nothing would change.\n`);
         else if (p.diff) out(`Would write ${p.path}:\n${p.diff}`);
         if (p.companion?.changed) out(`Would write ${p.companion.path} (${p.companion.what}).\n`);
+        for (const note of p.notes ?? []) ctx.io.err(`Note: ${note}\n`);
         return;
       }
       const r = await applyClientConnect(access, request);
@@ -139,9 +148,7 @@ Examples:
               ? `Made it readable by you only (mode 0600, was ${octal(r.tightenedFrom)}): it holds your Patchbay key.\n`
               : "") +
             (r.companion?.changed ? `Wrote ${r.companion.what} to ${r.companion.path}.\n` : "") +
-            (r.backup
-              ? `The original is kept in ${r.backup}; undo with: ${command} --undo\n`
-              : `Undo with: ${command} --undo\n`),
+            (r.backup ? `The original is kept in ${r.backup}; undo with: ${r.undo}\n` : `Undo with: ${r.undo}\n`),
         );
       for (const note of r.notes ?? []) ctx.io.err(`Note: ${note}\n`);
       if (client.id === "claude-desktop" && r.changed)

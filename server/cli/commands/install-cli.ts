@@ -35,7 +35,8 @@ Use it rather than npx: outside this folder, npx fetches and runs an unrelated
 npm package named patchbay.`,
     )
     .action(async (opts: { dir?: string; remove?: boolean }) => {
-      const { installCliShim, removeCliShim, dirOnPath, ForeignFileError, shellQuote } = await import("../cli-shim");
+      const { installCliShim, removeCliShim, dirOnPath, ForeignFileError } = await import("../cli-shim");
+      const { shellQuote } = await import("../../connect/patchbay-command");
       if (opts.dir !== undefined && opts.dir.trim() === "")
         throw new UsageError("--dir needs a folder (it was empty); leave it out for ~/.local/bin.");
       const home = ctx.io.env.HOME?.trim() || os.homedir();

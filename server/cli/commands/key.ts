@@ -5,8 +5,7 @@ import { PatchbayError } from "../../core/errors";
 import { KEY_SCHEME, keyPrefixOf } from "../../stores/keys-store";
 import { withStores, type CliContext } from "../context";
 import { localTime, table } from "../format";
-import { dataDirFlag } from "../data-dir-flag";
-import { patchbayCommand } from "../../connect/patchbay-command";
+import { cliHint } from "../cli-hint";
 
 /** Registers the `key` command group. */
 export function registerKeyCommands(program: Command, ctx: CliContext): void {
@@ -41,16 +40,14 @@ Examples:
     .option("--json", "print JSON (an array of {prefix, app, label, createdAt, lastUsedAt})")
     .action(async (app: string, opts: { json?: boolean }) => {
       await withStores(ctx, async ({ apps, keys }) => {
-        if (!apps.get(app)) throw notFound(app);
+        if (!apps.get(app)) throw notFound(ctx, app);
         const list = keys.list(app);
         if (opts.json) {
           ctx.io.out(`${JSON.stringify(list, null, 2)}\n`);
           return;
         }
         if (list.length === 0) {
-          ctx.io.out(
-            `No keys for app "${app}". Create one with: ${patchbayCommand(`${dataDirFlag(ctx)}key create ${app}`, ctx.io.env)}\n`,
-          );
+          ctx.io.out(`No keys for app "${app}". Create one with: ${cliHint(ctx, `key create ${app}`)}\n`);
           return;
         }
         const rows = list.map((k) => [
@@ -76,7 +73,7 @@ Examples:
       // Accept what a user copies: `pb-AbCdEfGhIjKl…` (dashboard), `pb-AbCdEfGhIjKl` (key list), the whole key.
       const prefix = revokeArgument(given);
       await withStores(ctx, async ({ apps, keys }) => {
-        if (!apps.get(app)) throw notFound(app);
+        if (!apps.get(app)) throw notFound(ctx, app);
         await keys.revoke(app, prefix);
       });
       ctx.io.out(`Revoked key ${shownPrefix(prefix)} of app "${app}".\n`);
@@ -97,6 +94,6 @@ function shownPrefix(prefix: string): string {
   return prefix.startsWith(KEY_SCHEME) ? prefix : `${KEY_SCHEME}${prefix}`;
 }
 
-function notFound(app: string): PatchbayError {
-  return new PatchbayError("app_not_found", `No app named "${app}". See: ${patchbayCommand("app list")}`);
+function notFound(ctx: CliContext, app: string): PatchbayError {
+  return new PatchbayError("app_not_found", `No app named "${app}". See: ${cliHint(ctx, "app list")}`);
 }

@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { AppName } from "../../../shared/apps";
 import { PatchbayError } from "../../core/errors";
 import { clientNames, findClient, isLaunchable, unknownClientMessage } from "../../clients/registry";
-import { patchbayCommand } from "../../connect/patchbay-command";
+import { cliHint } from "../cli-hint";
 import type { CliContext } from "../context";
 import { UsageError } from "../errors";
 
@@ -54,7 +54,7 @@ Codex outside a git repository stops at "Not inside a trusted directory": run it
       if (!isLaunchable(found))
         throw new UsageError(
           `${found.name} is a desktop app \`launch\` cannot start; set it up with ` +
-            `\`${patchbayCommand(`connect ${found.id}`, ctx.io.env)}\` and start it as usual.`,
+            `\`${cliHint(ctx, `connect ${found.id}`)}\` and start it as usual.`,
         );
       const client = found;
       const app = checkAppOption(opts.app) ?? client.id;

@@ -5,12 +5,12 @@ import { isLoopbackBindHost, LOOPBACK_HOST_MESSAGE, SearchUrl } from "../../../s
 import type { RequestLogEntry } from "../../../shared/log-entry";
 import { NO_MODELS, type PatchbayStatus } from "../../../shared/status";
 import { PatchbayError } from "../../core/errors";
-import { patchbayCommand } from "../../connect/patchbay-command";
+import type { CliCommand } from "../../core/cli-command";
 import type { CliContext } from "../context";
 import { shortenClientText } from "../../core/client-text";
 import { describeCliError, UsageError } from "../errors";
 import { KEEP_ALIVE_HELP, parseKeepAlive } from "../../../shared/keep-alive";
-import { dataDirFlag } from "../data-dir-flag";
+import { cliHint } from "../cli-hint";
 
 /** How long a clean stop may take before the process gives up and exits with 1 (ms). */
 const STOP_TIMEOUT_MS = 15_000;
@@ -84,10 +84,10 @@ function apiStartFailure(error: string, port: number | undefined): string {
 
 /** What `serve` says about the models once OpenCode answered (issue 16 item 12); null while unknown. With none, the
  *  line names the login command and `--demo`: "OpenCode: ready" alone hid that nothing could be served. */
-export function modelsLine(s: PatchbayStatus): string | null {
+export function modelsLine(s: PatchbayStatus, cli: CliCommand): string | null {
   if (s.modelCount === undefined || s.modelCount === null) return null;
   if (s.modelCount === 0) return `Models: none. ${NO_MODELS.text}`;
-  return `Models: ${s.modelCount} available (GET /v1/models, or \`${patchbayCommand("models")}\`).`;
+  return `Models: ${s.modelCount} available (GET /v1/models, or \`${cli("models")}\`).`;
 }
 
 function openCodeLine(s: PatchbayStatus["opencode"]): string {
@@ -235,11 +235,11 @@ async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
       `OpenAI API: ${urls.openaiUrl ?? "stopped (settings say not to start it on launch; start it from the dashboard)"}\n`,
     );
     io.out(`Dashboard: ${urls.loginUrl}\n`);
-    io.out(`  (works once; \`${patchbayCommand(`${dataDirFlag(ctx)}dashboard`, io.env)}\` prints a new one)\n`);
+    io.out(`  (works once; \`${cliHint(ctx, "dashboard")}\` prints a new one)\n`);
     for (const notice of status.notices) io.out(`Notice: ${notice}\n`);
     let lastOpenCode = openCodeLine(status.opencode);
     io.out(`${lastOpenCode}\n`);
-    let lastModels = modelsLine(status);
+    let lastModels = modelsLine(status, (args) => cliHint(ctx, args));
     if (lastModels) io.out(`${lastModels}\n`);
     let lastApi = apiLine(status.api);
     pb.onStatus((s) => {
@@ -254,7 +254,7 @@ async function runServe(ctx: CliContext, opts: ServeOptions): Promise<void> {
         lastOpenCode = line;
         io.out(`${line}\n`);
       }
-      const models = modelsLine(s);
+      const models = modelsLine(s, (args) => cliHint(ctx, args));
       if (models !== null && models !== lastModels) {
         lastModels = models;
         io.out(`${models}\n`);

@@ -19,8 +19,7 @@ import type { HistoryServiceOptions } from "../../history/history-service";
 import { withHistory } from "../own-history";
 import { withStores, type CliContext } from "../context";
 import { describeHistoryLimits, localTime, table } from "../format";
-import { dataDirFlag } from "../data-dir-flag";
-import { patchbayCommand } from "../../connect/patchbay-command";
+import { cliHint } from "../cli-hint";
 
 /** shared/admin/history's token summer, loaded on demand (its module builds zod schemas the other commands skip). */
 type OpenAiTokenTotals = typeof openAiTokenTotalsFn;
@@ -49,10 +48,7 @@ async function readApp(ctx: CliContext, name: string): Promise<{ history: Histor
   return withStores(ctx, async ({ apps }) => {
     const app = apps.get(name);
     if (!app)
-      throw new PatchbayError(
-        "app_not_found",
-        `There is no app named '${name}'. See: ${patchbayCommand("app list", ctx.io.env)}`,
-      );
+      throw new PatchbayError("app_not_found", `There is no app named '${name}'. See: ${cliHint(ctx, "app list")}`);
     return { history: app.history, totalTimeoutMs: app.limits.totalTimeoutMs };
   });
 }
@@ -192,7 +188,7 @@ Examples:
       if (limits.maxSessions === null && limits.maxAgeDays === null) {
         ctx.io.out(
           `App "${name}" keeps its history forever (no history limits); nothing to prune. ` +
-            `Set limits with: ${patchbayCommand(`${dataDirFlag(ctx)}app history ${name} --max-sessions N`, ctx.io.env)} (or in the dashboard).\n`,
+            `Set limits with: ${cliHint(ctx, `app history ${name} --max-sessions N`)} (or in the dashboard).\n`,
         );
         return;
       }

@@ -60,7 +60,7 @@ export function createAdminApp(services: AdminServices, options: AdminAppOptions
   });
 
   app.use(originGuard(services.adminOrigin));
-  app.use(requireAuth(services.adminToken, sessions, () => services.status().api.baseUrl));
+  app.use(requireAuth(services.adminToken, sessions, () => services.status().api.baseUrl, services.cli));
   app.use(mountAdminApi(services, streams, log, logins));
   app.use(ADMIN_API_PREFIX, apiNotFound);
   app.use((req, _res, next) => {

@@ -11,6 +11,7 @@ import type { PatchbayStatus } from "../../../shared/status";
 import type { Express } from "express";
 import type { App } from "../../../shared/apps";
 import type { BudgetStatus } from "../../../shared/routing";
+import type { CliCommand } from "../../core/cli-command";
 
 /** Dependencies of {@link createAdminApp}. */
 export interface AdminServices {
@@ -33,6 +34,8 @@ export interface AdminServices {
   onVisit?(): void;
   /** Native actions; absent in headless mode (desktop endpoints then answer 404 and the UI hides them). */
   desktop?: DesktopHost;
+  /** How a message names a Patchbay command on this machine, the data folder included (cliCommandFor). */
+  cli: CliCommand;
   /** Per-launch admin token, sent as `Authorization: Bearer` by scripts and the CLI (never put in a cookie). */
   adminToken: string;
   /** Admin listener origin, e.g. `http://127.0.0.1:53111` (known once the listener is bound; read per request).

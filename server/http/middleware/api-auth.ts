@@ -3,7 +3,7 @@ import type { Request, RequestHandler, Response } from "express";
 import type { App } from "../../../shared/apps";
 import { PatchbayError } from "../../core/errors";
 import type { AppsStore, KeysStore } from "../../stores/types";
-import { patchbayCommand } from "../../connect/patchbay-command";
+import type { CliCommand } from "../../core/cli-command";
 
 /** What a successful authentication leaves in `res.locals.auth`. */
 export interface ApiAuth {
@@ -24,12 +24,8 @@ export function presentedKey(req: Request): string | null {
   return m?.[1] ?? null;
 }
 
-/** `patchbay key create <app>` as it runs on this machine: worked out once (a PATH lookup), not on every refused key. */
-let keyCreate: string | undefined;
-const keyCreateCommand = (): string => (keyCreate ??= patchbayCommand("key create <app>"));
-
-/** Authenticates the request or fails with 401 `missing_api_key` / `invalid_api_key`. */
-export function apiAuth(keys: KeysStore, apps: AppsStore): RequestHandler {
+/** Authenticates the request or fails with 401 `missing_api_key` / `invalid_api_key`; `cli` names the key command. */
+export function apiAuth(keys: KeysStore, apps: AppsStore, cli: CliCommand): RequestHandler {
   return (req, res, next) => {
     if (res.locals.auth) return next(); // already authenticated (LAN mode checks every route up front)
     const key = presentedKey(req);
@@ -61,7 +57,7 @@ export function apiAuth(keys: KeysStore, apps: AppsStore): RequestHandler {
       return next(
         new PatchbayError(
           "invalid_api_key",
-          `Incorrect API key provided. Create a key for your app in the Patchbay dashboard (or \`${keyCreateCommand()}\`).`,
+          `Incorrect API key provided. Create a key for your app in the Patchbay dashboard (or \`${cli("key create <app>")}\`).`,
         ),
       );
     }

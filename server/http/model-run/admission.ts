@@ -61,9 +61,9 @@ export async function admitRequest(
     const asked = routed?.target ?? request.model;
     let resolved;
     try {
-      resolved = resolveChain(app, asked, catalog);
+      resolved = resolveChain(app, asked, catalog, deps.cli);
     } catch (err) {
-      throw routed ? routeError(app, routed, request.model, err) : err;
+      throw routed ? routeError(app, routed, request.model, err, deps.cli) : err;
     }
     const { first } = resolved;
     assertModelAcceptsMedia(request, first.info, modelsForApp(app, catalog).models);

@@ -9,6 +9,7 @@ import type { Cooldowns } from "../../routing/cooldowns";
 import type { StreamBufferLimits } from "../sse-writer";
 import type { RunRegistry } from "./run-registry";
 import type { FinishedRequest } from "../../conversations/record-request";
+import type { CliCommand } from "../../core/cli-command";
 
 /**
  * A wire encoder: one state machine that yields stream frames and the final JSON body (they never disagree). It owns
@@ -53,6 +54,8 @@ export interface ModelRequestDeps {
   /** Inlines http(s) images (SSRF-guarded) or refuses them when the app does not allow remote images; `signal`
    *  aborts pending fetches when the client leaves. */
   inlineImages: (request: NeutralRequest, allowed: boolean, signal?: AbortSignal) => Promise<NeutralRequest>;
+  /** How a message names a Patchbay command on this machine, the data folder included (connect/patchbay-command). */
+  cli: CliCommand;
   now: () => number;
   /** After a request used a session of `app` (history sweeps hook in here). */
   afterRequest?: (app: string) => void;

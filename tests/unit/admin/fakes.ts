@@ -25,6 +25,7 @@ import type {
 } from "../../../server/stores/types";
 import { createAdminApp } from "../../../server/http/admin/admin-app";
 import type { AdminApp, AdminAppOptions, AdminServices } from "../../../server/http/admin/services";
+import { bareCli } from "../../../server/core/cli-command";
 
 export class FakeSettings implements SettingsStore {
   value: Settings = Settings.parse({});
@@ -344,6 +345,7 @@ export async function startAdmin(
     apps: fakes.apps,
     keys: fakes.keys,
     requestLog: fakes.requestLog,
+    cli: bareCli,
     listModels: () => fakes.listModels(),
     status: o.status ?? fakeStatus,
     onStatus: (l) => {

@@ -7,6 +7,7 @@ import { PatchbayError } from "../../../server/core/errors";
 import { App } from "../../../shared/apps";
 import { unknownRoutingModels } from "../../../server/routing/validate";
 import { errorOf, MODELS, startAdmin, type StartedAdmin } from "./fakes";
+import { bareCli } from "../../../server/core/cli-command";
 
 let s: StartedAdmin;
 before(async () => {
@@ -93,13 +94,20 @@ test("only what a change newly names is checked: an entry saved before stays edi
       },
       previous,
       MODELS,
+      bareCli,
     ),
     [],
   );
   assert.deepEqual(
-    unknownRoutingModels({ routes: { compaction: "mock/new" } }, previous, MODELS).map((u) => [u.param, u.model]),
+    unknownRoutingModels({ routes: { compaction: "mock/new" } }, previous, MODELS, bareCli).map((u) => [
+      u.param,
+      u.model,
+    ]),
     [["routes.compaction", "mock/new"]],
   );
   // A model the allowlist refuses is left to checkRouting (it says "may not use").
-  assert.deepEqual(unknownRoutingModels({ routes: { main: "other/x" }, models: ["mock/*"] }, previous, MODELS), []);
+  assert.deepEqual(
+    unknownRoutingModels({ routes: { main: "other/x" }, models: ["mock/*"] }, previous, MODELS, bareCli),
+    [],
+  );
 });

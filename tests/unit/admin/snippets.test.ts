@@ -131,6 +131,25 @@ describe("copy as curl", () => {
     const resp = curlForEntry(logEntry({ endpoint: "/v1/responses", modelAsked: "m/x" }), "http://h:1/v1");
     assert.match(resp, /"input": "Hello!"/);
     assert.match(resp, /"store": false/);
+    // Anthropic Messages: max_tokens (required by that API), its version header, and a JSON content type.
+    const messages = curlForEntry(
+      logEntry({ endpoint: "/v1/messages", modelAsked: "m/x", stream: true }),
+      "http://h:1/v1",
+    );
+    assert.equal(
+      messages,
+      [
+        "curl -N -X POST 'http://h:1/v1/messages'",
+        '  -H "Authorization: Bearer $PATCHBAY_KEY"',
+        "  -H 'anthropic-version: 2023-06-01'",
+        "  -H 'Content-Type: application/json'",
+        `  -d '${JSON.stringify({ model: "m/x", max_tokens: 1024, messages: [{ role: "user", content: "Hello!" }], stream: true }, null, 2)}'`,
+      ].join(" \\\n"),
+    );
+    const count = curlForEntry(logEntry({ endpoint: "/v1/messages/count_tokens", modelAsked: "m/x" }), "http://h:1/v1");
+    assert.match(count, /anthropic-version: 2023-06-01/);
+    assert.match(count, /"messages"/);
+    assert.doesNotMatch(count, /max_tokens/);
     const models = curlForEntry(logEntry({ method: "GET", endpoint: "/v1/models" }), "http://h:1/v1");
     assert.equal(models, `curl -X GET 'http://h:1/v1/models' \\\n  -H "Authorization: Bearer $PATCHBAY_KEY"`);
   });

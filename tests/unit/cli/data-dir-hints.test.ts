@@ -1,4 +1,4 @@
-// Hints printed under `--data-dir X` name X (issue 21 §3.7): following "No apps yet. Create one with: …" or "Create
+// Hints printed under `--data-dir X` (or PATCHBAY_DATA_DIR=X) name X (issue 21 §3.7): following "No apps yet. Create one with: …" or "Create
 // one with: patchbay key create …" must act on the same data folder.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -6,7 +6,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { runCli } from "./running-admin";
-import { patchbayCommand } from "../../../server/connect/patchbay-command";
+import { cliCommandFor, dataDirArg, patchbayCommand } from "../../../server/connect/patchbay-command";
+import { main } from "../../../server/cli";
+import type { CliIO } from "../../../server/cli/context";
+import { defaultDataDir } from "../../../server/data-dir";
 
 test("app list / key list hints keep --data-dir", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-hints-"));
@@ -20,4 +23,31 @@ test("app list / key list hints keep --data-dir", async () => {
   assert.equal(keys.code, 0, keys.err);
   assert.ok(keys.out.endsWith(`Create one with: ${cmd(`--data-dir '${dir}' key create hint-app`)}\n`), keys.out);
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("a data folder from PATCHBAY_DATA_DIR is named too: the hint may be followed in a shell without it", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-hints-env-"));
+  let out = "";
+  const io: CliIO = {
+    out: (t) => void (out += t),
+    err: () => undefined,
+    env: { PATH: "", PATCHBAY_DATA_DIR: dir },
+    stdoutIsTTY: false,
+    exit: () => undefined,
+    onSignal: () => undefined,
+    openUrl: async () => undefined,
+  };
+  assert.equal(await main(["node", "patchbay", "app", "list"], io), 0);
+  assert.equal(
+    out,
+    `No apps yet. Create one with: ${patchbayCommand(`--data-dir '${dir}' app create NAME`, { PATH: "" })}\n`,
+  );
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("the default data folder needs no --data-dir; a quote in a folder's name is shell-quoted", () => {
+  assert.equal(dataDirArg(defaultDataDir()), "");
+  assert.equal(dataDirArg("/tmp/it's here"), `--data-dir '/tmp/it'\\''s here' `);
+  const cli = cliCommandFor("/tmp/x", { PATH: "" });
+  assert.equal(cli("app list"), patchbayCommand("--data-dir '/tmp/x' app list", { PATH: "" }));
 });

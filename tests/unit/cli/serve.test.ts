@@ -335,7 +335,11 @@ describe("patchbay serve (fake Patchbay)", () => {
     assert.match(h.out(), /`npx --no-install opencode auth login`/);
     assert.match(h.out(), /restart Patchbay/);
     assert.match(h.out(), /`--demo`/);
-    assert.match(h.out(), /^ {2}\(works once; `[^`]*patchbay(\.mjs)? dashboard` prints a new one\)$/m);
+    // The data folder came from PATCHBAY_DATA_DIR: the hint names it, so it works in a shell without that variable.
+    assert.match(
+      h.out(),
+      /^ {2}\(works once; `[^`]*patchbay(\.mjs)? --data-dir '\/tmp\/pb-serve-unit' dashboard` prints a new one\)$/m,
+    );
     fake.emit({ ...none, modelCount: 3 });
     await h.waitForOut(/^Models: 3 available/m);
     const before = h.out();

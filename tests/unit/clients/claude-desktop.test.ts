@@ -133,7 +133,7 @@ describe("connect claude-desktop", () => {
         headers: { "content-type": "application/json" },
       });
     }) as unknown as typeof fetch;
-    const v = await verifyClientConnect({ client: desktop, env, command: "patchbay connect claude-desktop" }, fetchSpy);
+    const v = await verifyClientConnect({ client: desktop, env, cli: (a) => `patchbay ${a}` }, fetchSpy);
     assert.equal(v.ok, true, v.message);
     assert.equal(seen.length, 1);
     assert.equal(seen[0]!.url, "http://127.0.0.1:4747/v1/messages");
@@ -143,7 +143,7 @@ describe("connect claude-desktop", () => {
 
     // Another configuration applied in the app since: verify says so before sending anything.
     fs.writeFileSync(meta, JSON.stringify({ appliedId: "other", entries: [] }));
-    const other = await verifyClientConnect({ client: desktop, env, command: "c" }, fetchSpy);
+    const other = await verifyClientConnect({ client: desktop, env, cli: (a) => `c ${a}` }, fetchSpy);
     assert.equal(other.ok, false);
     assert.match(other.message, /applies another configuration/);
     assert.equal(seen.length, 1);

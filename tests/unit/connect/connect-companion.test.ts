@@ -109,12 +109,12 @@ describe("connect codex: the model catalog beside config.toml", () => {
       throw new Error("not reached");
     }) as typeof fetch;
     fs.writeFileSync(catalog, '{"models":[{"slug":"other"}]}');
-    const stale = await verifyClientConnect({ client: codex, env, command: "patchbay connect codex" }, fetchSpy);
+    const stale = await verifyClientConnect({ client: codex, env, cli: (a) => `patchbay ${a}` }, fetchSpy);
     assert.equal(stale.ok, false);
     assert.match(stale.message, /patchbay-models\.json .*does not list the model "demo\/echo"/);
     assert.match(stale.hint ?? "", /patchbay connect codex/);
     fs.rmSync(catalog);
-    const missing = await verifyClientConnect({ client: codex, env, command: "patchbay connect codex" }, fetchSpy);
+    const missing = await verifyClientConnect({ client: codex, env, cli: (a) => `patchbay ${a}` }, fetchSpy);
     assert.match(missing.message, /does not exist/);
     assert.equal(calls, 0);
   });

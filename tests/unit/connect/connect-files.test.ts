@@ -182,11 +182,18 @@ describe("connect files", () => {
     assert.equal((await undoConnect(t, now)).action, "nothing");
     const file = path.join(home, ".codex", "config.toml");
     fs.mkdirSync(path.dirname(file));
-    fs.writeFileSync(file, 'approval_policy = "never"\n');
+    // The user's own model is replaced by connect; without the backup it cannot be put back, so the whole file is
+    // kept aside (nothing lost).
+    fs.writeFileSync(file, 'model = "my-own-model"\napproval_policy = "never"\n');
     await applyConnect(t, S, now);
+    const connected = fs.readFileSync(file);
     fs.rmSync(dataDir, { recursive: true });
-    assert.equal((await undoConnect(t, now)).action, "unmerged");
+    const r = await undoConnect(t, now);
+    assert.equal(r.action, "unmerged");
     assert.equal(fs.readFileSync(file, "utf8"), 'approval_policy = "never"\n');
+    assert.ok(r.savedCurrent, "the file as it was is saved");
+    assert.ok(fs.readFileSync(r.savedCurrent).equals(connected));
+    assert.equal(fs.statSync(r.savedCurrent).mode & 0o777, 0o600, "it holds the key: private");
   });
 
   test("a broken file is refused: nothing written, no backup", async () => {

@@ -5,7 +5,10 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { findConnectable } from "../../../server/clients/registry";
+import { patchbayCommand } from "../../../server/connect/patchbay-command";
 import { verifyClient } from "../../../server/connect/verify";
+
+const bare = (args: string): string => `patchbay ${args}`;
 
 interface Seen {
   path: string;
@@ -124,11 +127,32 @@ describe("verifyClient", () => {
       fetch,
       undefined,
       null,
-      { PATH: "" },
+      (args) => patchbayCommand(args, { PATH: "" }),
     );
     assert.equal(r.ok, false);
     assert.equal(r.status, null);
     assert.match(r.hint ?? "", /`node \S+\/bin\/patchbay\.mjs serve` \(add `--demo` to try it without any login/);
+  });
+
+  test("a refused key in the file: one fix (connect again), not the server's advice to create a key", async () => {
+    reply = () => [
+      401,
+      {
+        type: "error",
+        error: {
+          type: "authentication_error",
+          message: "Incorrect API key provided. Create a key for your app in the Patchbay dashboard (or `x`).",
+        },
+      },
+    ];
+    const settings = { url: `${base}/v1/messages`, key: "pb-revoked", model: "m/x" };
+    const r = await verifyClient(claude, settings, "patchbay connect claude", fetch, undefined, "/h/settings.json");
+    assert.equal(r.ok, false);
+    assert.equal(
+      r.message,
+      "The key in /h/settings.json is not accepted (revoked?): run `patchbay connect claude` again " +
+        "(Patchbay said: Incorrect API key provided).",
+    );
   });
 
   test("no answer where the file points, but Patchbay runs on another port: says so and to connect again", async () => {
@@ -139,7 +163,7 @@ describe("verifyClient", () => {
     const settings = { url: `http://127.0.0.1:${port}/v1/responses`, key: "k", model: "m" };
     let asked = 0;
     const elsewhere = async () => (asked++, base);
-    const r = await verifyClient(codex, settings, "patchbay connect codex", fetch, undefined, null, {}, elsewhere);
+    const r = await verifyClient(codex, settings, "patchbay connect codex", fetch, undefined, null, bare, elsewhere);
     assert.equal(r.ok, false);
     assert.match(r.message, /no answer/);
     assert.equal(
@@ -155,7 +179,7 @@ describe("verifyClient", () => {
       async () => null,
       () => Promise.reject(new Error("x")),
     ]) {
-      const same = await verifyClient(codex, settings, "x", fetch, undefined, null, { PATH: "" }, where);
+      const same = await verifyClient(codex, settings, "x", fetch, undefined, null, bare, where);
       assert.match(same.hint ?? "", /^Is Patchbay running\?/);
     }
   });
@@ -170,7 +194,7 @@ describe("verifyClient", () => {
       fetch,
       undefined,
       null,
-      {},
+      bare,
       async () => "http://127.0.0.1:9",
     );
     assert.equal(r.ok, false);
@@ -182,7 +206,16 @@ describe("verifyClient", () => {
       { object: "response", output: [{ type: "message", content: [{ type: "output_text", text: "pong" }] }] },
     ];
     let asked = false;
-    const ok = await verifyClient(codex, settings, "x", fetch, undefined, null, {}, async () => ((asked = true), null));
+    const ok = await verifyClient(
+      codex,
+      settings,
+      "x",
+      fetch,
+      undefined,
+      null,
+      bare,
+      async () => ((asked = true), null),
+    );
     assert.equal(ok.ok, true);
     assert.equal(asked, false);
   });

@@ -18,6 +18,7 @@ import { HistoryService, Sweeper } from "../../../server/history";
 import type { AdminHistory } from "../../../server/history";
 import { FakeApps, FakeKeys, FakeRequestLog, FakeSettings, fakeStatus, MODELS } from "../admin/fakes";
 import { FakeOpenCode, assistantMessage, fakeDirectories, userMessage } from "./fake-opencode";
+import { bareCli } from "../../../server/core/cli-command";
 
 const ROOT = "/data/apps";
 const NOW = Date.UTC(2030, 0, 1);
@@ -66,6 +67,7 @@ async function start(withHistory = true): Promise<Started> {
     apps,
     keys: new FakeKeys(),
     requestLog: new FakeRequestLog(),
+    cli: bareCli,
     listModels: async () => MODELS,
     status: fakeStatus,
     onStatus: () => () => {},

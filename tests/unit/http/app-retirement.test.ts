@@ -21,6 +21,7 @@ import { createKeysStore } from "../../../server/stores/keys-store";
 import type { KeysStore, StoreLifecycle } from "../../../server/stores/types";
 import { MemoryLog, MODEL, ScriptedBackend, textAnswer, type Step } from "./fakes";
 import { removeDir, tempDir } from "../stores/helpers";
+import { bareCli } from "../../../server/core/cli-command";
 
 interface Stores {
   apps: AppsStoreHandle;
@@ -62,6 +63,7 @@ before(async () => {
   const app = createApiApp(
     {
       apps: server.apps,
+      cli: bareCli,
       keys: server.keys,
       responses,
       backend,

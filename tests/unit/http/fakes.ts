@@ -22,6 +22,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { AppsStore, KeysStore, LogPage, RequestLog } from "../../../server/stores/types";
+import { bareCli } from "../../../server/core/cli-command";
 
 export const KEY = "pb-unitTestKeyUnitTestKeyUnitTestKey000000000";
 export const MODEL = "mock/mock-model";
@@ -215,6 +216,7 @@ export async function startUnitServer(
   const app = createApiApp(
     {
       apps,
+      cli: bareCli,
       keys: new OneKey(),
       responses: new ResponseStore({
         dataDir: responsesDir,

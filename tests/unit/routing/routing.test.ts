@@ -9,6 +9,7 @@ import { runChain, type ChainReport, type ChainTarget } from "../../../server/ro
 import { requestHint, routeFor } from "../../../server/routing/roles";
 import { checkRouting } from "../../../server/routing/validate";
 import { modelInfo } from "../../harness/builders";
+import { bareCli } from "../../../server/core/cli-command";
 
 function target(id: string): ChainTarget {
   const [providerID = "", modelID = ""] = id.split("/");
@@ -45,17 +46,21 @@ test("unknown roles, loops and disallowed models are refused with the field name
   for (const [extra, message, param] of cases) {
     const app = App.parse({ ...base, ...extra });
     assert.throws(
-      () => checkRouting(app),
+      () => checkRouting(app, undefined, bareCli),
       (err: unknown) => err instanceof PatchbayError && message.test(err.message) && err.param === param,
       JSON.stringify(extra),
     );
   }
-  checkRouting(App.parse({ ...base, routes: { subagent: "fast", main: "m/c#high" }, fallbacks: { fast: ["m/b"] } }));
+  checkRouting(
+    App.parse({ ...base, routes: { subagent: "fast", main: "m/c#high" }, fallbacks: { fast: ["m/b"] } }),
+    undefined,
+    bareCli,
+  );
 
   // Removing an alias a route names: the message says so (not "neither an alias nor provider/model").
   const before = App.parse({ ...base, routes: { subagent: "fast" } });
   assert.throws(
-    () => checkRouting(App.parse({ ...base, aliases: {}, routes: { subagent: "fast" } }), before),
+    () => checkRouting(App.parse({ ...base, aliases: {}, routes: { subagent: "fast" } }), before, bareCli),
     (err: unknown) =>
       err instanceof PatchbayError &&
       err.param === "routes.subagent" &&

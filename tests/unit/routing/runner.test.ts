@@ -18,6 +18,7 @@ import { ResponseStore } from "../../../server/responses-store/response-store";
 import { Cooldowns } from "../../../server/routing/cooldowns";
 import { modelInfo } from "../../harness/builders";
 import { KEY, MODELS, MemoryLog, OneApp, OneKey, ScriptedBackend, textAnswer, type Step } from "../http/fakes";
+import { bareCli } from "../../../server/core/cli-command";
 
 type Json = Record<string, unknown>;
 const H = 3_600_000;
@@ -46,6 +47,7 @@ before(async () => {
   const app = createApiApp(
     {
       apps,
+      cli: bareCli,
       keys: new OneKey(),
       responses: new ResponseStore({ dataDir: dir }),
       backend,

@@ -6,6 +6,7 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { ADMIN_API_PREFIX, adminApi, type EndpointDef } from "../../../../shared/admin-api";
 import { PatchbayError } from "../../../core/errors";
+import { bareCli, type CliCommand } from "../../../core/cli-command";
 
 /** How a request proved it may use the admin API: the admin token, or a dashboard session's token. */
 export type AdminAuth = "bearer" | "session" | null;
@@ -52,6 +53,7 @@ export function requireAuth(
   adminToken: string,
   sessions: DashboardSessions,
   apiBaseUrl: () => string | null = () => null,
+  cli: CliCommand = bareCli,
 ) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const isApi = req.path.startsWith(ADMIN_API_PREFIX);
@@ -62,7 +64,7 @@ export function requireAuth(
         new PatchbayError(
           "admin_auth_required",
           `This is Patchbay's dashboard port, not its API: point the client at ${api ?? "the OpenAI API URL"}` +
-            `${api ? "" : " (`patchbay serve` prints it; the API is stopped now)"} (the Anthropic SDK and Claude Code: ` +
+            `${api ? "" : ` (\`${cli("serve")}\` prints it; the API is stopped now)`} (the Anthropic SDK and Claude Code: ` +
             `the same URL without /v1).`,
         ),
       );
@@ -75,7 +77,9 @@ export function requireAuth(
       next(
         new PatchbayError(
           "admin_auth_required",
-          "Sign in to the Patchbay dashboard first: open it from the tray, use a login URL (`patchbay serve` prints one; `patchbay dashboard` makes a new one), or send Authorization: Bearer <adminToken> from runtime.json in the data folder.",
+          `Sign in to the Patchbay dashboard first: open it from the tray, use a login URL (\`${cli("serve")}\` prints ` +
+            `one; \`${cli("dashboard")}\` makes a new one), or send Authorization: Bearer <adminToken> from ` +
+            "runtime.json in the data folder.",
         ),
       );
       return;

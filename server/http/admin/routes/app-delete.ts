@@ -6,6 +6,7 @@ import type { App } from "../../../../shared/apps";
 import { PatchbayError } from "../../../core/errors";
 import { eraseAppSessions, type EraseResult, type SessionEraser } from "../../../history/erase-app";
 import type { AdminServices } from "../services";
+import type { CliCommand } from "../../../core/cli-command";
 
 /** Deletes in flight per admin service and app name (the next one for a name waits for the last). */
 const inFlight = new WeakMap<AdminServices, Map<string, Promise<unknown>>>();
@@ -31,7 +32,7 @@ async function deleteNow(s: AdminServices, app: App, withSessions: boolean): Pro
   // Keys first: a key must never outlive its app, even if the app deletion then fails.
   await s.keys.revokeAll(app.name);
   // Then its sessions (no request can add one now): once the app is gone nothing could reach them.
-  const erased = s.history && withSessions ? await eraseOrKeep(s.history.service, app.name) : null;
+  const erased = s.history && withSessions ? await eraseOrKeep(s.history.service, app.name, s.cli) : null;
   await s.apps.delete(app.name, app.id);
   return erased ? { ok: true, sessionsDeleted: erased.deleted, sessionsLeft: erased.left } : { ok: true };
 }
@@ -40,7 +41,7 @@ async function deleteNow(s: AdminServices, app: App, withSessions: boolean): Pro
  * Erases an app's sessions before the app goes. When OpenCode cannot be asked, throws PatchbayError 503 and the app
  * stays (its keys already revoked), so deleting again finishes the job; `?sessions=keep` deletes it without them.
  */
-async function eraseOrKeep(history: SessionEraser, app: string): Promise<EraseResult> {
+async function eraseOrKeep(history: SessionEraser, app: string, cli: CliCommand): Promise<EraseResult> {
   try {
     return await eraseAppSessions(history, app);
   } catch (err) {
@@ -50,7 +51,7 @@ async function eraseOrKeep(history: SessionEraser, app: string): Promise<EraseRe
       "backend_unavailable",
       `The keys of app '${app}' are revoked, but its sessions could not be deleted (${why}). The app is kept ` +
         "until they can be: delete it again, or delete it and leave its sessions in OpenCode's database " +
-        "(`patchbay app delete NAME --keep-sessions`; admin API: `?sessions=keep`).",
+        `(\`${cli(`app delete ${app} --keep-sessions`)}\`; admin API: \`?sessions=keep\`).`,
     );
   }
 }

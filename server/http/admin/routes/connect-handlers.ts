@@ -1,5 +1,6 @@
 // Handlers of the connect rows of the admin endpoint table (issue 17): the dashboard's "Set up" dialog runs the same
 // operations as `patchbay connect` (server/connect/connect-service.ts), with this Patchbay's own stores.
+import { cliCommandFor } from "../../../connect/patchbay-command";
 import type { ConnectClientId } from "../../../../shared/admin/connect";
 import { findConnectable, type ConnectableClient } from "../../../clients/registry";
 import {
@@ -23,7 +24,9 @@ function client(id: ConnectClientId): ConnectableClient {
 }
 
 function request(s: AdminServices, id: ConnectClientId, model?: string): ConnectRequest {
-  return { client: client(id), env: s.clientEnv ?? process.env, ...(model !== undefined ? { model } : {}) };
+  const env = s.clientEnv ?? process.env;
+  const cli = cliCommandFor(s.status().dataDir, env);
+  return { client: client(id), env, cli, ...(model !== undefined ? { model } : {}) };
 }
 
 export const connectHandlers: { [K in ConnectRow]: Handler<K> } = {

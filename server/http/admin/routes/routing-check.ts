@@ -20,14 +20,14 @@ export async function checkRoutingModels(
   try {
     catalog = await s.listModels();
   } catch (err) {
-    const unchecked = unknownRoutingModels(change, previous, []);
+    const unchecked = unknownRoutingModels(change, previous, [], s.cli);
     if (unchecked.length === 0) return [];
     const why = err instanceof Error ? err.message : String(err);
     return [
       `Saved without checking that a provider offers ${unchecked.map((u) => u.model).join(", ")}: the model list is unavailable (${why}). A request that reaches a model no provider offers is refused, naming it.`,
     ];
   }
-  const unknown = unknownRoutingModels(change, previous, catalog);
+  const unknown = unknownRoutingModels(change, previous, catalog, s.cli);
   const first = unknown[0];
   if (first)
     throw new PatchbayError(

@@ -6,12 +6,13 @@ import type { Handler } from "./handler";
 type SessionRow = "openDashboardSession" | "closeDashboardSession" | "createLoginLink";
 
 export const sessionHandlers: { [K in SessionRow]: Handler<K> } = {
-  openDashboardSession: ({ body }, _s, ctx) => {
+  openDashboardSession: ({ body }, s, ctx) => {
     const sessionToken = ctx.logins.exchange(body.loginToken);
     if (sessionToken === null)
       throw new PatchbayError(
         "admin_auth_required",
-        "This login link was already used or is unknown. Get a new one with `patchbay dashboard` (in the repo: `npm run -s patchbay -- dashboard`), or open the dashboard from the tray.",
+        `This login link was already used or is unknown. Get a new one with \`${s.cli("dashboard")}\`, or open ` +
+          "the dashboard from the tray.",
       );
     return { sessionToken };
   },
