@@ -155,8 +155,9 @@ export function AgentCheck() {
       <h2 id="agent-check">Check your agents</h2>
       <p className="section-note">
         Runs each agent CLI you have (on PATH, else in Patchbay&apos;s own node_modules) headless in a throwaway home
-        against a throwaway Patchbay serving the scripted demo model: a plain prompt and one tool round trip. The same
-        check as <code>patchbay doctor</code>; it uses none of your logins and changes none of your files.
+        against a throwaway Patchbay serving the scripted demo model: a plain prompt, one tool round trip and, where the
+        agent can send one, an image. The same check as <code>patchbay doctor</code>; it uses none of your logins and
+        changes none of your files.
       </p>
       <fieldset className="row" style={{ gap: 16, border: 0, padding: 0, margin: 0 }} disabled={running}>
         <legend className="visually-hidden">Agents to check</legend>

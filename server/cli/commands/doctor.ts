@@ -30,8 +30,9 @@ export function registerDoctorCommand(program: Command, ctx: CliContext): void {
       "after",
       `
 Each agent found (on PATH first, else in Patchbay's node_modules) runs headless in a throwaway home against a
-throwaway Patchbay serving the scripted demo model: a plain prompt and one tool round trip. The last version whose
-checks all passed is kept in <data folder>/doctor.json. Needs no login and no running Patchbay.`,
+throwaway Patchbay serving the scripted demo model: a plain prompt, one tool round trip and, where the agent can send
+one, an image it reads with its own file tool. The last version whose checks all passed is kept in
+<data folder>/doctor.json. Needs no login and no running Patchbay.`,
     )
     .action(async (opts: DoctorCliOptions) => {
       const only = opts.client?.map((n) => {
