@@ -5,7 +5,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { appDataKey } from "../shared/apps";
 import type { PatchbayStatus } from "../shared/status";
-import { watchAppRetirement } from "./app-retirement";
+import { watchApps } from "./compose/app-watch";
 import { RunRegistry } from "./http/model-run/run-registry";
 import { ConcurrencyGate } from "./core/concurrency";
 import { ModelListCache } from "./core/model-list-cache";
@@ -31,9 +31,6 @@ import { OpenCodeSupervisor } from "./opencode/process/supervisor";
 import { defaultUserOpenCodePaths } from "./opencode-user-paths";
 import type { Patchbay, PatchbayDeps, PatchbayUrls } from "./patchbay-types";
 import { inlineRemoteImages } from "./security/inline-images";
-import { withServerTools } from "./server-tools/loop";
-import { serverToolServices } from "./server-tools/services";
-import { createWebFetcher } from "./server-tools/web-fetch";
 import { providerSecrets } from "./opencode/process/home/provider-secrets";
 import { trackModelCount } from "./compose/model-count";
 import { createLogSecrets } from "./compose/log-secrets";
@@ -44,6 +41,7 @@ import { acquireInstanceLock } from "./instance-lock";
 import { removeRuntimeFile, writeRuntimeFile } from "./runtime-file";
 import { limitsGlance, watchLimits } from "./compose/limits-glance";
 import { wireDoctor } from "./compose/doctor";
+import { wireServerTools } from "./compose/server-tools";
 import { PATCHBAY_VERSION } from "./version";
 import { cliCommandFor } from "./connect/patchbay-command";
 
@@ -159,19 +157,11 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     now,
   });
 
-  const serverToolBackend = withServerTools(backend, {
-    services: serverToolServices({
-      searchUrl: () => deps.searchUrl ?? settings.get().searchUrl,
-      // The backend sees the app's data key (shared/apps.ts appDataKey), not its name.
-      webSearchOn: (key) => apps.list().find((a) => appDataKey(a) === key)?.webSearch ?? false,
-      appName: (key) => apps.list().find((a) => appDataKey(a) === key)?.name ?? key,
-      fetchPage: createWebFetcher(deps.webFetchAllowAddress ? { allowAddress: deps.webFetchAllowAddress } : {}),
-    }),
-    onCall: (app, c) =>
-      log(
-        // The time goes first: an error message ends a sentence ("… 15000 ms.") and must not run into "in N ms".
-        `${app}: ${c.kind} ${JSON.stringify(c.target.slice(0, 200))} via ${c.backend} (${c.ms} ms): ${c.error ?? `${c.results} result(s)`}`,
-      ),
+  const serverToolBackend = wireServerTools(backend, {
+    apps: () => apps.list(),
+    searchUrl: () => deps.searchUrl ?? settings.get().searchUrl,
+    deps,
+    log,
   });
   const apiApp = createApiApp(
     {
@@ -289,32 +279,18 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     modelCount.stateChanged(st.state);
     emit();
   });
-  // A deleted app's runs end and its data goes; a revoked key's runs end (whoever made the change).
-  const retirement = watchAppRetirement({
+  // A deleted app's runs end and its data goes; a revoked key's runs end; a new app boots (whoever made the change).
+  const retirement = watchApps({
     apps,
     keys,
     runs,
     responses,
-    onDeleted: (app) => {
-      history.sweeper.forget(app.name);
-      // Its pre-created sessions too (empty, but nobody could ever use them).
-      void backend.forgetApp(appDataKey(app));
-      // A new app of the same name must not see the old one's conversations.
-      void requestIndex.drop(app.name).catch((err: unknown) => log(`could not remove request records: ${String(err)}`));
-    },
+    backend,
+    openCodeReady: () => supervisor.status().state === "ready",
+    sweeper: history.sweeper,
+    requestIndex,
+    changed: () => emit(),
     log,
-  });
-  let knownApps = new Set(apps.list().map((a) => a.id));
-  apps.onChange(() => {
-    const current = apps.list();
-    // A new app's default instance boots now, so its first request does not pay for it.
-    for (const app of current)
-      if (!knownApps.has(app.id) && supervisor.status().state === "ready")
-        void backend
-          .bootApp(appDataKey(app))
-          .catch((err: unknown) => log(`pre-warming app ${app.name} failed: ${String(err)}`));
-    knownApps = new Set(current.map((a) => a.id));
-    emit();
   });
   const onStatus = (l: (s: PatchbayStatus) => void): (() => void) => {
     listeners.add(l);
