@@ -44,6 +44,7 @@ import { wireDoctor } from "./compose/doctor";
 import { wireServerTools } from "./compose/server-tools";
 import { PATCHBAY_VERSION } from "./version";
 import { cliCommandFor } from "./connect/patchbay-command";
+import { bareCli } from "./core/cli-command";
 
 export type { Patchbay, PatchbayDeps, PatchbayUrls, DesktopHost, UserOpenCodePaths } from "./patchbay-types";
 export { defaultUserOpenCodePaths } from "./opencode-user-paths";
@@ -175,7 +176,8 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       logBodies: () => settings.get().logBodies,
       inlineImages: (request, allowed, signal) =>
         inlineRemoteImages(request, { allowed, ...(signal ? { signal } : {}) }),
-      cli,
+      // API clients (maybe over the LAN) are told commands by name: never this machine's paths or data folder.
+      cli: bareCli,
       afterRequest: (app) => history.sweeper.notifyRequest(app),
       budgets,
       cooldowns,

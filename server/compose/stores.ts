@@ -32,7 +32,7 @@ export interface StoresOptions {
   onNotice: (message: string) => void;
   /** Secrets known by value, removed from every request log entry wherever they appear (read on each write). */
   secrets: () => string[];
-  /** How messages name a Patchbay command (connect/patchbay-command.ts cliCommandFor). */
+  /** How the apps store's refusals (dashboard, CLI) name a Patchbay command (connect/patchbay-command.ts). */
   cli: CliCommand;
 }
 
@@ -52,7 +52,8 @@ export async function openStores(o: StoresOptions): Promise<PatchbayStores> {
     requestLog,
     responses,
     budgetUsage,
-    budgets: createBudgetGuard(budgetUsage, o.cli),
+    // Its 429 goes to API clients, maybe over the LAN: the command by name, no local path.
+    budgets: createBudgetGuard(budgetUsage),
     cooldowns: new Cooldowns(now),
     async close() {
       await Promise.allSettled([

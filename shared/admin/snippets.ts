@@ -42,7 +42,8 @@ function lit(s: string): string {
  * `ANTHROPIC_AUTH_TOKEN` (sent as `Authorization: Bearer`), every model tier (main, background haiku, sonnet/opus
  * subagents) maps to `model`, `CLAUDE_CODE_ATTRIBUTION_HEADER=0` drops the billing line Claude Code otherwise puts
  * first in the system prompt, telemetry, error reports and update checks are off (not all "nonessential traffic":
- * that also switches off gateway model discovery), and discovery is on so `/model` lists Patchbay's models. With `contextTokens` (the
+ * that also switches off gateway model discovery), discovery is on so `/model` lists Patchbay's models, and the gateway
+ * hint headers are on (`x-claude-code-request-class`: what an app's routes go by). With `contextTokens` (the
  * model's context window, as `patchbay launch` passes it) `CLAUDE_CODE_MAX_CONTEXT_TOKENS` tells Claude Code the
  * window it cannot know for a non-Anthropic model. One `export NAME=value` line each; `root` is the server root URL.
  */
@@ -63,6 +64,8 @@ export function claudeCodeEnv(root: string, model: string, contextTokens?: numbe
     "export CLAUDE_CODE_ATTRIBUTION_HEADER=0",
     "export DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1",
     "export CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY=1",
+    // The request-role headers an app's routes use (subagent, compaction, …), as launch and connect set them.
+    "export CLAUDE_CODE_GATEWAY_HINT_HEADERS=1",
     ...context,
   ];
 }
@@ -267,8 +270,9 @@ export function buildSnippets(o: SnippetOptions): Snippet[] {
       code: [
         `model = ${m}`,
         'model_provider = "patchbay"',
-        "# Patchbay cannot run OpenAI's hosted tools: Codex's web_search is dropped (named in x-patchbay-warnings).",
-        '# Uncomment to stop Codex offering it: web_search = "disabled"',
+        "# Codex's web_search runs in Patchbay when the app has web search on and a search backend is set (dashboard:",
+        '# the app\'s Limits tab, Settings → Web search). Uncomment to stop Codex offering it: web_search = "disabled"',
+        "# `patchbay connect codex` also writes a model catalog (context windows, image input) Codex reads.",
         "",
         "[model_providers.patchbay]",
         'name = "Patchbay"',

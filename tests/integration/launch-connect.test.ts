@@ -238,6 +238,17 @@ if (process.argv.at(-1) === "wait") {
       ),
       check.stderr,
     );
+    // What the API told the client names the command, never this machine's paths or data folder (a client may be
+    // on another machine).
+    const refused = await fetch(`${fx.apiBase}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "hi" }] }),
+    });
+    assert.equal(refused.status, 401);
+    const said = ((await refused.json()) as { error: { message: string } }).error.message;
+    assert.match(said, /\(or `patchbay key create <app>`\)/);
+    assert.ok(!said.includes(fx.dataDir) && !said.includes("bin/patchbay.mjs"), said);
     // connect again writes a live key
     const again = await cli(["connect", "codex", "--model", MODEL]);
     assert.equal(again.code, 0, again.stderr + again.stdout);

@@ -54,7 +54,8 @@ export interface ModelRequestDeps {
   /** Inlines http(s) images (SSRF-guarded) or refuses them when the app does not allow remote images; `signal`
    *  aborts pending fetches when the client leaves. */
   inlineImages: (request: NeutralRequest, allowed: boolean, signal?: AbortSignal) => Promise<NeutralRequest>;
-  /** How a message names a Patchbay command on this machine, the data folder included (connect/patchbay-command). */
+  /** How a message to an API client names a Patchbay command: by name only (core/cli-command.ts bareCli); an API
+   *  client may be on another machine, and this one's paths and data folder are none of its business. */
   cli: CliCommand;
   now: () => number;
   /** After a request used a session of `app` (history sweeps hook in here). */

@@ -21,8 +21,9 @@ export function WebSearchPanel() {
       <div>
         <h2>Web search</h2>
         <p className="section-note">
-          Clients such as Claude Code (WebSearch, WebFetch) and Codex (web search) ask their provider to search the web.
-          Patchbay runs those searches and page fetches itself and hands the client real results.
+          Clients such as Claude Code (WebSearch) and Codex (web search) ask their provider to search the web, and
+          Anthropic clients may ask it to fetch a page (web fetch). Patchbay runs those searches and page fetches itself
+          and hands the client real results. (Claude Code&apos;s WebFetch tool fetches pages on your machine by itself.)
         </p>
       </div>
       <Switch

@@ -29,10 +29,10 @@ export function WebSearchSection({ settings }: { settings: Settings }) {
       <div>
         <h2>Web search</h2>
         <p className="section-note">
-          When a client offers its provider&apos;s web search or web fetch tool (Claude Code&apos;s WebSearch and
-          WebFetch, Codex&apos;s web search), Patchbay runs it: searches go to this SearXNG-compatible endpoint (
-          <code>GET &lt;url&gt;/search?q=…&amp;format=json</code>), pages are fetched by Patchbay from public addresses
-          only. Each app can switch it off on its Limits tab.
+          When a client offers its provider&apos;s web search or web fetch tool (Claude Code&apos;s WebSearch,
+          Codex&apos;s web search, Anthropic&apos;s web fetch), Patchbay runs it: searches go to this SearXNG-compatible
+          endpoint (<code>GET &lt;url&gt;/search?q=…&amp;format=json</code>), pages are fetched by Patchbay from public
+          addresses only. Each app can switch it off on its Limits tab.
         </p>
       </div>
       <TextField
