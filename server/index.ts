@@ -237,6 +237,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     opencode: supervisor.status(),
     runtime: { ...runtime.status(), keepAlive: keepAlive.status() },
     dataDir,
+    cli: cli("").trimEnd(),
     demo: Boolean(demo),
     notices: [
       ...settings.notices(),

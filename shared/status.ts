@@ -88,6 +88,9 @@ export const PatchbayStatus = z.object({
   /** Memory, live instances and recycles (absent from older servers). */
   runtime: RuntimeStatus.optional(),
   dataDir: z.string(),
+  /** How to run this Patchbay's CLI on its machine, its data folder included (`patchbay`, `node /x/bin/patchbay.mjs
+   *  --data-dir '/y'`): the dashboard's hints put their command after it. Absent from older servers. */
+  cli: z.string().optional(),
   demo: z.boolean(),
   /** Notices the UI should show (e.g. a corrupt settings file was set aside). */
   notices: z.array(z.string()),

@@ -44,9 +44,10 @@ function SignedOut({ byUser }: { byUser: boolean }) {
         <ul className="muted signed-out-ways">
           <li>Desktop app: open the dashboard from the tray menu.</li>
           <li>
-            Headless: run <code>patchbay dashboard</code> (in the repo: <code>npm run -s patchbay -- dashboard</code>)
-            for a new one-time login URL from the running Patchbay. Every launch of <code>patchbay serve</code> also
-            prints one (<code>Dashboard: …/login?token=…</code>).
+            Headless: run <code>patchbay dashboard</code> (in the repo: <code>npm run -s patchbay -- dashboard</code>;
+            add the <code>--data-dir</code> Patchbay was started with, if any) for a new one-time login URL from the
+            running Patchbay. Every launch of <code>patchbay serve</code> also prints one (
+            <code>Dashboard: …/login?token=…</code>).
           </li>
           <li>
             Scripts need no login URL: they read <code>adminUrl</code> and <code>adminToken</code> from{" "}

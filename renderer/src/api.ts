@@ -81,6 +81,13 @@ export function useStatus() {
   return useQuery({ queryKey: qk.status, queryFn: () => api.getStatus(), refetchInterval: STATUS_POLL_MS });
 }
 
+/** A Patchbay command as it runs on this machine, for this data folder (`status.cli`; plain `patchbay` until the
+ *  status is known): `cli("launch claude")`. */
+export function useCli(): (args: string) => string {
+  const prefix = useStatus().data?.cli ?? "patchbay";
+  return (args) => `${prefix} ${args}`;
+}
+
 /** How often the Connect page asks how a running agent check is going. */
 export const DOCTOR_POLL_MS = 1_000;
 

@@ -76,7 +76,9 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
       assert.equal(reused?.status(), 401);
       await p.getByRole("heading", { name: "This login link has expired" }).waitFor();
       const used = await p.getByRole("main").innerText();
-      for (const part of ["works only once", "patchbay dashboard", "runtime.json", "adminToken", "tray"])
+      // The command names this Patchbay's data folder: run elsewhere, a bare `patchbay dashboard` reaches another one.
+      const command = `--data-dir '${d.fx.dataDir}' dashboard`;
+      for (const part of ["works only once", command, "runtime.json", "adminToken", "tray"])
         assert.ok(used.includes(part), `the used-link page mentions ${part}: ${used}`);
       await p.goto(`${d.fx.urls.adminUrl}/apps`);
       await p.getByRole("heading", { name: "Sign in to Patchbay" }).waitFor();

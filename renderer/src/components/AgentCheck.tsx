@@ -11,7 +11,7 @@ import {
   type DoctorClientResult,
   type DoctorRun,
 } from "../../../shared/admin/doctor";
-import { api, errorMessage, qk, useDoctorRun } from "../api";
+import { api, errorMessage, qk, useCli, useDoctorRun } from "../api";
 import { formatDateTime, formatRelative } from "../lib/format";
 import { Callout, EmptyState, ErrorState } from "./States";
 
@@ -134,6 +134,7 @@ function RunState({ run }: { run: DoctorRun }) {
 }
 
 export function AgentCheck() {
+  const cli = useCli();
   const run = useDoctorRun();
   const qc = useQueryClient();
   const [picked, setPicked] = useState<ReadonlySet<DoctorClientId>>(new Set(DOCTOR_CLIENT_IDS));
@@ -156,7 +157,7 @@ export function AgentCheck() {
       <p className="section-note">
         Runs each agent CLI you have (on PATH, else in Patchbay&apos;s own node_modules) headless in a throwaway home
         against a throwaway Patchbay serving the scripted demo model: a plain prompt, one tool round trip and, where the
-        agent can send one, an image. The same check as <code>patchbay doctor</code>; it uses none of your logins and
+        agent can send one, an image. The same check as <code>{cli("doctor")}</code>; it uses none of your logins and
         changes none of your files.
       </p>
       <fieldset className="row" style={{ gap: 16, border: 0, padding: 0, margin: 0 }} disabled={running}>

@@ -8,7 +8,7 @@ import {
   ConnectClientId,
   type ConnectVerifyResult,
 } from "../../../shared/admin/connect";
-import { api, errorMessage } from "../api";
+import { api, errorMessage, useCli } from "../api";
 import { SetupAgentDialog, VerifyResult } from "./SetupAgentDialog";
 import { Callout } from "./States";
 import { useState } from "react";
@@ -46,6 +46,7 @@ function AgentRow({ client, onSetup }: { client: ConnectClientId; onSetup: () =>
 }
 
 export function CodingAgents() {
+  const cli = useCli();
   const [params, setParams] = useSearchParams();
   const parsed = ConnectClientId.safeParse(params.get("setup"));
   const open = parsed.success ? parsed.data : null;
@@ -64,9 +65,9 @@ export function CodingAgents() {
       <h2 id="coding-agents">Coding agents</h2>
       <p className="section-note">
         Set an agent up for good in its own config file (you see the change first), or start it once with{" "}
-        <code>patchbay launch claude</code> / <code>patchbay launch codex</code> without changing any file (no{" "}
-        <code>patchbay</code> command yet? <code>npm run -s patchbay -- install-cli</code> in the Patchbay folder puts
-        it on your PATH).
+        <code>{cli("launch claude")}</code> / <code>{cli("launch codex")}</code> without changing any file (
+        <code>npm run -s patchbay -- install-cli</code> in the Patchbay folder puts a <code>patchbay</code> command on
+        your PATH).
       </p>
       <ul className="stack" style={{ listStyle: "none", padding: 0, margin: 0 }}>
         {CONNECT_CLIENT_IDS.map((c) => (

@@ -299,7 +299,7 @@ async function describeSearchBackend(ctx: CliContext): Promise<string> {
     const from = search.from === "settings" ? "Settings" : search.from;
     return search.url
       ? `queries go to the SearXNG-compatible endpoint ${search.url} (the running Patchbay's, from ${from}); pages are fetched by Patchbay.`
-      : 'the running Patchbay has no search backend (set one in Settings, or restart it with `patchbay serve --search-url URL`); until then searches get a "search unavailable" result.';
+      : `the running Patchbay has no search backend (set one in Settings, or restart it with \`${cliHint(ctx, "serve --search-url URL")}\`); until then searches get a "search unavailable" result.`;
   }
   const fromEnv = ctx.io.env.PATCHBAY_SEARCH_URL?.trim();
   let url = fromEnv || null;
@@ -310,10 +310,10 @@ async function describeSearchBackend(ctx: CliContext): Promise<string> {
   }
   const which = running
     ? "" // a running Patchbay too old to say which it uses: the best guess, unqualified
-    : " (no Patchbay is running on this data folder: this is what `patchbay serve` would use without --search-url)";
+    : ` (no Patchbay is running on this data folder: this is what \`${cliHint(ctx, "serve")}\` would use without --search-url)`;
   return url
     ? `queries go to the SearXNG-compatible endpoint ${url}${fromEnv ? " (PATCHBAY_SEARCH_URL)" : ""}${which}; pages are fetched by Patchbay.`
-    : `no search backend is configured yet${which} (set one in Settings, with \`patchbay serve --search-url URL\` or PATCHBAY_SEARCH_URL); until then searches get a "search unavailable" result.`;
+    : `no search backend is configured yet${which} (set one in Settings, with \`${cliHint(ctx, "serve --search-url URL")}\` or PATCHBAY_SEARCH_URL); until then searches get a "search unavailable" result.`;
 }
 
 /**

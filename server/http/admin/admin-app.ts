@@ -56,7 +56,7 @@ export function createAdminApp(services: AdminServices, options: AdminAppOptions
       serveRendererIndex(services.staticDir, res, next);
       return;
     }
-    res.status(401).type("html").send(loginFailedPage());
+    res.status(401).type("html").send(loginFailedPage(services.cli("dashboard")));
   });
 
   app.use(originGuard(services.adminOrigin));

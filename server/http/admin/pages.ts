@@ -1,5 +1,6 @@
 // Small self-contained HTML pages the admin listener serves outside the React app (used login link,
-// dashboard not built). Static text only: nothing from the request is echoed into them.
+// dashboard not built). Nothing from the request is echoed into them; the one command they name is this Patchbay's
+// own (its path and data folder, HTML-escaped).
 
 function page(title: string, body: string): string {
   return `<!doctype html>
@@ -15,15 +16,21 @@ ul{padding-left:1.2rem;margin:.5rem 0}
 <body><main><h1>${title}</h1>${body}</main></body></html>`;
 }
 
+/** `<`, `>`, `&`, `"` and `'` as HTML entities. */
+function escapeHtml(text: string): string {
+  return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 /** 401 page for a login link that was already used or is unknown. Same ways back in, in the same words, as the
- *  dashboard's signed-out screen (renderer/src/Layout.tsx). */
-export function loginFailedPage(): string {
+ *  dashboard's signed-out screen (renderer/src/Layout.tsx); `dashboardCommand` is how this Patchbay makes a new one
+ *  (`node /x/bin/patchbay.mjs --data-dir '/y' dashboard`: the data folder decides which Patchbay answers). */
+export function loginFailedPage(dashboardCommand = "patchbay dashboard"): string {
   return page(
     "This login link has expired",
     "<p>A login link works only once, and only while the Patchbay that printed it runs.</p>" +
       "<ul>" +
       "<li>Desktop app: open the dashboard from the tray menu.</li>" +
-      "<li>Headless: run <code>patchbay dashboard</code> (in the repo: <code>npm run -s patchbay -- dashboard</code>) " +
+      `<li>Headless: run <code>${escapeHtml(dashboardCommand)}</code> ` +
       "for a new one-time login URL from the running Patchbay. " +
       "Every launch of <code>patchbay serve</code> also prints one.</li>" +
       "<li>Scripts need no login URL: they read <code>adminUrl</code> and <code>adminToken</code> from " +
