@@ -148,7 +148,8 @@ function companionTarget(t: ConnectTarget, file: string, text: string): ConnectT
   const at = c.path(file);
   return {
     ...t,
-    client: { ...t.client, config: { path: () => at, merge: () => text, unmerge: (cur) => cur, read: () => null } },
+    // Patchbay owns the whole file: without a backup, undo takes all of it out (see undoLocked).
+    client: { ...t.client, config: { path: () => at, merge: () => text, unmerge: () => "", read: () => null } },
   };
 }
 
@@ -295,6 +296,8 @@ export interface UndoOutcome {
   path: string;
   action: "restored" | "removed" | "unmerged" | "nothing";
   savedCurrent: string | null;
+  /** `unmerged`: nothing else was in the file, so it was removed. */
+  emptied?: boolean;
   /** What undo did to the companion file (Codex's model catalog), when the client has one. */
   companion?: Omit<UndoOutcome, "companion">;
 }
@@ -334,8 +337,11 @@ async function undoLocked(t: ConnectTarget, file: string, now: () => number): Pr
     await mkdir(backupsDir(t.dataDir), { recursive: true, mode: 0o700 });
     const savedCurrent = replacedPath(t, file, now);
     await writeFileAtomic(savedCurrent, current, { mode: 0o600 });
-    await writeFileAtomic(file, without);
-    return { path: file, action: "unmerged", savedCurrent };
+    // Nothing but Patchbay's settings was in it: an empty file left behind would only be debris.
+    const emptied = /^\s*(\{\s*\}\s*)?$/.test(without);
+    if (emptied) await rm(file, { force: true });
+    else await writeFileAtomic(file, without);
+    return { path: file, action: "unmerged", savedCurrent, ...(emptied ? { emptied } : {}) };
   }
   let savedCurrent: string | null = null;
   if (current !== null && sha256(current) !== record.writtenSha256) {

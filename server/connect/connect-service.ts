@@ -14,6 +14,7 @@ import type { ConnectableClient } from "../clients/registry";
 import { ConfigFileError, type ClientSettings } from "../clients/types";
 import { applyConnect, configPath, planConnect, planDiff, undoConnect, type ConnectPlan } from "./connect-files";
 import { ensureConnectKey, isReusableConnectKey } from "./connect-key";
+import { keyPrefixOf } from "../stores/keys-store";
 import { apiOrigin, chooseModels, clientSettings, type PatchbayAccess } from "./patchbay-access";
 import type { CliCommand } from "../core/cli-command";
 import { patchbayCommand } from "./patchbay-command";
@@ -168,10 +169,18 @@ function portNotes(status: PatchbayStatus, client: string, command: string): str
   ];
 }
 
-/** Restores the original file. Needs no running Patchbay. Throws PatchbayError. */
+/** Restores the original file; `keyPrefix` names the key the file held (undo revokes nothing). Needs no running
+ *  Patchbay. Throws PatchbayError. */
 export async function undoClientConnect(dataDir: string, r: ConnectRequest): Promise<ConnectUndoResult> {
-  const outcome = await undoConnect({ client: r.client, dataDir, env: r.env }).catch(asPatchbayError);
-  return { client: r.client.id, ...outcome };
+  const target = { client: r.client, dataDir, env: r.env };
+  const before = await planConnect(target, PLACEHOLDER_SETTINGS).then(
+    (p) => p.before,
+    () => null, // a file connect cannot read: undo says why below
+  );
+  const key = keyInConfig(r.client, before);
+  const outcome = await undoConnect(target).catch(asPatchbayError);
+  const held = key !== null && outcome.action !== "nothing" && /^pb-/.test(key);
+  return { client: r.client.id, ...outcome, ...(held ? { keyPrefix: keyPrefixOf(key) } : {}) };
 }
 
 /**

@@ -83,12 +83,17 @@ export const ConnectUndoResult = z.object({
   /** The file as it was before undo, saved here: it had been edited since connect, or (`unmerged`) no backup of the
    *  original was found, so the values Patchbay's settings replaced cannot be restored from it. */
   savedCurrent: z.string().nullable(),
+  /** `unmerged`: nothing but Patchbay's settings was in the file, so it was removed. */
+  emptied: z.boolean().optional(),
+  /** Prefix of the Patchbay key the file held (as key lists show it, without `pb-`): undo revokes nothing. */
+  keyPrefix: z.string().optional(),
   /** What undo did to the companion file (restored before the first connect, removed, or nothing). */
   companion: z
     .object({
       path: z.string(),
       action: z.enum(["restored", "removed", "unmerged", "nothing"]),
       savedCurrent: z.string().nullable(),
+      emptied: z.boolean().optional(),
     })
     .optional(),
 });

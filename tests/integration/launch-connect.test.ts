@@ -138,6 +138,14 @@ if (process.argv.at(-1) === "wait") {
     const undo = await cli(["connect", "codex", "--undo"]);
     assert.equal(undo.code, 0, undo.stderr);
     assert.match(undo.stdout, /Restored .*config\.toml/);
+    // Undo revokes nothing: it names the key the file held and how to revoke it.
+    assert.ok(
+      undo.stdout.includes(
+        `Its key pb-${key.slice(3, 15)} (app "codex") still works; revoke it in the dashboard or with: ` +
+          patchbayCommand(`--data-dir '${fx.dataDir}' key revoke codex pb-${key.slice(3, 15)}`, { PATH: "" }),
+      ),
+      undo.stdout,
+    );
     assert.ok(fs.readFileSync(file).equals(Buffer.from(original)), "byte for byte");
   });
 

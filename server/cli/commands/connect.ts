@@ -104,7 +104,7 @@ Examples:
           restored: `Restored ${r.path} as it was before \`${command}\`.`,
           removed: `Removed ${r.path} (it did not exist before \`${command}\`).`,
           unmerged:
-            `Removed Patchbay's settings from ${r.path}. No backup of the original is in the data folder ` +
+            `Removed Patchbay's settings from ${r.path}${r.emptied ? " (nothing else was in it, so the file is gone)" : ""}. No backup of the original is in the data folder ` +
             `${ctx.dataDir()}, so what they replaced (e.g. your own model) could not be put back; if you connected ` +
             "with another data folder, its backup is there (undo again with that --data-dir).",
           nothing: `${r.path} has no Patchbay settings; nothing to undo.`,
@@ -118,7 +118,8 @@ Examples:
           );
         const c = r.companion;
         if (c && c.action !== "nothing")
-          out(`${c.action === "removed" ? "Removed" : "Restored"} ${c.path} (written by \`${command}\`).\n`);
+          out(`${c.action === "restored" ? "Restored" : "Removed"} ${c.path} (written by \`${command}\`).\n`);
+        if (r.keyPrefix) out(await keyStillValid(ctx, r.keyPrefix));
         return;
       }
       if (verifyOnly) return verify(ctx, request);
@@ -168,6 +169,22 @@ async function runningApiOrigin(dataDir: string): Promise<string | null> {
   const { apiOrigin } = await import("../../connect/patchbay-access");
   const running = await findRunningPatchbay(dataDir);
   return running ? apiOrigin(await running.client.getStatus()) : null;
+}
+
+/** Undo revokes nothing: the line naming the key the file held and how to revoke it (its app found in this data
+ *  folder's keys; none found: it was revoked already, or belongs to another data folder). */
+async function keyStillValid(ctx: CliContext, prefix: string): Promise<string> {
+  const stores = await ctx.openStores().catch(() => null);
+  if (!stores) return "";
+  try {
+    const app = stores.apps.list().find((a) => stores.keys.list(a.name).some((k) => k.prefix === prefix))?.name;
+    return app
+      ? `Its key pb-${prefix} (app "${app}") still works; revoke it in the dashboard or with: ` +
+          `${cliHint(ctx, `key revoke ${app} pb-${prefix}`)}\n`
+      : "";
+  } finally {
+    await stores.close();
+  }
 }
 
 /** `0644`. */

@@ -100,6 +100,19 @@ describe("connect codex: the model catalog beside config.toml", () => {
     assert.doesNotMatch(fs.readFileSync(config, "utf8"), /model_catalog_json/);
   });
 
+  test("undo with another data folder (no backup here): no empty config.toml or orphaned catalog left behind", async () => {
+    await applyConnect({ client: codex, dataDir, env }, S);
+    const elsewhere = { client: codex, dataDir: path.join(tmp, "other-data"), env };
+    const undone = await undoConnect(elsewhere);
+    assert.equal(undone.action, "unmerged");
+    assert.equal(undone.emptied, true, "config.toml held only Patchbay's settings");
+    assert.equal(fs.existsSync(config), false);
+    assert.equal(undone.companion?.action, "unmerged");
+    assert.equal(fs.existsSync(catalog), false, "the catalog config.toml no longer names is gone too");
+    // Nothing lost: what was there is kept aside in the data folder undo ran with.
+    assert.ok(undone.savedCurrent && fs.readFileSync(undone.savedCurrent, "utf8").includes("model_catalog_json"));
+  });
+
   test("verify names a missing or stale catalog before sending anything", async () => {
     const t = { client: codex, dataDir, env };
     await applyConnect(t, S);
