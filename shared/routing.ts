@@ -93,9 +93,10 @@ export function parseBudgetSpec(metric: Budget["metric"], spec: string): Budget 
   return { metric, limit, window: window as BudgetWindow };
 }
 
-/** `500 requests / 5h`. */
+/** `500 requests per 5 hours`, `1 request per day`. */
 export function describeBudget(b: Budget): string {
-  return `${b.limit} ${b.metric} per ${b.window === "5h" ? "5 hours" : b.window}`;
+  const unit = b.limit === 1 ? b.metric.replace(/s$/, "") : b.metric;
+  return `${b.limit} ${unit} per ${b.window === "5h" ? "5 hours" : b.window}`;
 }
 
 /** Where one budget stands now (admin API, CLI, dashboard). Times are epoch ms. */

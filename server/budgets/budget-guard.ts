@@ -91,7 +91,10 @@ export function createBudgetGuard(store: BudgetUsageStore, cli: CliCommand = bar
           now,
         );
       }
-      if (app.budgets.length === 0) return { headers: {}, commit: () => undefined, cancel: () => undefined };
+      // Counted with no budget too: a budget set later counts the use already inside its window, and removing one
+      // and setting it again neither forgets nor resurrects what happened between.
+      if (app.budgets.length === 0)
+        return { headers: {}, commit: () => store.recordRequest(app.id, now), cancel: () => undefined };
       const list = pending.get(app.id) ?? [];
       list.push(now);
       pending.set(app.id, list);
@@ -111,7 +114,7 @@ export function createBudgetGuard(store: BudgetUsageStore, cli: CliCommand = bar
       };
     },
     recordTokens(app, now, tokens) {
-      if (app.budgets.some((b) => b.metric === "tokens")) store.recordTokens(app.id, now, tokens);
+      store.recordTokens(app.id, now, tokens);
     },
   };
 }

@@ -198,3 +198,41 @@ test("headers: Claude Code's unified windows, OpenAI's x-ratelimit-*, Codex's pr
   assert.equal(openAiDuration(61_000), "1m1s");
   assert.equal(openAiDuration(400), "1s");
 });
+
+test("every request counts, budget or not: a budget set later sees the use already in its window", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-budget-always-"));
+  let now = T0;
+  const store = await openBudgetUsage({ dataDir: dir, clock: () => now });
+  const guard = createBudgetGuard(store);
+  const free = app([]);
+  for (let i = 0; i < 3; i++) {
+    const r = guard.reserve(free, now, "openai");
+    assert.deepEqual(r.headers, {}, "no budget: no budget headers");
+    r.commit();
+    guard.recordTokens(free, now, 10);
+    now += 1000;
+  }
+  // A refused (cancelled) request does not count.
+  guard.reserve(free, now, "openai").cancel();
+  const limited = app([
+    { metric: "requests", limit: 3, window: "5h" },
+    { metric: "tokens", limit: 100, window: "day" },
+  ]);
+  const [requests, tokens] = guard.statuses(limited, now);
+  assert.equal(requests?.used, 3);
+  assert.equal(requests?.spent, true);
+  assert.equal(tokens?.used, 30);
+  assert.throws(() => guard.reserve(limited, now, "openai"), BudgetExhaustedError);
+  // Counted durably: a restart sees the same.
+  await store.close();
+  const reopened = await openBudgetUsage({ dataDir: dir, clock: () => now });
+  assert.equal(createBudgetGuard(reopened).statuses(limited, now)[0]?.used, 3);
+  await reopened.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("describeBudget: singular for a limit of 1", async () => {
+  const { describeBudget } = await import("../../../shared/routing");
+  assert.equal(describeBudget({ metric: "requests", limit: 1, window: "5h" }), "1 request per 5 hours");
+  assert.equal(describeBudget({ metric: "tokens", limit: 2000, window: "week" }), "2000 tokens per week");
+});
