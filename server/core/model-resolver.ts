@@ -114,9 +114,10 @@ export function aliasTargetAvailable(target: string, catalog: readonly ModelInfo
 }
 
 /**
- * Models an app may use (for `/v1/models`): the allowed catalog entries plus the aliases whose target exists.
- * Aliases pointing at a model no connected provider offers are left out of `aliases` and listed in `unavailable`
- * (alias → target), so a client never picks a model that can only fail.
+ * Models an app may use (for `/v1/models`): the allowed catalog entries plus the aliases that can serve, each mapped
+ * to the model that would (its target, else the first of its fallbacks the catalog has: routing/chain.ts asks them in
+ * that order). Aliases none of whose models a connected provider offers are left out of `aliases` and listed in
+ * `unavailable` (alias → target), so a client never picks a model that can only fail.
  */
 export function modelsForApp(
   app: App,
@@ -125,7 +126,9 @@ export function modelsForApp(
   const aliases: Record<string, string> = {};
   const unavailable: Record<string, string> = {};
   for (const [alias, target] of Object.entries(app.aliases)) {
-    if (aliasTargetAvailable(target, catalog)) aliases[alias] = target;
+    const fallbacks = Object.hasOwn(app.fallbacks, alias) ? (app.fallbacks[alias] ?? []) : [];
+    const serving = [target, ...fallbacks].find((m) => aliasTargetAvailable(m, catalog));
+    if (serving !== undefined) aliases[alias] = serving;
     else unavailable[alias] = target;
   }
   return { models: catalog.filter((m) => isModelAllowed(app.models, m.id)), aliases, unavailable };

@@ -346,6 +346,7 @@ async function warnIfUnavailable(ctx: CliContext, alias: string, target: string)
   if (model && (variant === undefined || model.variants.includes(variant))) return;
   ctx.io.err(
     `patchbay: warning: alias "${alias}" points to ${target}, which no connected provider offers; ` +
-      `it is saved but not listed in /v1/models until that model is available (see GET /v1/models for ids).\n`,
+      `it is saved, and until that model is available requests go to its fallbacks (without one a provider offers, ` +
+      `/v1/models leaves it out; see GET /v1/models for ids).\n`,
   );
 }

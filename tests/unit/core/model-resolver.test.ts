@@ -94,4 +94,17 @@ describe("allowlist patterns and aliases (issue 16 item 15)", () => {
     assert.deepEqual(listed.aliases, { good: "openai/o3" });
     assert.deepEqual(listed.unavailable, { gone: "openai/gpt-9", badVariant: "openai/o3#ultra" });
   });
+
+  test("/v1/models lists an alias whose target is gone while a fallback can serve, as that fallback", () => {
+    const app = App.parse({
+      id: "a",
+      name: "p",
+      createdAt: 0,
+      aliases: { main: "openai/gpt-9", dead: "openai/gpt-9" },
+      fallbacks: { main: ["openai/gpt-10", "openai/o3"], dead: ["openai/gpt-10"] },
+    });
+    const listed = modelsForApp(app, catalog);
+    assert.deepEqual(listed.aliases, { main: "openai/o3" });
+    assert.deepEqual(listed.unavailable, { dead: "openai/gpt-9" });
+  });
 });

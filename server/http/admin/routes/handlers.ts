@@ -134,6 +134,6 @@ async function unavailableAliasWarnings(aliases: Record<string, string>, s: Admi
     .filter(([, target]) => !aliasTargetAvailable(target, catalog))
     .map(
       ([alias, target]) =>
-        `Alias "${alias}" points to ${target}, which no connected provider offers; it is saved but not listed in /v1/models until that model is available.`,
+        `Alias "${alias}" points to ${target}, which no connected provider offers; it is saved, and until that model is available requests go to its fallbacks (without one a provider offers, /v1/models leaves it out).`,
     );
 }
