@@ -71,3 +71,13 @@ export const RequestLogEntry = z.object({
   responseBody: z.unknown().optional(),
 });
 export type RequestLogEntry = z.infer<typeof RequestLogEntry>;
+
+/** Status Patchbay logs when the client closed the request before its answer ended (nginx's convention). */
+export const CLIENT_CLOSED_STATUS = 499;
+
+/** True for a status counted as an error (Overview's "Errors today", the Usage tab, the Logs "errors" filter):
+ *  4xx and 5xx, except 499, a client that went away (`head` closing a stream, Ctrl-C in an agent), which no one
+ *  needs to fix. */
+export function isErrorStatus(status: number): boolean {
+  return status >= 400 && status !== CLIENT_CLOSED_STATUS;
+}

@@ -1,6 +1,6 @@
 // The request-log filter, one copy for the server's query and the dashboard's live rows, so the two always agree.
 // Pure; no Node, no DOM.
-import type { RequestLogEntry } from "./log-entry";
+import { isErrorStatus, type RequestLogEntry } from "./log-entry";
 
 /** A log filter as the admin API and the Logs page take it; an empty or absent field matches everything. */
 export interface LogFilter {
@@ -34,7 +34,7 @@ export function isValidStatusFilter(status: string): boolean {
 export function statusMatcher(status: string | undefined): (s: number) => boolean {
   if (status === undefined || status === "") return () => true;
   if (!isValidStatusFilter(status)) throw new RangeError(`Invalid status filter '${status}'.`);
-  if (status === "error") return (s) => s >= 400;
+  if (status === "error") return isErrorStatus;
   if (status.endsWith("xx")) return (s) => Math.floor(s / 100) === Number(status[0]);
   return (s) => s === Number(status);
 }

@@ -1,6 +1,6 @@
 // Usage per app per local day and request/error counts per day, kept in memory by the request log.
 // Must not read files; the request log feeds it entries (live and, at start, from disk).
-import type { LogUsage } from "../../shared/log-entry";
+import { isErrorStatus, type LogUsage } from "../../shared/log-entry";
 import { entryBelongsTo, type LogOwner } from "../../shared/log-filter";
 import type { DailyUsage } from "./types";
 
@@ -36,7 +36,7 @@ function emptyDay(day: string): DailyUsage {
 
 function addTo(u: DailyUsage, e: UsageFacts): void {
   u.requests++;
-  if (e.status >= 400) u.errors++;
+  if (isErrorStatus(e.status)) u.errors++;
   if (e.usage) {
     u.inputTokens += e.usage.inputTokens;
     u.outputTokens += e.usage.outputTokens;
@@ -59,10 +59,10 @@ export class UsageBook {
 
   constructor(private readonly keepDays: number) {}
 
-  /** Counts one request. Errors are statuses >= 400. */
+  /** Counts one request. Errors as {@link isErrorStatus} says (a 499, a client gone, is none). */
   add(e: UsageFacts): void {
     const day = localDay(e.time);
-    const isError = e.status >= 400;
+    const isError = isErrorStatus(e.status);
     const total = this.perDay.get(day) ?? { requests: 0, errors: 0 };
     total.requests++;
     if (isError) total.errors++;

@@ -7,7 +7,7 @@ import fsp from "node:fs/promises";
 import { createReadStream } from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
-import { RequestLogEntry } from "../../shared/log-entry";
+import { isErrorStatus, RequestLogEntry } from "../../shared/log-entry";
 import type { AppNamed, LogOwner } from "../../shared/log-filter";
 import { decodeCursor, encodeCursor, parseLine, queryMatcher, usageFacts, type Stored } from "./log-lines";
 import { linesBefore, logFilePath, seqOfLine } from "./log-files";
@@ -188,7 +188,7 @@ class FileRequestLog implements RequestLog {
 
   private count(e: RequestLogEntry): void {
     this.sessionRequests++;
-    if (e.status >= 400) this.sessionErrors++;
+    if (isErrorStatus(e.status)) this.sessionErrors++;
     this.book.add(e);
     const now = this.clock();
     const oldest = this.book.oldestDay(now);

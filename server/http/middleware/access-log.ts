@@ -5,7 +5,8 @@ import type { RequestHandler, Response } from "express";
 import type { PatchbayError } from "../../core/errors";
 import type { RequestLog } from "../../stores/types";
 import type { ApiAuth } from "./api-auth";
-import { CLIENT_CLOSED, finishLogEntry, setClientClosed, setOutcome, startLogEntry } from "./request-record";
+import { CLIENT_CLOSED_STATUS } from "../../../shared/log-entry";
+import { finishLogEntry, setClientClosed, setOutcome, startLogEntry } from "./request-record";
 
 /** Tells the access log that this response already has its entry (written by the model runner). */
 export function markLogged(res: Response): void {
@@ -35,7 +36,7 @@ export function accessLog(requestLog: RequestLog, now: () => number): RequestHan
       const error = (res.locals.error as PatchbayError | undefined) ?? null;
       const entry = startLogEntry(req, { app: auth?.app ?? null, keyPrefix: auth?.keyPrefix ?? null }, started, false);
       if (res.writableFinished) setOutcome(entry, res.statusCode, error);
-      else if (error) setOutcome(entry, CLIENT_CLOSED, error);
+      else if (error) setOutcome(entry, CLIENT_CLOSED_STATUS, error);
       else setClientClosed(entry, null);
       finishLogEntry(entry, requestLog, now());
     };

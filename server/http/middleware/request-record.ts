@@ -5,12 +5,10 @@ import type { Request } from "express";
 import { randomUUID } from "node:crypto";
 import type { App } from "../../../shared/apps";
 import type { RequestLogEntry } from "../../../shared/log-entry";
+import { CLIENT_CLOSED_STATUS } from "../../../shared/log-entry";
 import type { Usage } from "../../core/contract";
 import type { PatchbayError } from "../../core/errors";
 import type { RequestLog } from "../../stores/types";
-
-/** The status recorded for a client that left before its answer was sent (nginx's convention; never sent). */
-export const CLIENT_CLOSED = 499;
 
 /** The entry of a request that just arrived (status 0 until finished); `who.app` is the app of its key (null: none),
  *  recorded by id and, for display, by name. */
@@ -54,7 +52,7 @@ export function setOutcome(entry: RequestLogEntry, status: number, error: Patchb
 
 /** Records a client that left (status 499, recorded only: nobody reads the answer). */
 export function setClientClosed(entry: RequestLogEntry, message: string | null): void {
-  entry.status = CLIENT_CLOSED;
+  entry.status = CLIENT_CLOSED_STATUS;
   entry.errorCode = "client_closed";
   entry.errorMessage = message;
 }

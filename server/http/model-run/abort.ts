@@ -1,6 +1,6 @@
 // Why a run stopped early: the client left, or one of the app's deadlines passed. The first reason wins.
 import type { ModelError } from "../../core/contract";
-import { CLIENT_CLOSED } from "../middleware/request-record";
+import { CLIENT_CLOSED_STATUS } from "../../../shared/log-entry";
 
 /** An AbortController that remembers the first reason, as a ModelError. */
 export class RunAbort {
@@ -26,7 +26,7 @@ export class RunAbort {
 
   /** The client closed the connection. */
   clientClosed(): void {
-    this.abort({ code: "client_closed", status: CLIENT_CLOSED, message: "The client closed the connection." });
+    this.abort({ code: "client_closed", status: CLIENT_CLOSED_STATUS, message: "The client closed the connection." });
   }
 
   /** Aborts with a 504 `timeout` after `ms`; returns a function that cancels this deadline. */

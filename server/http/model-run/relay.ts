@@ -6,7 +6,8 @@ import type { RequestLogEntry } from "../../../shared/log-entry";
 import type { ModelError, ModelEvent, PatchbayWarning } from "../../core/contract";
 import { toPatchbayError } from "../../core/errors";
 import { SseWriter, type StreamBufferLimits } from "../sse-writer";
-import { CLIENT_CLOSED, setClientClosed, setOutcome, toLogUsage } from "../middleware/request-record";
+import { CLIENT_CLOSED_STATUS } from "../../../shared/log-entry";
+import { setClientClosed, setOutcome, toLogUsage } from "../middleware/request-record";
 import type { RunAbort } from "./abort";
 import type { WireEncoder } from "./types";
 import { formatWarningsHeader, logWarnings } from "./warnings";
@@ -47,7 +48,7 @@ export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayC
   const sse = new SseWriter(ctx.res, ctx.keepaliveMs, {
     ...(ctx.streamBuffer ? { limits: ctx.streamBuffer } : {}),
     // Recorded as the client leaving (499), with the reason.
-    onStalled: (message) => ctx.abort.abort({ code: "client_closed", status: CLIENT_CLOSED, message }),
+    onStalled: (message) => ctx.abort.abort({ code: "client_closed", status: CLIENT_CLOSED_STATUS, message }),
   });
   if (ctx.keepalive !== undefined) sse.setKeepalive(ctx.keepalive);
   // One slot per layer, each filled once from its own source: decoder (the request), planner (`start`), event mapper
@@ -76,7 +77,7 @@ export async function relayEvents(events: AsyncIterator<ModelEvent>, ctx: RelayC
       const step = await Promise.race([events.next(), aborted]).catch((err: unknown) => thrownAsEvent(err));
       if (step === "aborted") {
         const why = ctx.abort.reason!;
-        if (why.status === CLIENT_CLOSED) {
+        if (why.status === CLIENT_CLOSED_STATUS) {
           sse.end();
           return setClientClosed(entry, why.message);
         }

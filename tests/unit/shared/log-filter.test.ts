@@ -10,6 +10,7 @@ test("status filters: exact, class, error; anything else is refused", () => {
   assert.ok(statusMatcher("404")(404) && !statusMatcher("404")(400));
   assert.ok(statusMatcher("4xx")(429) && !statusMatcher("4xx")(502));
   assert.ok(statusMatcher("error")(400) && statusMatcher("error")(503) && !statusMatcher("error")(200));
+  assert.ok(!statusMatcher("error")(499) && statusMatcher("4xx")(499), "a client gone is no error, but is a 4xx");
   assert.ok(statusMatcher("")(0) && statusMatcher(undefined)(200));
   for (const bad of ["4x", "6xx", "ok", "40", "4044"]) {
     assert.equal(isValidStatusFilter(bad), false, bad);

@@ -256,19 +256,21 @@ describe("request log", () => {
     first.append(entry({ id: "t1", time: T0, status: 200 }));
     first.append(entry({ id: "t2", time: T0, status: 500 }));
     first.append(entry({ id: "t3", time: T0, status: 200, app: "beta" }));
-    assert.deepEqual(first.totals(), { requests: 4, errors: 1, requestsToday: 3, errorsToday: 1 });
+    // A client that went away (499) is a request, not an error anyone must fix.
+    first.append(entry({ id: "t4", time: T0, status: 499 }));
+    assert.deepEqual(first.totals(), { requests: 5, errors: 1, requestsToday: 4, errorsToday: 1 });
     await first.close();
 
     const second = await createRequestLog({ dataDir: dir, clock: () => now, ringSize: 3 });
     assert.deepEqual(
       second.recent(10).map((e) => e.id),
-      ["t1", "t2", "t3"],
+      ["t2", "t3", "t4"],
     );
-    assert.deepEqual(second.totals(), { requests: 0, errors: 0, requestsToday: 3, errorsToday: 1 });
-    second.append(entry({ id: "t4", time: T0 }));
+    assert.deepEqual(second.totals(), { requests: 0, errors: 0, requestsToday: 4, errorsToday: 1 });
+    second.append(entry({ id: "t5", time: T0 }));
     assert.deepEqual(
       allPages(second, { limit: 2 }).map((e) => e.id),
-      ["t4", "t3", "t2", "t1", "y1"],
+      ["t5", "t4", "t3", "t2", "t1", "y1"],
     );
     const usage = second.usage(testAppOwner("alpha"), 3);
     assert.deepEqual(
@@ -276,7 +278,7 @@ describe("request log", () => {
       [
         [0, 0, 0, 0, 0, 0],
         [1, 0, 10, 5, 1, 2],
-        [3, 1, 30, 15, 3, 6],
+        [4, 1, 40, 20, 4, 8],
       ],
     );
     assert.deepEqual(
