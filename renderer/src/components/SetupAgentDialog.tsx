@@ -122,8 +122,16 @@ export function SetupAgentDialog({ client, onClose }: { client: ConnectClientId;
               p.changed ? (
                 <>
                   <p>
-                    {p.exists ? "Changes to" : "New file"} <code>{p.path}</code>; everything else in it stays as it is.{" "}
-                    {p.exists && !p.backup ? "The original is backed up first." : null}
+                    {p.exists ? (
+                      <>
+                        Changes to <code>{p.path}</code>; everything else in it stays as it is.{" "}
+                        {!p.backup ? "The original is backed up first." : null}
+                      </>
+                    ) : (
+                      <>
+                        New file <code>{p.path}</code> (undo removes it).
+                      </>
+                    )}
                   </p>
                   <pre className="code" aria-label="Changes" tabIndex={0}>
                     <code>{p.diff}</code>

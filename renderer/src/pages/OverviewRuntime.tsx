@@ -22,8 +22,8 @@ export function RuntimeFacts({ runtime }: { runtime: RuntimeStatus | undefined }
         {runtime.memoryLimitBytes > 0 ? ` of ${formatMemory(runtime.memoryLimitBytes)} limit` : " (no limit)"} ·
         Patchbay {formatMemory(runtime.patchbayRssBytes)}
       </dd>
-      <dt>Live instances</dt>
-      <dd>{runtime.liveInstances}</dd>
+      <dt>OpenCode instances</dt>
+      <dd title="One per app and set of client tools in use; idle ones are closed">{runtime.liveInstances}</dd>
       {runtime.keepAlive ? (
         <>
           <dt>Keep-alive</dt>

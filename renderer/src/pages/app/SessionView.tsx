@@ -135,8 +135,13 @@ export function SessionView({ app, session, onClose }: { app: string; session: S
         <dd className="mono">{tokenText(latest)}</dd>
         <dt>Cost</dt>
         <dd>{latest.cost ? `$${latest.cost.toFixed(4)}` : EMPTY}</dd>
-        <dt>Tool set</dt>
-        <dd className="mono">{latest.toolSet}</dd>
+        <dt>Client tools</dt>
+        <dd
+          className="mono"
+          title="A fingerprint of the tools the client offered: requests with the same tools run together"
+        >
+          {latest.toolSet}
+        </dd>
       </dl>
       {latest.running ? <Callout tone="warn">This session is still running.</Callout> : null}
       {pages.isPending ? (
