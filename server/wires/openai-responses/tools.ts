@@ -22,6 +22,7 @@ import type {
   ResponseFunctionToolOut,
   ResponseToolChoiceOut,
   ResponseToolOut,
+  ResponseWebSearchToolOut,
 } from "./wire-types";
 
 /** Tool types OpenAI runs on its side (or that need call items Patchbay does not produce): OpenAPI `Tool` union
@@ -175,8 +176,10 @@ export function decodeResponsesTools(req: ResponsesRequest): DecodedResponsesToo
   (req.tools ?? []).forEach((tool, i) => {
     const type = tool.type;
     const run = serverTools.length ? null : responsesServerTool(tool, `tools[${i}]`);
-    if (run) serverTools.push(run);
-    else if (RESPONSES_WEB_SEARCH_TYPES.has(type))
+    if (run) {
+      serverTools.push(run);
+      out.echo.push({ ...tool } as ResponseWebSearchToolOut);
+    } else if (RESPONSES_WEB_SEARCH_TYPES.has(type))
       // A second one would run with the first one's filters: refused rather than silently ignored.
       throw invalidRequest(
         `Invalid 'tools[${i}]': only one web search tool per request (tools[${(req.tools ?? []).findIndex((t) => RESPONSES_WEB_SEARCH_TYPES.has(t.type))}] is one already).`,

@@ -39,8 +39,17 @@ export interface ResponseNamespaceToolOut {
   tools: Array<ResponseFunctionToolOut | ResponseCustomToolOut>;
 }
 
-/** A tool as echoed in `response.tools`: the client tools Patchbay offered (hosted tools it dropped are left out). */
-export type ResponseToolOut = ResponseFunctionToolOut | ResponseCustomToolOut | ResponseNamespaceToolOut;
+/** The web search tool as echoed: the request's own object (`web_search`, `web_search_preview`, … with the filters,
+ *  `search_context_size` and `user_location` it sent), since Patchbay runs it. */
+export interface ResponseWebSearchToolOut {
+  type: "web_search" | "web_search_2025_08_26" | "web_search_preview" | "web_search_preview_2025_03_11";
+  [field: string]: unknown;
+}
+
+/** A tool as echoed in `response.tools`: the client tools Patchbay offered and the web search it runs (hosted tools
+ *  it dropped are left out). */
+export type ResponseToolOut =
+  ResponseFunctionToolOut | ResponseCustomToolOut | ResponseNamespaceToolOut | ResponseWebSearchToolOut;
 
 /** `tool_choice` as echoed. */
 export type ResponseToolChoiceOut =

@@ -101,9 +101,10 @@ describe("Responses tools: namespace, custom, hosted", () => {
       request.tools.map((t) => t.name),
       ["f", "multi_agent_v1__close_agent", "multi_agent_v1__note"],
     );
+    // The response echoes the tools Patchbay offered: the client's own, and the web search it runs.
     assert.deepEqual(
       echo.tools.map((t) => t.type),
-      ["function", "namespace"],
+      ["function", "web_search", "namespace"],
     );
     // web_search is run by Patchbay (server/server-tools/), not dropped.
     assert.deepEqual(request.serverTools, [{ kind: "web_search", name: "web_search" }]);

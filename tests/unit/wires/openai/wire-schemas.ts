@@ -162,9 +162,27 @@ const CustomToolSchema = z.strictObject({
     z.strictObject({ type: z.literal("grammar"), syntax: z.enum(["lark", "regex"]), definition: z.string() }),
   ]),
 });
+/** OpenAPI `WebSearchTool` / `WebSearchPreviewTool` (plus Codex's `external_web_access`), echoed as the client sent it. */
+const UserLocation = z
+  .strictObject({
+    type: z.literal("approximate"),
+    city: z.string().nullish(),
+    country: z.string().nullish(),
+    region: z.string().nullish(),
+    timezone: z.string().nullish(),
+  })
+  .nullish();
+const WebSearchToolSchema = z.strictObject({
+  type: z.enum(["web_search", "web_search_2025_08_26", "web_search_preview", "web_search_preview_2025_03_11"]),
+  filters: z.strictObject({ allowed_domains: z.array(z.string()).nullish() }).nullish(),
+  search_context_size: z.enum(["low", "medium", "high"]).optional(),
+  user_location: UserLocation,
+  external_web_access: z.boolean().optional(),
+});
 const ToolSchema = z.discriminatedUnion("type", [
   FunctionToolSchema,
   CustomToolSchema,
+  WebSearchToolSchema,
   z.strictObject({
     type: z.literal("namespace"),
     name: z.string().min(1),
