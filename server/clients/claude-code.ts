@@ -3,7 +3,14 @@
 // into the `env` block of `~/.claude/settings.json` (or `$CLAUDE_CONFIG_DIR/settings.json`), keeping comments,
 // formatting and every other setting. Pure.
 import path from "node:path";
-import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from "jsonc-parser";
+import {
+  applyEdits,
+  modify,
+  parse,
+  printParseErrorCode,
+  type ModificationOptions,
+  type ParseError,
+} from "jsonc-parser";
 import {
   ConfigFileError,
   lineColumn,
@@ -107,13 +114,23 @@ function detectIndent(text: string): { insertSpaces: boolean; tabSize: number } 
   return { insertSpaces: true, tabSize: m?.[1]?.length ?? 2 };
 }
 
+/** A line this long means a minified file: formatting an edit would reformat the whole line. */
+const MINIFIED_LINE = 2_000;
+
+/** jsonc-parser's edit options for `text`: formatted like the file, except a minified file gets compact edits
+ *  (jsonc-parser formats the whole line of an edit, which on a one-line file is the whole file, once per change:
+ *  quadratic in its size). */
+function editOptions(text: string): ModificationOptions {
+  if (text.split("\n").some((line) => line.length > MINIFIED_LINE)) return {};
+  return { formattingOptions: { ...detectIndent(text), eol: text.includes("\r\n") ? "\r\n" : "\n" } };
+}
+
 /** Sets or removes `env.<name>` entries with minimal text edits. */
 function editEnv(text: string, changes: Record<string, string | undefined>): string {
-  const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  const formattingOptions = { ...detectIndent(text), eol };
+  const options = editOptions(text);
   let out = text;
   for (const [name, value] of Object.entries(changes))
-    out = applyEdits(out, modify(out, ["env", name], value, { formattingOptions }));
+    out = applyEdits(out, modify(out, ["env", name], value, options));
   return out;
 }
 
@@ -134,10 +151,8 @@ export function unmergeClaudeSettings(current: string): string {
   const owned = CLAUDE_CODE_ENV_NAMES.filter((n) => Object.hasOwn(env, n));
   if (owned.length === 0) return current;
   let out = editEnv(current, Object.fromEntries(owned.map((n) => [n, undefined])));
-  if (Object.keys(env).length === owned.length) {
-    const eol = out.includes("\r\n") ? "\r\n" : "\n";
-    out = applyEdits(out, modify(out, ["env"], undefined, { formattingOptions: { ...detectIndent(out), eol } }));
-  }
+  if (Object.keys(env).length === owned.length)
+    out = applyEdits(out, modify(out, ["env"], undefined, editOptions(out)));
   return out;
 }
 

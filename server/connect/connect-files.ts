@@ -77,11 +77,23 @@ function stamp(ms: number): string {
     .replace(/\.\d+Z$/, "Z");
 }
 
-/** The file's bytes, or null when it does not exist. Throws ConfigFileError when it cannot be read. */
+/** Largest client config file connect edits (4 MiB): they are a few KB; parsing and editing one runs on the main
+ *  thread, so a huge one would stall the server (or a CLI run past Ctrl-C). */
+export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+
+/** The file's bytes, or null when it does not exist. Throws ConfigFileError when it cannot be read or is over
+ *  {@link MAX_CONFIG_BYTES}. */
 async function readBytes(file: string): Promise<Buffer | null> {
   try {
+    const size = (await stat(file)).size;
+    if (size > MAX_CONFIG_BYTES)
+      throw new ConfigFileError(
+        `${file} is ${(size / 1024 / 1024).toFixed(1)} MB; Patchbay edits client config files up to ` +
+          `${MAX_CONFIG_BYTES / 1024 / 1024} MB (they are usually a few KB), so it did not change it.`,
+      );
     return await readFile(file);
   } catch (err) {
+    if (err instanceof ConfigFileError) throw err;
     const e = err as NodeJS.ErrnoException;
     if (e.code === "ENOENT") return null;
     throw new ConfigFileError(`Cannot read ${file} (${e.code ?? e.message}); Patchbay did not change it.`);

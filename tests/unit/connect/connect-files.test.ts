@@ -7,7 +7,14 @@ import os from "node:os";
 import path from "node:path";
 import { findConnectable } from "../../../server/clients/registry";
 import { ConfigFileError } from "../../../server/clients/types";
-import { applyConnect, backupsDir, planConnect, planDiff, undoConnect } from "../../../server/connect/connect-files";
+import {
+  applyConnect,
+  backupsDir,
+  MAX_CONFIG_BYTES,
+  planConnect,
+  planDiff,
+  undoConnect,
+} from "../../../server/connect/connect-files";
 
 const S = {
   origin: "http://127.0.0.1:4747",
@@ -194,6 +201,36 @@ describe("connect files", () => {
     assert.ok(r.savedCurrent, "the file as it was is saved");
     assert.ok(fs.readFileSync(r.savedCurrent).equals(connected));
     assert.equal(fs.statSync(r.savedCurrent).mode & 0o777, 0o600, "it holds the key: private");
+  });
+
+  test("a minified settings.json gets compact edits and comes back byte for byte; one over 4 MB is refused", async () => {
+    const file = path.join(home, ".claude", "settings.json");
+    fs.mkdirSync(path.dirname(file));
+    const own = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`k${i}`, "v".repeat(20)]));
+    const minified = JSON.stringify({ ...own, env: { MINE: "1" } });
+    fs.writeFileSync(file, minified);
+    const t = { client: claude, dataDir, env };
+    await applyConnect(t, S, now);
+    const merged = JSON.parse(fs.readFileSync(file, "utf8")) as { env: Record<string, string>; k0: string };
+    assert.equal(merged.env.MINE, "1");
+    assert.equal(merged.env.ANTHROPIC_BASE_URL, S.origin);
+    assert.equal(merged.k0, own.k0);
+    assert.equal((await undoConnect(t, now)).action, "restored");
+    assert.equal(fs.readFileSync(file, "utf8"), minified);
+    // Without the backup the edits are taken out again, and what is left is the user's file as it was.
+    await applyConnect(t, S, now);
+    fs.rmSync(dataDir, { recursive: true });
+    assert.equal((await undoConnect(t, now)).action, "unmerged");
+    assert.equal(fs.readFileSync(file, "utf8"), minified);
+
+    const huge = `{"pad":"${"x".repeat(MAX_CONFIG_BYTES)}"}`;
+    fs.writeFileSync(file, huge);
+    await assert.rejects(
+      applyConnect(t, S, now),
+      (e: unknown) =>
+        e instanceof ConfigFileError && /is 4\.0 MB; Patchbay edits client config files up to 4 MB/.test(e.message),
+    );
+    assert.equal(fs.statSync(file).size, huge.length, "left as it was");
   });
 
   test("a broken file is refused: nothing written, no backup", async () => {
