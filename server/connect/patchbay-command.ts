@@ -31,9 +31,12 @@ export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Double-quotes a path that a shell would split. */
-function quoted(p: string): string {
-  return /^[\w@%+=:,./\\-]+$/.test(p) ? p : `"${p}"`;
+/** A path as one shell word: as is when plain, else single-quoted (POSIX: `$(…)`, backticks and `"` stay literal,
+ *  so a pasted hint runs nothing but Patchbay), double-quoted on Windows (cmd knows no single quotes; `"` cannot
+ *  occur in a Windows path). */
+function quoted(p: string, platform: NodeJS.Platform = process.platform): string {
+  if (/^[\w@%+=:,./\\-]+$/.test(p)) return p;
+  return platform === "win32" ? `"${p}"` : shellQuote(p);
 }
 
 /**

@@ -3,6 +3,7 @@
 // unrelated npm package of that name).
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -62,8 +63,24 @@ describe("patchbayCommand", () => {
     try {
       const bin = path.join(tmp, "patchbay.mjs");
       fs.writeFileSync(bin, "");
-      assert.equal(patchbayCommand("serve", { PATH: "" }, bin), `node "${bin}" serve`);
+      assert.equal(patchbayCommand("serve", { PATH: "" }, bin), `node '${bin}' serve`);
       assert.equal(patchbayCommand("serve", { PATH: "" }, path.join(tmp, "absent.mjs")), "patchbay serve");
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  test("a checkout path with shell syntax in it: the pasted hint runs only Patchbay", () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pb-cmd-"));
+    const dir = path.join(tmp, "w$(touch pwned)`touch pwned2`\"'");
+    try {
+      fs.mkdirSync(dir);
+      const bin = path.join(dir, "patchbay.mjs");
+      fs.writeFileSync(bin, "process.stdout.write(process.argv.slice(2).join(','))");
+      const hint = patchbayCommand("app list", { PATH: "" }, bin);
+      const out = execFileSync("sh", ["-c", hint], { cwd: tmp, encoding: "utf8" });
+      assert.equal(out, "app,list");
+      assert.deepEqual(fs.readdirSync(tmp).sort(), [path.basename(dir)], "nothing else was run");
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }
