@@ -9,6 +9,22 @@ import { patchbayCommand } from "./patchbay-command";
 export const VERIFY_TIMEOUT_MS = 90_000;
 
 /** The request body for the wire. */
+/** `text` as a URL, or null (URL.parse is newer than the Node versions Patchbay supports). */
+function parseUrl(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The path each wire's client posts to (the client adds it to the base URL). */
+const ENDPOINT_PATHS: Record<ClientSpec["wire"], string> = {
+  "anthropic-messages": "/v1/messages",
+  "openai-responses": "/v1/responses",
+  "openai-chat": "/v1/chat/completions",
+};
+
 function body(wire: ClientSpec["wire"], model: string): unknown {
   if (wire === "anthropic-messages")
     return { model, max_tokens: 16, messages: [{ role: "user", content: "Reply with the word pong." }] };
@@ -82,8 +98,8 @@ export async function verifyClient(
   if (r.ok || !runningOrigin) return r;
   // Whatever answered (nothing, another server, another Patchbay), the fix is the same when ours runs elsewhere.
   const now = await runningOrigin().catch(() => null);
-  const written = new URL(settings.url).origin;
-  if (!now || now === written) return r;
+  const written = parseUrl(settings.url)?.origin;
+  if (!now || !written || written === "null" || now === written) return r;
   return {
     ...r,
     hint:
@@ -102,7 +118,10 @@ async function verifyAt(
   file: string | null,
   cli: CliCommand,
 ): Promise<ConnectVerifyResult> {
-  const request = `POST ${settings.url}`;
+  const url = parseUrl(settings.url);
+  // A user name or password in the URL is never echoed (it may be a secret).
+  const shown = url && (url.username || url.password) ? `${url.protocol}//…@${url.host}${url.pathname}` : settings.url;
+  const request = `POST ${shown}`;
   const result = (ok: boolean, status: number | null, message: string, hint: string | null): ConnectVerifyResult => ({
     client: client.id,
     ok,
@@ -111,6 +130,17 @@ async function verifyAt(
     message,
     hint,
   });
+  const where = file ? `The base URL in ${file}` : "The base URL";
+  const rewrite = `Run \`${connectCommand}\` to write Patchbay's address.`;
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:"))
+    return result(
+      false,
+      null,
+      `${where} leads to ${JSON.stringify(shown.slice(0, 200))}, which is no http(s) URL.`,
+      rewrite,
+    );
+  if (url.username || url.password)
+    return result(false, null, `${where} carries a user name or password; Patchbay's address has none.`, rewrite);
   let res: Response;
   try {
     res = await fetchImpl(settings.url, {
@@ -153,7 +183,7 @@ async function verifyAt(
     );
   }
   const { code, message } = errorOf(json);
-  const said = message ? `: ${message}` : "";
+  const said = message ? `: ${message.replace(/[.\s]+$/, "")}` : "";
   // The server's own advice ("create a key …") would compete with the fix named here: its first sentence only.
   const refused = message ? `: ${message.split(/(?<=\.)\s/)[0]!.replace(/\.$/, "")}` : "";
   if (res.status === 401)
@@ -176,13 +206,23 @@ async function verifyAt(
       `Model "${settings.model}" is not available${said}.`,
       `Pick another model: \`${connectCommand} --model MODEL\`.`,
     );
-  if (res.status === 404)
-    return result(
-      false,
-      404,
-      `This Patchbay does not serve ${new URL(settings.url).pathname}${said}.`,
-      `Update Patchbay to a version that supports ${client.name}.`,
-    );
+  if (res.status === 404) {
+    // The client appends its own path; anything else in front of it (a `/v1` too many, a query) is the mistake.
+    const expected = ENDPOINT_PATHS[client.wire];
+    return url.pathname === expected && url.search === ""
+      ? result(
+          false,
+          404,
+          `This Patchbay does not serve ${expected}${said}.`,
+          `Update Patchbay to a version that supports ${client.name}.`,
+        )
+      : result(
+          false,
+          404,
+          `${where} leads to ${url.pathname}${url.search}, not ${expected}${said}.`,
+          `${rewrite} (${client.wire === "anthropic-messages" ? "the server root, without /v1" : "ending in /v1"})`,
+        );
+  }
   if (res.status === 403)
     return result(
       false,

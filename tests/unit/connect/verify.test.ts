@@ -134,6 +134,62 @@ describe("verifyClient", () => {
     assert.match(r.hint ?? "", /`node \S+\/bin\/patchbay\.mjs serve` \(add `--demo` to try it without any login/);
   });
 
+  test("a base URL that is no http(s) URL, or carries a password: said without sending, never a crash or an echo", async () => {
+    const before = seen.length;
+    for (const url of ["not a url/v1/messages", "file:///etc/passwd/v1/messages"]) {
+      const r = await verifyClient(
+        claude,
+        { url, key: "k", model: "m" },
+        "patchbay connect claude",
+        fetch,
+        undefined,
+        "/h/s.json",
+      );
+      assert.equal(r.ok, false);
+      assert.match(r.message, /^The base URL in \/h\/s\.json leads to ".*", which is no http\(s\) URL\.$/);
+      assert.equal(r.hint, "Run `patchbay connect claude` to write Patchbay's address.");
+    }
+    const secret = await verifyClient(
+      claude,
+      { url: `${base.replace("//", "//user:hunter2@")}/v1/messages`, key: "k", model: "m" },
+      "patchbay connect claude",
+      fetch,
+      undefined,
+      "/h/s.json",
+      bare,
+      async () => "http://127.0.0.1:9",
+    );
+    assert.match(secret.message, /carries a user name or password/);
+    assert.ok(!JSON.stringify(secret).includes("hunter2"), "the password is never echoed");
+    assert.equal(seen.length, before, "nothing was sent");
+  });
+
+  test("a 404 because the base URL has a /v1 too many names the URL, not an old Patchbay", async () => {
+    reply = () => [
+      404,
+      { type: "error", error: { type: "not_found_error", message: "Unknown path /v1/v1/messages." } },
+    ];
+    const wrong = await verifyClient(
+      claude,
+      { url: `${base}/v1/v1/messages`, key: "k", model: "mock/x" },
+      "patchbay connect claude",
+    );
+    assert.equal(
+      wrong.message,
+      "The base URL leads to /v1/v1/messages, not /v1/messages: Unknown path /v1/v1/messages.",
+    );
+    assert.equal(
+      wrong.hint,
+      "Run `patchbay connect claude` to write Patchbay's address. (the server root, without /v1)",
+    );
+    const old = await verifyClient(
+      claude,
+      { url: `${base}/v1/messages`, key: "k", model: "mock/x" },
+      "patchbay connect claude",
+    );
+    assert.match(old.hint ?? "", /^Update Patchbay/);
+  });
+
   test("a refused key in the file: one fix (connect again), not the server's advice to create a key", async () => {
     reply = () => [
       401,
