@@ -7,8 +7,9 @@ export function defaultDataDir(): string {
   return envPaths("Patchbay", { suffix: "" }).data;
 }
 
-/** `--data-dir` if given, else PATCHBAY_DATA_DIR if set and non-empty, else {@link defaultDataDir}; absolute. */
+/** `--data-dir` if given, else PATCHBAY_DATA_DIR (trimmed, as the desktop app reads it) if not blank, else
+ *  {@link defaultDataDir}; absolute. */
 export function resolveDataDir(option: string | undefined, env: Record<string, string | undefined>): string {
-  const chosen = option ?? (env.PATCHBAY_DATA_DIR?.trim() ? env.PATCHBAY_DATA_DIR : undefined) ?? defaultDataDir();
+  const chosen = option ?? (env.PATCHBAY_DATA_DIR?.trim() || undefined) ?? defaultDataDir();
   return path.resolve(chosen);
 }

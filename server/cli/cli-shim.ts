@@ -4,7 +4,7 @@
 // write: each shim carries SHIM_MARKER, and only a file with it is replaced or removed.
 import { chmod, lstat, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { SHIM_MARKER, shellQuote } from "../connect/patchbay-command";
+import { SHIM_MARKER, singleQuote } from "../connect/patchbay-command";
 
 export { SHIM_MARKER };
 
@@ -32,7 +32,8 @@ export function shimText(t: Pick<ShimTarget, "binScript" | "nodePath" | "platfor
       `@node "${t.binScript}" %*`,
       "",
     ].join("\r\n");
-  const q = shellQuote;
+  // A script, not a hint: plain single quotes, which /bin/sh (dash too) reads back byte for byte.
+  const q = singleQuote;
   return [
     "#!/bin/sh",
     `# ${SHIM_MARKER}: written by \`patchbay install-cli\`; remove it with \`patchbay install-cli --remove\`.`,
@@ -116,7 +117,7 @@ export function isPristineShim(text: string, platform: NodeJS.Platform): boolean
   const pattern =
     platform === "win32"
       ? escaped.replace(B, '[^"\\r\\n]+')
-      : escaped.replace(shellQuote(B), "'(?:[^'\\n]|'\\\\'')*'").replace(shellQuote(N), "'(?:[^'\\n]|'\\\\'')*'");
+      : escaped.replace(singleQuote(B), "'(?:[^'\\n]|'\\\\'')*'").replace(singleQuote(N), "'(?:[^'\\n]|'\\\\'')*'");
   return new RegExp(`^${pattern}$`).test(text);
 }
 

@@ -26,9 +26,29 @@ function isOurPatchbay(file: string, binScript: string): boolean {
   }
 }
 
-/** `s` as one POSIX shell word (single quotes; a `'` inside becomes `'\\''`), safe to paste into a shell. */
-export function shellQuote(s: string): string {
+/** `s` in POSIX single quotes (a `'` inside becomes `'\\''`): what `/bin/sh` reads back exactly, any byte included
+ *  (for scripts; a hint to show uses {@link shellQuote}). */
+export function singleQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * `s` as one POSIX shell word, safe to paste: single quotes (a `'` inside becomes `'\\''`); with control or format
+ * characters (an escape sequence, a bidi override) ANSI-C quoting instead (`$'…\x1b…\u202e…'`, bash and zsh), so the
+ * hint shows no raw control character and, pasted, names the same folder.
+ */
+export function shellQuote(s: string): string {
+  if (!/[\p{Cc}\p{Cf}]/u.test(s)) return singleQuote(s);
+  const body = [...s]
+    .map((c) => {
+      if (c === "\\" || c === "'") return `\\${c}`;
+      if (!/[\p{Cc}\p{Cf}]/u.test(c)) return c;
+      const code = c.codePointAt(0) ?? 0;
+      if (code < 0x100) return `\\x${code.toString(16).padStart(2, "0")}`;
+      return code < 0x10000 ? `\\u${code.toString(16).padStart(4, "0")}` : `\\U${code.toString(16).padStart(8, "0")}`;
+    })
+    .join("");
+  return `$'${body}'`;
 }
 
 /** A path as one shell word: as is when plain, else single-quoted (POSIX: `$(…)`, backticks and `"` stay literal,

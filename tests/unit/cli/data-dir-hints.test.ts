@@ -6,10 +6,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { runCli } from "./running-admin";
-import { cliCommandFor, dataDirArg, patchbayCommand } from "../../../server/connect/patchbay-command";
+import { cliCommandFor, dataDirArg, patchbayCommand, shellQuote } from "../../../server/connect/patchbay-command";
+import { execFileSync } from "node:child_process";
 import { main } from "../../../server/cli";
 import type { CliIO } from "../../../server/cli/context";
-import { defaultDataDir } from "../../../server/data-dir";
+import { defaultDataDir, resolveDataDir } from "../../../server/data-dir";
 
 test("app list / key list hints keep --data-dir", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-hints-"));
@@ -50,4 +51,23 @@ test("the default data folder needs no --data-dir; a quote in a folder's name is
   assert.equal(dataDirArg("/tmp/it's here"), `--data-dir '/tmp/it'\\''s here' `);
   const cli = cliCommandFor("/tmp/x", { PATH: "" });
   assert.equal(cli("app list"), patchbayCommand("--data-dir '/tmp/x' app list", { PATH: "" }));
+});
+
+test("a folder name with control or bidi characters: the hint shows none raw, and pasted names the same folder", () => {
+  for (const name of [
+    "/tmp/esc\u001b[31mred",
+    "/tmp/bidi\u202eevil",
+    "/tmp/it's \\ \u0007 \u{e0001}x",
+    "/tmp/plain dir",
+  ]) {
+    const word = shellQuote(name);
+    assert.doesNotMatch(word, /[\p{Cc}\p{Cf}]/u, JSON.stringify(word));
+    assert.equal(execFileSync("bash", ["-c", `printf %s ${word}`], { encoding: "utf8" }), name);
+  }
+});
+
+test("PATCHBAY_DATA_DIR is trimmed, as the desktop app reads it: a stray space names no folder in the current one", () => {
+  assert.equal(resolveDataDir(undefined, { PATCHBAY_DATA_DIR: " /tmp/pb-sp \n" }), "/tmp/pb-sp");
+  assert.equal(resolveDataDir(undefined, { PATCHBAY_DATA_DIR: "  " }), defaultDataDir());
+  assert.equal(resolveDataDir("/x", { PATCHBAY_DATA_DIR: "/y" }), "/x");
 });
