@@ -32,8 +32,20 @@ export const RouteTarget = z
     "Use an alias of the app or provider/model[#variant]",
   );
 
+/** zod's records skip a `__proto__` key without a word (JSON.parse makes it an own key); this names it instead. */
+function refusingProtoKey<T extends z.ZodType>(schema: T, message: string) {
+  return z.preprocess((value, ctx) => {
+    if (typeof value === "object" && value !== null && Object.hasOwn(value, "__proto__"))
+      ctx.issues.push({ code: "custom", message, path: ["__proto__"], input: value });
+    return value;
+  }, schema);
+}
+
 /** Role → target. A role without an entry keeps the model the client asked for. */
-export const RouteMap = z.partialRecord(RequestRole, RouteTarget);
+export const RouteMap = refusingProtoKey(
+  z.partialRecord(RequestRole, RouteTarget),
+  `Unknown role "__proto__"; use one of: ${REQUEST_ROLES.join(", ")}`,
+);
 export type RouteMap = z.infer<typeof RouteMap>;
 
 /** One fallback of an alias: `provider/model[#variant]` (never another alias). */
@@ -48,7 +60,10 @@ export const MAX_FALLBACKS = 8;
 export const FallbackList = z.array(FallbackTarget).min(1).max(MAX_FALLBACKS);
 
 /** Alias name → its fallbacks. Keys are checked against the app's aliases when saved. */
-export const FallbackMap = z.record(z.string().regex(/^[A-Za-z0-9._:-]{1,80}$/), FallbackList);
+export const FallbackMap = refusingProtoKey(
+  z.record(z.string().regex(/^[A-Za-z0-9._:-]{1,80}$/), FallbackList),
+  'Invalid alias name "__proto__": fallbacks belong to an alias of the app',
+);
 export type FallbackMap = z.infer<typeof FallbackMap>;
 
 /** Rolling budget windows: 5 hours, one day, one week. */

@@ -89,6 +89,11 @@ const PARSE_ERROR_WORDS: Record<string, string> = {
  */
 function parseSettings(text: string, file = "settings.json", strict = true): { [k: string]: Json } {
   if (text.trim() === "") return {};
+  if (strict && text.startsWith("\uFEFF"))
+    throw new ConfigFileError(
+      `${file} starts with a byte-order mark (U+FEFF), which JSON does not allow. Save it as UTF-8 without BOM; ` +
+        "Patchbay did not change it.",
+    );
   const errors: ParseError[] = [];
   const value = parse(text, errors, { allowTrailingComma: !strict, disallowComments: strict }) as Json;
   const first = errors[0];

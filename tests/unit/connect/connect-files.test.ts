@@ -245,6 +245,13 @@ describe("connect files", () => {
     );
     await assert.rejects(planConnect(t, S), ConfigFileError);
     assert.deepEqual(snapshot(tmp), before);
+    // A byte-order mark is named as such (Claude Code cannot read such a file either).
+    fs.writeFileSync(file, '\uFEFF{ "theme": "dark" }');
+    await assert.rejects(
+      applyConnect(t, S, now),
+      (e: unknown) => e instanceof ConfigFileError && e.message.startsWith(`${file} starts with a byte-order mark`),
+    );
+    fs.writeFileSync(file, '{ "theme": "dark", }}');
     fs.mkdirSync(path.join(home, ".codex"));
     fs.writeFileSync(path.join(home, ".codex", "config.toml"), "x = = 1\n");
     await assert.rejects(

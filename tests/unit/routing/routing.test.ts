@@ -1,7 +1,7 @@
 // Request roles, route and chain validation, and the fallback chain's rule: next target only before the first byte.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { App } from "../../../shared/apps";
+import { App, AppPatch } from "../../../shared/apps";
 import type { ModelEvent } from "../../../server/core/contract";
 import { PatchbayError } from "../../../server/core/errors";
 import { Cooldowns } from "../../../server/routing/cooldowns";
@@ -258,4 +258,16 @@ test("missing entries are skipped where the chain reaches them; with none to try
     runChain([missing("m/x")], run, { cooldowns, now: () => now, report: { served: null, skipped: [] }, signal }),
   );
   assert.ok(none[0]?.type === "error" && none[0].error.status === 404);
+});
+
+test("a __proto__ key in routes or fallbacks is refused by name, not silently dropped", () => {
+  for (const [body, path, message] of [
+    ['{"routes":{"__proto__":"demo/echo"}}', "routes", /Unknown role "__proto__"/],
+    ['{"fallbacks":{"__proto__":["demo/echo"]}}', "fallbacks", /Invalid alias name "__proto__"/],
+  ] as const) {
+    const r = AppPatch.safeParse(JSON.parse(body));
+    assert.equal(r.success, false, body);
+    assert.deepEqual(r.error?.issues[0]?.path, [path, "__proto__"]);
+    assert.match(r.error?.issues[0]?.message ?? "", message);
+  }
 });
