@@ -70,10 +70,13 @@ export type FallbackMap = z.infer<typeof FallbackMap>;
 export const BUDGET_WINDOWS = { "5h": 5 * 3_600_000, day: 86_400_000, week: 7 * 86_400_000 } as const;
 export type BudgetWindow = keyof typeof BUDGET_WINDOWS;
 
+/** Largest budget limit (a trillion requests or tokens: more is no limit at all). */
+export const MAX_BUDGET_LIMIT = 1_000_000_000_000;
+
 /** One budget: at most `limit` requests (or tokens, input + output) per rolling `window`. */
 export const Budget = z.object({
   metric: z.enum(["requests", "tokens"]),
-  limit: z.number().int().min(1).max(1_000_000_000_000),
+  limit: z.number().int().min(1).max(MAX_BUDGET_LIMIT),
   window: z.enum(Object.keys(BUDGET_WINDOWS) as [BudgetWindow, ...BudgetWindow[]]),
 });
 export type Budget = z.infer<typeof Budget>;
@@ -96,7 +99,7 @@ export const BudgetList = z
  * accepted windows.
  */
 export function parseBudgetSpec(metric: Budget["metric"], spec: string): Budget | { error: string } {
-  const m = /^\s*(\d{1,13})\s*\/\s*([A-Za-z0-9]+)\s*$/.exec(spec);
+  const m = /^\s*(\d+)\s*\/\s*([A-Za-z0-9]+)\s*$/.exec(spec);
   const windows = Object.keys(BUDGET_WINDOWS).join(", ");
   if (!m)
     return { error: `Invalid ${metric} budget "${spec}": use N/<window> with a window of ${windows} (e.g. 500/5h).` };
@@ -105,6 +108,10 @@ export function parseBudgetSpec(metric: Budget["metric"], spec: string): Budget 
     return { error: `Invalid ${metric} budget "${spec}": unknown window "${m[2]}"; use ${windows}.` };
   const limit = Number(m[1]);
   if (limit < 1) return { error: `Invalid ${metric} budget "${spec}": the limit must be at least 1.` };
+  if (limit > MAX_BUDGET_LIMIT)
+    return {
+      error: `Invalid ${metric} budget "${spec}": the limit may be at most ${MAX_BUDGET_LIMIT.toLocaleString("en")}.`,
+    };
   return { metric, limit, window: window as BudgetWindow };
 }
 

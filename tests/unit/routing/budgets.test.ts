@@ -22,6 +22,8 @@ function app(budgets: Budget[]): App {
 test("parseBudgetSpec reads N/window and refuses malformed windows", () => {
   assert.deepEqual(parseBudgetSpec("requests", "500/5h"), { metric: "requests", limit: 500, window: "5h" });
   assert.deepEqual(parseBudgetSpec("tokens", " 2000 / Week "), { metric: "tokens", limit: 2000, window: "week" });
+  const huge = parseBudgetSpec("requests", "99999999999999/week");
+  assert.ok("error" in huge && /at most 1,000,000,000,000/.test(huge.error), JSON.stringify(huge));
   for (const bad of ["10/7x", "10", "/5h", "-1/day", "0/day", "1.5/day", "ten/day"]) {
     const r = parseBudgetSpec("requests", bad);
     assert.ok("error" in r, bad);
