@@ -124,9 +124,13 @@ export async function createKeysStore(options: KeysStoreOptions): Promise<KeysSt
     }
   };
 
-  const scheduleFlush = () => {
-    if (timer || closed) return;
-    timer = setTimeout(() => void flush(), flushMs);
+  /** Writes pending times within `flushMs`; a key's first use at once (`key list` reads the file, and "never"
+   *  next to a key that just worked reads as if it did not). */
+  const scheduleFlush = (firstUse: boolean) => {
+    if (closed) return;
+    if (firstUse && timer) clearTimeout(timer);
+    else if (timer) return;
+    timer = setTimeout(() => void flush(), firstUse ? 0 : flushMs);
     timer.unref();
   };
 
@@ -207,8 +211,9 @@ export async function createKeysStore(options: KeysStoreOptions): Promise<KeysSt
       if (!record) return null;
       if (!timingSafeEqual(digest, Buffer.from(record.sha256, "hex"))) return null;
       if (!ownedByCurrentApp(record)) return null;
+      const firstUse = record.lastUsedAt == null && !pending.has(record.prefix);
       pending.set(record.prefix, clock());
-      scheduleFlush();
+      scheduleFlush(firstUse);
       return { app: record.app, prefix: record.prefix };
     },
 

@@ -249,7 +249,7 @@ describe("keys store", () => {
     await apps.close();
   });
 
-  test("last-used is batched: visible in list at once, written on close", async () => {
+  test("last-used is batched: visible in list at once, a first use written at once, later ones on close", async () => {
     const apps = await createAppsStore({ dataDir: dir });
     let now = 5000;
     const keys = await createKeysStore({ dataDir: dir, apps, clock: () => now, lastUsedFlushMs: 60_000 });
@@ -261,9 +261,15 @@ describe("keys store", () => {
       JSON.parse(fs.readFileSync(path.join(dir, "keys.json"), "utf8")).data.keys.find(
         (x: { prefix: string }) => x.prefix === k.prefix,
       );
-    assert.equal(onDisk().lastUsedAt, null, "not written per request");
+    // The first use: `key list` (which reads the file) must not say "never" next to a key that just worked.
+    for (let i = 0; i < 50 && onDisk().lastUsedAt === null; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(onDisk().lastUsedAt, 7000, "a first use is written at once");
+    now = 9000;
+    assert.ok(keys.verify(k.key));
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(onDisk().lastUsedAt, 7000, "later uses are not written per request");
     await keys.close();
-    assert.equal(onDisk().lastUsedAt, 7000);
+    assert.equal(onDisk().lastUsedAt, 9000);
     await apps.close();
   });
 
