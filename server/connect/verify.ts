@@ -25,11 +25,14 @@ const ENDPOINT_PATHS: Record<ClientSpec["wire"], string> = {
   "openai-chat": "/v1/chat/completions",
 };
 
+/** The check's prompt: its session in the app's history is titled by it, so it says what it was. */
+const CHECK_PROMPT = "Patchbay connect check: reply with the word pong.";
+
 function body(wire: ClientSpec["wire"], model: string): unknown {
   if (wire === "anthropic-messages")
-    return { model, max_tokens: 16, messages: [{ role: "user", content: "Reply with the word pong." }] };
-  if (wire === "openai-responses") return { model, input: "Reply with the word pong.", max_output_tokens: 16 };
-  return { model, messages: [{ role: "user", content: "Reply with the word pong." }], max_tokens: 16 };
+    return { model, max_tokens: 16, messages: [{ role: "user", content: CHECK_PROMPT }] };
+  if (wire === "openai-responses") return { model, input: CHECK_PROMPT, max_output_tokens: 16 };
+  return { model, messages: [{ role: "user", content: CHECK_PROMPT }], max_tokens: 16 };
 }
 
 /**

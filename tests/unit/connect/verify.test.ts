@@ -80,7 +80,7 @@ describe("verifyClient", () => {
     assert.equal(r.ok, true, r.message);
     assert.equal(seen.at(-1)!.path, "/v1/responses");
     assert.equal(seen.at(-1)!.headers.authorization, "Bearer pb-K");
-    assert.equal(seen.at(-1)!.body.input, "Reply with the word pong.");
+    assert.equal(seen.at(-1)!.body.input, "Patchbay connect check: reply with the word pong.");
   });
 
   test("failures say what to do", async () => {
