@@ -56,7 +56,10 @@ export function createAdminApp(services: AdminServices, options: AdminAppOptions
       serveRendererIndex(services.staticDir, res, next);
       return;
     }
-    res.status(401).type("html").send(loginFailedPage(services.cli("dashboard")));
+    res
+      .status(401)
+      .type("html")
+      .send(loginFailedPage(services.cli("dashboard")));
   });
 
   app.use(originGuard(services.adminOrigin));
