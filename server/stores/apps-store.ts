@@ -1,5 +1,6 @@
 // Apps store (apps.json): one record per client program, validated by shared/apps.ts, persisted through JsonFileStore.
-// Must not touch keys: deleting an app's keys is the caller's job (see app-lifecycle.ts).
+// Must not touch keys: deleting an app's keys is the caller's job (server/http/admin/routes/app-delete.ts,
+// server/cli/app-delete.ts).
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { App, AppName, AppPatch, newAppDataKey } from "../../shared/apps";

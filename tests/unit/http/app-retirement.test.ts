@@ -15,7 +15,7 @@ import { WIRES } from "../../../server/wires/table";
 import { appDirectory } from "../../../server/opencode/process/instance-pool";
 import { newResponseId } from "../../../server/responses-store/record";
 import { ResponseStore } from "../../../server/responses-store/response-store";
-import { deleteApp } from "../../../server/stores/app-lifecycle";
+import { deleteApp } from "../../harness/delete-app";
 import { createAppsStore, type AppsStoreHandle } from "../../../server/stores/apps-store";
 import { createKeysStore } from "../../../server/stores/keys-store";
 import type { KeysStore, StoreLifecycle } from "../../../server/stores/types";

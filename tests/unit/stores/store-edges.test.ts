@@ -7,7 +7,7 @@ import path from "node:path";
 import { AliasName, AppPatch } from "../../../shared/apps";
 import { isLoopbackBindHost } from "../../../shared/settings";
 import { PatchbayError } from "../../../server/core/errors";
-import { deleteApp } from "../../../server/stores/app-lifecycle";
+import { deleteApp } from "../../harness/delete-app";
 import { createAppsStore } from "../../../server/stores/apps-store";
 import { createKeysStore } from "../../../server/stores/keys-store";
 import { createSettingsStore } from "../../../server/stores/settings-store";

@@ -6,7 +6,7 @@ import { syncBuiltinESMExports } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
 import { PatchbayError } from "../../../server/core/errors";
-import { deleteApp } from "../../../server/stores/app-lifecycle";
+import { deleteApp } from "../../harness/delete-app";
 import { createAppsStore } from "../../../server/stores/apps-store";
 import { createKeysStore, generateKey, keyPrefixOf } from "../../../server/stores/keys-store";
 import { createSettingsStore } from "../../../server/stores/settings-store";

@@ -1,6 +1,7 @@
-// Operations spanning several stores (apps and keys). Must not hold state; each store persists its own part.
-import { PatchbayError } from "../core/errors";
-import type { AppsStore, KeysStore } from "./types";
+// Test helper: an app deleted the way the admin API and the CLI delete one at their core (keys first, then the app;
+// server/http/admin/routes/app-delete.ts and server/cli/app-delete.ts add the sessions and the per-name queue).
+import { PatchbayError } from "../../server/core/errors";
+import type { AppsStore, KeysStore } from "../../server/stores/types";
 
 /**
  * Deletes app `name` and every key of it. Keys go first, so a half-done delete never leaves working keys
