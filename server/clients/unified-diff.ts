@@ -1,65 +1,60 @@
-// A unified diff of two small texts (config files), for `connect --dry-run` and the dashboard's Set up dialog.
-// Pure; line-based LCS, fine for files of a few thousand lines.
+// A unified diff of two config files, for `connect --dry-run` and the dashboard's Set up dialog. jsdiff (Myers,
+// O((n+m)·d) for d changed lines) does the work: connect changes a few lines of files up to 4 MB, where a full LCS
+// table would take gigabytes. Pure.
+import { structuredPatch, type StructuredPatchHunk } from "diff";
 
-/** Lines of `text` without their endings (a final newline does not make an extra empty line). */
-function lines(text: string): string[] {
-  if (text === "") return [];
-  return text.replace(/\r?\n$/, "").split(/\r?\n/);
-}
-
-type Op = { kind: " " | "-" | "+"; line: string; a: number; b: number };
-
-/** Edit script from `a` to `b` (longest common subsequence). */
-function editScript(a: readonly string[], b: readonly string[]): Op[] {
-  const n = a.length;
-  const m = b.length;
-  const lcs: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-  for (let i = n - 1; i >= 0; i--)
-    for (let j = m - 1; j >= 0; j--)
-      (lcs[i] as Uint32Array)[j] =
-        a[i] === b[j]
-          ? ((lcs[i + 1] as Uint32Array)[j + 1] ?? 0) + 1
-          : Math.max((lcs[i + 1] as Uint32Array)[j] ?? 0, (lcs[i] as Uint32Array)[j + 1] ?? 0);
-  const ops: Op[] = [];
-  let i = 0;
-  let j = 0;
-  // `a`/`b` of an op: how many lines of each text come before it.
-  while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) ops.push({ kind: " ", line: a[i] as string, a: i++, b: j++ });
-    else if (i < n && (j >= m || ((lcs[i + 1] as Uint32Array)[j] ?? 0) >= ((lcs[i] as Uint32Array)[j + 1] ?? 0)))
-      ops.push({ kind: "-", line: a[i] as string, a: i++, b: j });
-    else ops.push({ kind: "+", line: b[j] as string, a: i, b: j++ });
-  }
-  return ops;
-}
+/** Bounds of the search (jsdiff's `maxEditLength` in lines, `timeout` in ms): connect changes a few dozen lines;
+ *  past either, the whole file is shown as replaced, which is still a correct diff. */
+const MAX_EDIT_LINES = 2_000;
+const DIFF_TIMEOUT_MS = 200;
 
 /**
  * `--- a/<label>` / `+++ b/<label>` and hunks with `context` lines around each change; "" when the texts are equal.
- * `before` null means the file does not exist (`--- /dev/null`).
+ * `before` null means the file does not exist (`--- /dev/null`). A missing final newline is not shown as a change.
  */
 export function unifiedDiff(before: string | null, after: string, label: string, context = 3): string {
   if (before === after) return "";
-  const ops = editScript(lines(before ?? ""), lines(after));
-  const changed = ops.map((o, k) => (o.kind === " " ? -1 : k)).filter((k) => k >= 0);
+  const old = withFinalNewline(before ?? "");
+  const next = withFinalNewline(after);
+  const patch =
+    structuredPatch(label, label, old, next, "", "", {
+      context,
+      maxEditLength: MAX_EDIT_LINES,
+      timeout: DIFF_TIMEOUT_MS,
+    }) ??
+    // Too many changes to find in time: everything out, everything in (still a correct diff).
+    wholeFile(old, next);
   const out = [before === null ? "--- /dev/null" : `--- a/${label}`, `+++ b/${label}`];
-  let k = 0;
-  while (k < changed.length) {
-    const start = Math.max(0, (changed[k] as number) - context);
-    let end = Math.min(ops.length, (changed[k] as number) + context + 1);
-    while (k + 1 < changed.length && (changed[k + 1] as number) - context <= end) {
-      k++;
-      end = Math.min(ops.length, (changed[k] as number) + context + 1);
-    }
-    k++;
-    const hunk = ops.slice(start, end);
-    const aLines = hunk.filter((o) => o.kind !== "+").length;
-    const bLines = hunk.filter((o) => o.kind !== "-").length;
-    const first = ops[start] as Op;
-    // Line numbers of the hunk's first line in each text (0 when the hunk holds no line of that text).
-    const aStart = aLines === 0 ? first.a : first.a + 1;
-    const bStart = bLines === 0 ? first.b : first.b + 1;
-    out.push(`@@ -${aStart},${aLines} +${bStart},${bLines} @@`);
-    for (const o of hunk) out.push(`${o.kind}${o.line}`);
+  for (const h of patch.hunks) {
+    // Unified format: a hunk with no line of a side names the line before it (jsdiff's formatPatch does the same).
+    const oldStart = h.oldLines === 0 ? h.oldStart - 1 : h.oldStart;
+    const newStart = h.newLines === 0 ? h.newStart - 1 : h.newStart;
+    out.push(`@@ -${oldStart},${h.oldLines} +${newStart},${h.newLines} @@`);
+    for (const line of h.lines) if (!line.startsWith("\\")) out.push(line);
   }
-  return `${out.join("\n")}\n`;
+  return out.length > 2 ? `${out.join("\n")}\n` : "";
+}
+
+/** `text` ending in a newline (an empty text stays empty). */
+function withFinalNewline(text: string): string {
+  return text === "" || text.endsWith("\n") ? text : `${text}\n`;
+}
+
+/** One hunk replacing every line of `old` with every line of `next`. */
+function wholeFile(old: string, next: string): { hunks: StructuredPatchHunk[] } {
+  return { hunks: [hunkOf(lines(old), lines(next))] };
+}
+
+function hunkOf(a: string[], b: string[]): StructuredPatchHunk {
+  return {
+    oldStart: 1,
+    oldLines: a.length,
+    newStart: 1,
+    newLines: b.length,
+    lines: [...a.map((l) => `-${l}`), ...b.map((l) => `+${l}`)],
+  };
+}
+
+function lines(text: string): string[] {
+  return text === "" ? [] : text.replace(/\r?\n$/, "").split(/\r?\n/);
 }

@@ -59,4 +59,18 @@ describe("unifiedDiff", () => {
       assert.equal(at === bt ? "" : applyDiff(at, d), at === bt ? "" : bt, `case ${k}\n${d}`);
     }
   });
+
+  test("a big file with a few changed lines: a small diff; texts too different to search fall back to a whole-file diff", () => {
+    const big = Array.from({ length: 20_000 }, (_, i) => `  "k${i}": "v",`).join("\n") + "\n";
+    const edited = big.replace('  "k10": "v",\n', '  "k10": "v",\n  "env": {},\n');
+    const d = unifiedDiff(big, edited, "settings.json");
+    assert.equal(d.match(/^@@/gm)?.length, 1);
+    assert.equal(applyDiff(big, d), edited);
+    const a = Array.from({ length: 3000 }, (_, i) => `a${i}`).join("\n") + "\n";
+    const b = Array.from({ length: 3000 }, (_, i) => `b${i}`).join("\n") + "\n";
+    const whole = unifiedDiff(a, b, "f");
+    assert.match(whole, /^--- a\/f\n\+\+\+ b\/f\n@@ -1,3000 \+1,3000 @@\n/);
+    assert.equal(applyDiff(a, whole), b);
+    assert.equal(unifiedDiff("x", "x\n", "f"), "", "a final newline alone is no change");
+  });
 });
