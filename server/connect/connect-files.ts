@@ -81,16 +81,11 @@ function stamp(ms: number): string {
  *  thread, so a huge one would stall the server (or a CLI run past Ctrl-C). */
 export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
-/** The file's bytes, or null when it does not exist. Throws ConfigFileError when it cannot be read or is over
- *  {@link MAX_CONFIG_BYTES}. */
-async function readBytes(file: string): Promise<Buffer | null> {
+/** The file's bytes, or null when it does not exist. Throws ConfigFileError when it cannot be read or (`capped`, for
+ *  a file to parse) is over {@link MAX_CONFIG_BYTES}. */
+async function readBytes(file: string, capped = true): Promise<Buffer | null> {
   try {
-    const size = (await stat(file)).size;
-    if (size > MAX_CONFIG_BYTES)
-      throw new ConfigFileError(
-        `${file} is ${(size / 1024 / 1024).toFixed(1)} MB; Patchbay edits client config files up to ` +
-          `${MAX_CONFIG_BYTES / 1024 / 1024} MB (they are usually a few KB), so it did not change it.`,
-      );
+    if (capped) refuseHuge(file, (await stat(file)).size);
     return await readFile(file);
   } catch (err) {
     if (err instanceof ConfigFileError) throw err;
@@ -98,6 +93,15 @@ async function readBytes(file: string): Promise<Buffer | null> {
     if (e.code === "ENOENT") return null;
     throw new ConfigFileError(`Cannot read ${file} (${e.code ?? e.message}); Patchbay did not change it.`);
   }
+}
+
+/** Refuses a file over {@link MAX_CONFIG_BYTES} (ConfigFileError), before anything parses it. */
+function refuseHuge(file: string, size: number): void {
+  if (size > MAX_CONFIG_BYTES)
+    throw new ConfigFileError(
+      `${file} is over ${MAX_CONFIG_BYTES / 1024 / 1024} MB (${size.toLocaleString("en")} bytes); Patchbay edits ` +
+        "client config files up to that size (they are usually a few KB), so it did not change it.",
+    );
 }
 
 /** The file's text; refuses bytes that are not UTF-8 (a round trip would change them). */
@@ -322,10 +326,10 @@ export interface UndoOutcome {
 export async function undoConnect(t: ConnectTarget, now: () => number = Date.now): Promise<UndoOutcome> {
   const file = configPath(t);
   return lockedFile(t, file, async () => {
-    const outcome = await undoLocked(t, file, now);
-    // After the config file, which no longer names it.
+    const outcome = await undoLocked(t, file, now, (text) => holdsPatchbayKey(t, text));
+    // After the config file, which no longer names it; without a backup, only when that file was just taken apart.
     const ct = companionTarget(t, file, "");
-    const companion = ct ? await undoLocked(ct, configPath(ct), now) : null;
+    const companion = ct ? await undoLocked(ct, configPath(ct), now, () => outcome.action === "unmerged") : null;
     return companion && companion.action !== "nothing" ? { ...outcome, companion } : outcome;
   });
 }
@@ -335,13 +339,33 @@ function replacedPath(t: ConnectTarget, file: string, now: () => number): string
   return path.join(backupsDir(t.dataDir), `${t.client.id}-${pathId(file)}-${stamp(now())}.replaced`);
 }
 
-async function undoLocked(t: ConnectTarget, file: string, now: () => number): Promise<UndoOutcome> {
+/** True when the file holds a Patchbay key (`pb-…`), i.e. Patchbay's settings are in it now. Without a backup record
+ *  that is the only proof: a variable of the same name may be the user's own (their `ANTHROPIC_MODEL`, a file undo
+ *  already restored). */
+function holdsPatchbayKey(t: ConnectTarget, text: string): boolean {
+  try {
+    return t.client.config.read(text)?.key.startsWith("pb-") === true;
+  } catch {
+    return false; // a file the client cannot read holds no settings of ours to take out
+  }
+}
+
+/** Undoes one file: from its backup record, else (no record) by taking Patchbay's settings out, when `ours(text)`. */
+async function undoLocked(
+  t: ConnectTarget,
+  file: string,
+  now: () => number,
+  ours: (text: string) => boolean,
+): Promise<UndoOutcome> {
   const found = await readRecord(t, file);
   const record = found?.record;
-  const current = await readBytes(file);
+  // Restoring from a backup parses nothing: any size will do.
+  const current = await readBytes(file, false);
   if (!found || !record) {
     if (current === null) return { path: file, action: "nothing", savedCurrent: null };
+    refuseHuge(file, current.length);
     const text = decode(current, file);
+    if (!ours(text)) return { path: file, action: "nothing", savedCurrent: null };
     const without = t.client.config.unmerge(text);
     if (without === text) return { path: file, action: "nothing", savedCurrent: null };
     // Without the original, the values Patchbay's replaced (the user's own model line) are gone from the file: the

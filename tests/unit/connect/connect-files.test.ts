@@ -228,9 +228,37 @@ describe("connect files", () => {
     await assert.rejects(
       applyConnect(t, S, now),
       (e: unknown) =>
-        e instanceof ConfigFileError && /is 4\.0 MB; Patchbay edits client config files up to 4 MB/.test(e.message),
+        e instanceof ConfigFileError &&
+        /is over 4 MB \(4,194,3\d\d bytes\); Patchbay edits client config files up to that size/.test(e.message),
     );
     assert.equal(fs.statSync(file).size, huge.length, "left as it was");
+  });
+
+  test("undo without a backup leaves a file holding no Patchbay key alone: the user's own same-named variables stay", async () => {
+    const file = path.join(home, ".claude", "settings.json");
+    fs.mkdirSync(path.dirname(file));
+    const own = '{\n  "env": {\n    "ANTHROPIC_MODEL": "claude-opus-4-1",\n    "DISABLE_TELEMETRY": "1"\n  }\n}\n';
+    fs.writeFileSync(file, own);
+    const t = { client: claude, dataDir, env };
+    assert.equal((await undoConnect(t, now)).action, "nothing", "never connected");
+    assert.equal(fs.readFileSync(file, "utf8"), own);
+    await applyConnect(t, S, now);
+    assert.equal((await undoConnect(t, now)).action, "restored");
+    assert.equal((await undoConnect(t, now)).action, "nothing", "a second undo");
+    assert.equal(fs.readFileSync(file, "utf8"), own, "the restored original stays as it is");
+  });
+
+  test("undo restores from its backup a file grown over the size connect edits", async () => {
+    const file = path.join(home, ".claude", "settings.json");
+    fs.mkdirSync(path.dirname(file));
+    fs.writeFileSync(file, '{ "theme": "dark" }\n');
+    const t = { client: claude, dataDir, env };
+    await applyConnect(t, S, now);
+    fs.writeFileSync(file, `{"pad":"${"x".repeat(MAX_CONFIG_BYTES)}"}`);
+    const r = await undoConnect(t, now);
+    assert.equal(r.action, "restored");
+    assert.equal(fs.readFileSync(file, "utf8"), '{ "theme": "dark" }\n');
+    assert.ok(r.savedCurrent && fs.statSync(r.savedCurrent).size > MAX_CONFIG_BYTES, "the big version kept aside");
   });
 
   test("a broken file is refused: nothing written, no backup", async () => {
