@@ -162,6 +162,20 @@ function unknownToolType(type: string, param: string): PatchbayError {
   );
 }
 
+/** The echo of the web search tool `spec` was read from: only what Patchbay read (a client's extra fields, deep or
+ *  huge, never come back). */
+function webSearchEcho(tool: { type: string; [k: string]: unknown }, spec: ServerToolSpec): ResponseWebSearchToolOut {
+  const size = tool.search_context_size;
+  const location = spec.userLocation && Object.keys(spec.userLocation).length > 0 ? spec.userLocation : null;
+  return {
+    type: tool.type as ResponseWebSearchToolOut["type"],
+    ...(spec.allowedDomains ? { filters: { allowed_domains: spec.allowedDomains } } : {}),
+    ...(size === "low" || size === "medium" || size === "high" ? { search_context_size: size } : {}),
+    ...(location ? { user_location: { type: "approximate" as const, ...location } } : {}),
+    ...(typeof tool.external_web_access === "boolean" ? { external_web_access: tool.external_web_access } : {}),
+  };
+}
+
 /**
  * Decodes `tools`: function tools as they are; `namespace` members as functions named {@link flattenToolName};
  * `custom` tools as a function with one string argument `input` (a grammar is described, not enforced: warning);
@@ -175,10 +189,13 @@ export function decodeResponsesTools(req: ResponsesRequest): DecodedResponsesToo
   const serverTools: ServerToolSpec[] = [];
   (req.tools ?? []).forEach((tool, i) => {
     const type = tool.type;
+    // Client JSON Patchbay keeps (logs, stores, echoes) is bounded like the rest: a hosted tool's fields too (client
+    // tools are checked field by field below, naming the deep one).
+    if (type !== "function" && type !== "custom" && type !== "namespace") assertJsonDepth(tool, `tools[${i}]`);
     const run = serverTools.length ? null : responsesServerTool(tool, `tools[${i}]`);
     if (run) {
       serverTools.push(run);
-      out.echo.push({ ...tool } as ResponseWebSearchToolOut);
+      out.echo.push(webSearchEcho(tool, run));
     } else if (RESPONSES_WEB_SEARCH_TYPES.has(type))
       // A second one would run with the first one's filters: refused rather than silently ignored.
       throw invalidRequest(

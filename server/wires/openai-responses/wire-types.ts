@@ -39,11 +39,15 @@ export interface ResponseNamespaceToolOut {
   tools: Array<ResponseFunctionToolOut | ResponseCustomToolOut>;
 }
 
-/** The web search tool as echoed: the request's own object (`web_search`, `web_search_preview`, … with the filters,
- *  `search_context_size` and `user_location` it sent), since Patchbay runs it. */
+/** The web search tool as echoed, since Patchbay runs it (OpenAPI `WebSearchTool` / `WebSearchPreviewTool`): its type
+ *  and the fields of it Patchbay read, as it read them (plus Codex's `external_web_access`); nothing else the client
+ *  put in the object comes back. */
 export interface ResponseWebSearchToolOut {
   type: "web_search" | "web_search_2025_08_26" | "web_search_preview" | "web_search_preview_2025_03_11";
-  [field: string]: unknown;
+  filters?: { allowed_domains: string[] };
+  search_context_size?: "low" | "medium" | "high";
+  user_location?: { type: "approximate"; city?: string; region?: string; country?: string; timezone?: string };
+  external_web_access?: boolean;
 }
 
 /** A tool as echoed in `response.tools`: the client tools Patchbay offered and the web search it runs (hosted tools

@@ -136,7 +136,8 @@ describe("ResponsesEncoder rules", () => {
     assert.equal(body.temperature, 0.2);
     assert.equal(body.top_p, 0.9);
     assert.deepEqual(body.tool_choice, { type: "function", name: "get_weather" });
-    assert.equal(body.tools[0]?.name, "get_weather");
+    const tool = body.tools[0];
+    assert.equal(tool && "name" in tool ? tool.name : null, "get_weather");
     assert.equal(body.user, "user-1");
     assert.equal(body.error, null);
     assert.deepEqual(body.usage, toResponseUsage(USAGE));

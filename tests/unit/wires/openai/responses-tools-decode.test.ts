@@ -4,6 +4,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { PatchbayError } from "../../../../server/core/errors";
 import { formatWarning } from "../../../../server/core/warnings";
 import { decodeResponsesRequest } from "../../../../server/wires/openai-responses/decode";
 import { flattenToolName } from "../../../../server/wires/openai-responses/tools";
@@ -297,4 +298,27 @@ describe("the recorded Codex request (codex exec, @openai/codex 0.171.0)", () =>
       toolNames: [...toolNames].map(([flat, wire]) => ({ flat, ...wire })),
     });
   });
+});
+
+test("the web search tool is echoed with what Patchbay read only; a deep tool object is a 400 naming it", () => {
+  const { echo } = decodeResponsesRequest({
+    model: "m/x",
+    input: "hi",
+    tools: [
+      {
+        type: "web_search",
+        filters: { allowed_domains: ["example.com"] },
+        search_context_size: 12345,
+        user_location: "x",
+        extra: { huge: "y".repeat(1000) },
+      },
+    ],
+  });
+  assert.deepEqual(echo.tools, [{ type: "web_search", filters: { allowed_domains: ["example.com"] } }]);
+  let deep: unknown = [];
+  for (let i = 0; i < 3000; i++) deep = [deep];
+  assert.throws(
+    () => decodeResponsesRequest({ model: "m/x", input: "hi", tools: [{ type: "web_search", deep }] }),
+    (e: unknown) => e instanceof PatchbayError && e.status === 400 && e.param === "tools[0]",
+  );
 });
