@@ -44,7 +44,8 @@ export function shellQuote(s: string): string {
       if (c === "\\" || c === "'") return `\\${c}`;
       if (!/[\p{Cc}\p{Cf}]/u.test(c)) return c;
       const code = c.codePointAt(0) ?? 0;
-      if (code < 0x100) return `\\x${code.toString(16).padStart(2, "0")}`;
+      // \xHH is one byte: only ASCII; anything above is written as its code point (bash writes it as UTF-8).
+      if (code < 0x80) return `\\x${code.toString(16).padStart(2, "0")}`;
       return code < 0x10000 ? `\\u${code.toString(16).padStart(4, "0")}` : `\\U${code.toString(16).padStart(8, "0")}`;
     })
     .join("");
@@ -55,7 +56,8 @@ export function shellQuote(s: string): string {
  *  so a pasted hint runs nothing but Patchbay), double-quoted on Windows (cmd knows no single quotes; `"` cannot
  *  occur in a Windows path). */
 function quoted(p: string, platform: NodeJS.Platform = process.platform): string {
-  if (/^[\w@%+=:,./\\-]+$/.test(p)) return p;
+  // A backslash is a path separator on Windows only; a POSIX shell would eat it.
+  if ((platform === "win32" ? /^[\w@%+=:,./\\-]+$/ : /^[\w@%+=:,./-]+$/).test(p)) return p;
   return platform === "win32" ? `"${p}"` : shellQuote(p);
 }
 

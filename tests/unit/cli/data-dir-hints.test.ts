@@ -59,10 +59,13 @@ test("a folder name with control or bidi characters: the hint shows none raw, an
     "/tmp/bidi\u202eevil",
     "/tmp/it's \\ \u0007 \u{e0001}x",
     "/tmp/plain dir",
+    "/tmp/soft\u00adhyphen \u0085nel",
   ]) {
     const word = shellQuote(name);
     assert.doesNotMatch(word, /[\p{Cc}\p{Cf}]/u, JSON.stringify(word));
-    assert.equal(execFileSync("bash", ["-c", `printf %s ${word}`], { encoding: "utf8" }), name);
+    // bash writes \u escapes as UTF-8 in a UTF-8 locale (a terminal's usual one).
+    const env = { ...process.env, LC_ALL: "C.UTF-8" };
+    assert.equal(execFileSync("bash", ["-c", `printf %s ${word}`], { encoding: "utf8", env }), name);
   }
 });
 

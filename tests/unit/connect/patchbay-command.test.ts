@@ -70,6 +70,18 @@ describe("patchbayCommand", () => {
     }
   });
 
+  test("a backslash in a POSIX path is quoted (the shell would eat it)", () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pb-cmd-"));
+    try {
+      const bin = path.join(tmp, "we\\ird", "patchbay.mjs");
+      fs.mkdirSync(path.dirname(bin));
+      fs.writeFileSync(bin, "");
+      if (process.platform !== "win32") assert.equal(patchbayCommand("x", { PATH: "" }, bin), `node '${bin}' x`);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
   test("a checkout path with shell syntax in it: the pasted hint runs only Patchbay", () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pb-cmd-"));
     const dir = path.join(tmp, "w$(touch pwned)`touch pwned2`\"'");
