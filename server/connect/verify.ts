@@ -18,6 +18,11 @@ function parseUrl(text: string): URL | null {
   }
 }
 
+/** `text` with what may be a secret hidden: a user name or password (`//…@`) and a query (`?…`), parsed or not. */
+function redactedUrl(text: string): string {
+  return text.replace(/\/\/[^/?#\s]*@/, "//…@").replace(/\?[^#\s]*/, "?…");
+}
+
 /** The path each wire's client posts to (the client adds it to the base URL). */
 const ENDPOINT_PATHS: Record<ClientSpec["wire"], string> = {
   "anthropic-messages": "/v1/messages",
@@ -123,7 +128,7 @@ async function verifyAt(
 ): Promise<ConnectVerifyResult> {
   const url = parseUrl(settings.url);
   // A user name or password in the URL is never echoed (it may be a secret).
-  const shown = url && (url.username || url.password) ? `${url.protocol}//…@${url.host}${url.pathname}` : settings.url;
+  const shown = redactedUrl(settings.url);
   const request = `POST ${shown}`;
   const result = (ok: boolean, status: number | null, message: string, hint: string | null): ConnectVerifyResult => ({
     client: client.id,
@@ -134,16 +139,16 @@ async function verifyAt(
     hint,
   });
   const where = file ? `The base URL in ${file}` : "The base URL";
-  const rewrite = `Run \`${connectCommand}\` to write Patchbay's address.`;
+  const rewrite = (what = "") => `Run \`${connectCommand}\` to write Patchbay's address${what}.`;
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:"))
     return result(
       false,
       null,
       `${where} leads to ${JSON.stringify(shown.slice(0, 200))}, which is no http(s) URL.`,
-      rewrite,
+      rewrite(),
     );
   if (url.username || url.password)
-    return result(false, null, `${where} carries a user name or password; Patchbay's address has none.`, rewrite);
+    return result(false, null, `${where} carries a user name or password; Patchbay's address has none.`, rewrite());
   let res: Response;
   try {
     res = await fetchImpl(settings.url, {
@@ -222,8 +227,8 @@ async function verifyAt(
       : result(
           false,
           404,
-          `${where} leads to ${url.pathname}${url.search}, not ${expected}${said}.`,
-          `${rewrite} (${client.wire === "anthropic-messages" ? "the server root, without /v1" : "ending in /v1"})`,
+          `${where} leads to ${url.pathname}${url.search ? "?…" : ""}, not ${expected}${said}.`,
+          rewrite(client.wire === "anthropic-messages" ? " (the server root, without /v1)" : " (ending in /v1)"),
         );
   }
   if (res.status === 403)

@@ -180,8 +180,22 @@ describe("verifyClient", () => {
     );
     assert.equal(
       wrong.hint,
-      "Run `patchbay connect claude` to write Patchbay's address. (the server root, without /v1)",
+      "Run `patchbay connect claude` to write Patchbay's address (the server root, without /v1).",
     );
+    // A query (maybe a token) and a password in an unparsable URL are never echoed.
+    const query = await verifyClient(
+      claude,
+      { url: `${base}/?token=s3cret/v1/messages`, key: "k", model: "mock/x" },
+      "patchbay connect claude",
+    );
+    assert.ok(!JSON.stringify(query).includes("s3cret"), JSON.stringify(query));
+    const broken = await verifyClient(
+      claude,
+      { url: "http//user:hunter2@127.0.0.1:1/v1/messages", key: "k", model: "mock/x" },
+      "patchbay connect claude",
+    );
+    assert.match(broken.message, /no http\(s\) URL/);
+    assert.ok(!JSON.stringify(broken).includes("hunter2"), JSON.stringify(broken));
     const old = await verifyClient(
       claude,
       { url: `${base}/v1/messages`, key: "k", model: "mock/x" },
