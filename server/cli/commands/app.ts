@@ -205,7 +205,8 @@ Examples:
         const to = Object.hasOwn(aliases, alias) ? aliases[alias] : undefined;
         if (to === undefined) throw new PatchbayError("not_found", `App "${name}" has no alias "${alias}".`);
         ctx.io.out(`${alias} → ${chainOf(alias, to)}\n`);
-        if (target !== undefined) await warnIfUnavailable(ctx, alias, to);
+        const chain = Object.hasOwn(saved.fallbacks, alias) ? (saved.fallbacks[alias] ?? []) : [];
+        if (target !== undefined) await warnIfUnavailable(ctx, alias, to, chain);
         return;
       }
       if (opts.remove) ctx.io.out(`Removed alias "${alias}" of app "${name}".\n`);
@@ -338,15 +339,21 @@ async function warnIfMatchingNothing(ctx: CliContext, patterns: readonly string[
  * Warns on stderr when an alias just set points to a model the running Patchbay's providers do not offer (it is kept,
  * but /v1/models leaves it out). Without a running Patchbay (no catalog without OpenCode) nothing is checked.
  */
-async function warnIfUnavailable(ctx: CliContext, alias: string, target: string): Promise<void> {
+async function warnIfUnavailable(ctx: CliContext, alias: string, target: string, fallbacks: string[]): Promise<void> {
   const listed = await runningModels(ctx);
   if (!("models" in listed)) return;
-  const [base = "", variant] = target.split("#");
-  const model = listed.models.find((m) => m.id === base);
-  if (model && (variant === undefined || model.variants.includes(variant))) return;
+  const offered = (ref: string): boolean => {
+    const [base = "", variant] = ref.split("#");
+    const model = listed.models.find((m) => m.id === base);
+    return Boolean(model && (variant === undefined || model.variants.includes(variant)));
+  };
+  if (offered(target)) return;
+  const serving = fallbacks.find(offered);
   ctx.io.err(
-    `patchbay: warning: alias "${alias}" points to ${target}, which no connected provider offers; ` +
-      `it is saved, and until that model is available requests go to its fallbacks (without one a provider offers, ` +
-      `/v1/models leaves it out; see GET /v1/models for ids).\n`,
+    `patchbay: warning: alias "${alias}" points to ${target}, which no connected provider offers; it is saved, ` +
+      (serving
+        ? `and until that model is available its requests go to its fallback ${serving}.\n`
+        : `but until that model is available its requests are refused and /v1/models leaves it out (see GET ` +
+          `/v1/models for ids).\n`),
   );
 }

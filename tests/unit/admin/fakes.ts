@@ -69,6 +69,7 @@ export class FakeApps implements AppsStore {
       ...cur,
       ...(patch.models ? { models: patch.models } : {}),
       ...(patch.aliases ? { aliases: patch.aliases } : {}),
+      ...(patch.fallbacks ? { fallbacks: patch.fallbacks } : {}),
       limits: { ...cur.limits, ...patch.limits },
       history: { ...cur.history, ...patch.history },
     });

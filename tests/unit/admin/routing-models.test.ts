@@ -111,3 +111,25 @@ test("only what a change newly names is checked: an entry saved before stays edi
     [],
   );
 });
+
+test("an alias to a model no provider offers is saved with a warning saying where its requests go", async () => {
+  const withFallback = await s.request("PATCH", "/admin/api/apps/cc", {
+    body: { aliases: { fast: "mock/zeta", ghost: "mock/gone" }, fallbacks: { ghost: ["mock/alpha"] } },
+  });
+  assert.equal(withFallback.status, 200);
+  const warned = (withFallback.json() as { warnings?: string[] }).warnings ?? [];
+  assert.ok(
+    warned.some((w) => /"ghost" points to mock\/gone, .* its requests go to its fallback mock\/alpha\./.test(w)),
+    JSON.stringify(warned),
+  );
+  const alone = await s.request("PATCH", "/admin/api/apps/cc", {
+    body: { aliases: { fast: "mock/zeta", lonely: "mock/gone" } },
+  });
+  const said = (alone.json() as { warnings?: string[] }).warnings ?? [];
+  assert.ok(
+    said.some((w) =>
+      /"lonely" points to mock\/gone, .* its requests are refused and \/v1\/models leaves it out/.test(w),
+    ),
+    JSON.stringify(said),
+  );
+});

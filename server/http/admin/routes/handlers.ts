@@ -64,7 +64,7 @@ export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
     const previous = requireApp(s, params.name);
     const warnings = await checkRoutingModels(body, previous, s);
     const app = await s.apps.update(params.name, body);
-    if (body.aliases !== undefined) warnings.push(...(await unavailableAliasWarnings(app.aliases, s)));
+    if (body.aliases !== undefined) warnings.push(...(await unavailableAliasWarnings(app, s)));
     return warnings.length ? { ...app, warnings } : app;
   },
   deleteApp: ({ params, query }, s) => deleteAppWithSessions(s, requireApp(s, params.name), query.sessions !== "keep"),
@@ -122,18 +122,28 @@ export const handlers: { [K in JsonEndpointName]: Handler<K> } = {
   },
 };
 
-/** One warning per alias whose target no connected provider offers; none when the catalog cannot be read now. */
-async function unavailableAliasWarnings(aliases: Record<string, string>, s: AdminServices): Promise<string[]> {
+/** One warning per alias whose target no connected provider offers, saying where its requests go meanwhile (its
+ *  fallbacks, or nowhere); none when the catalog cannot be read now. */
+async function unavailableAliasWarnings(app: App, s: AdminServices): Promise<string[]> {
   let catalog: ModelInfo[];
   try {
     catalog = await s.listModels();
   } catch {
     return [];
   }
-  return Object.entries(aliases)
+  return Object.entries(app.aliases)
     .filter(([, target]) => !aliasTargetAvailable(target, catalog))
     .map(
       ([alias, target]) =>
-        `Alias "${alias}" points to ${target}, which no connected provider offers; it is saved, and until that model is available requests go to its fallbacks (without one a provider offers, /v1/models leaves it out).`,
+        `Alias "${alias}" points to ${target}, which no connected provider offers; ${meanwhile(app, alias, catalog)}`,
     );
+}
+
+/** Where an alias's requests go while its target is unavailable: its first available fallback, else nowhere. */
+function meanwhile(app: App, alias: string, catalog: ModelInfo[]): string {
+  const fallbacks = Object.hasOwn(app.fallbacks, alias) ? (app.fallbacks[alias] ?? []) : [];
+  const serving = fallbacks.find((m) => aliasTargetAvailable(m, catalog));
+  return serving
+    ? `it is saved, and until that model is available its requests go to its fallback ${serving}.`
+    : "it is saved, but until that model is available its requests are refused and /v1/models leaves it out.";
 }
