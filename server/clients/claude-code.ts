@@ -201,6 +201,7 @@ export const claudeCode: LaunchableClient = {
   config: {
     path: (env, home) =>
       path.join(env.CLAUDE_CONFIG_DIR?.trim() ? env.CLAUDE_CONFIG_DIR : path.join(home, ".claude"), "settings.json"),
+    movedBy: ["CLAUDE_CONFIG_DIR"],
     merge: mergeClaudeSettings,
     unmerge: unmergeClaudeSettings,
     read: readClaudeSettings,

@@ -290,6 +290,7 @@ export const codex: LaunchableClient = {
   launch: codexLaunch,
   config: {
     path: (env, home) => path.join(env.CODEX_HOME?.trim() ? env.CODEX_HOME : path.join(home, ".codex"), "config.toml"),
+    movedBy: ["CODEX_HOME"],
     merge: mergeCodexConfig,
     unmerge: unmergeCodexConfig,
     read: readCodexConfig,

@@ -75,6 +75,8 @@ export interface WrittenSettings {
 export interface ClientConfigFile {
   /** Absolute path of the file for this environment (HOME and the client's own override variables). */
   path(env: Record<string, string | undefined>, home: string): string;
+  /** The client's own variables that move the file (`CLAUDE_CONFIG_DIR`): a hint to run connect again names them. */
+  movedBy?: readonly string[];
   /**
    * The file's text with Patchbay's settings merged in (`current` null: no file yet). Everything else is kept as it
    * was, byte for byte where the format allows. Throws {@link ConfigFileError} for a file it cannot edit safely.

@@ -212,10 +212,11 @@ if (process.argv.at(-1) === "wait") {
     const r1 = await cli(["connect", "claude", "--model", MODEL, "--no-verify"], { CLAUDE_CONFIG_DIR: u1 });
     assert.equal(r1.code, 0, r1.stderr);
     assert.match(r1.stdout, /mode 0600, was 0644/);
-    // The hint names this run's data folder (where the backup is): followed in any shell, it finds the original.
+    // The hint names this run's data folder (where the backup is) and the folder CLAUDE_CONFIG_DIR moved the file to:
+    // followed in any shell, it finds the original.
     assert.ok(
       r1.stdout.includes(
-        `undo with: ${patchbayCommand(`--data-dir '${fx.dataDir}' connect claude --undo`, { PATH: "" })}`,
+        `undo with: CLAUDE_CONFIG_DIR='${u1}' ${patchbayCommand(`--data-dir '${fx.dataDir}' connect claude --undo`, { PATH: "" })}`,
       ),
       r1.stdout,
     );

@@ -14,6 +14,7 @@ import type { ConnectRequest } from "../../connect/connect-service";
 import type { CliContext } from "../context";
 import { UsageError } from "../errors";
 import { cliHint } from "../cli-hint";
+import { shellQuote } from "../../connect/patchbay-command";
 import { checkAppOption } from "./launch";
 
 /** Options of `connect`. */
@@ -86,11 +87,17 @@ Examples:
       if (modes > 1) throw new UsageError("Use only one of --dry-run, --undo and --verify-only.");
       if (opts.undo && (opts.model !== undefined || opts.app !== undefined))
         throw new UsageError("--undo restores the original file; it takes no --model or --app.");
-      const command = cliHint(ctx, `connect ${client.aliases[0] ?? client.id}`);
+      // A config file moved by the client's own variable (CLAUDE_CONFIG_DIR) is found again only with it set.
+      const movedTo = (client.config.movedBy ?? [])
+        .filter((name) => ctx.io.env[name]?.trim())
+        .map((name) => `${name}=${shellQuote(ctx.io.env[name] ?? "")} `)
+        .join("");
+      const hint = (args: string): string => `${args.startsWith("connect ") ? movedTo : ""}${cliHint(ctx, args)}`;
+      const command = hint(`connect ${client.aliases[0] ?? client.id}`);
       const request: ConnectRequest = {
         client,
         env: ctx.io.env,
-        cli: (args) => cliHint(ctx, args),
+        cli: hint,
         ...(opts.model !== undefined ? { model: opts.model } : {}),
         ...(opts.app !== undefined ? { app: checkAppOption(opts.app) } : {}),
       };
