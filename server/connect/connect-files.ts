@@ -319,14 +319,29 @@ export interface UndoOutcome {
 }
 
 /**
- * Puts the file back as it was before the first connect (byte for byte; removed if it did not exist). Without a
- * backup (e.g. a new data folder), takes Patchbay's settings out of the file instead. A version edited since connect
- * is kept aside first. Holds the file's connect lock. Throws ConfigFileError (PatchbayError `conflict`: see apply).
+ * Puts the file back as it was before the first connect (byte for byte; removed if it did not exist). A version
+ * edited since connect is kept aside first. Without a backup in this data folder, a file holding Patchbay's settings
+ * is refused (ConfigFileError naming `--data-dir` and `--force`), unless `force`: then Patchbay's settings are taken
+ * out (what they replaced cannot be put back; the file is kept aside). Holds the file's connect lock. Throws
+ * ConfigFileError (PatchbayError `conflict`: see apply).
  */
-export async function undoConnect(t: ConnectTarget, now: () => number = Date.now): Promise<UndoOutcome> {
+export async function undoConnect(
+  t: ConnectTarget,
+  now: () => number = Date.now,
+  options: { force?: boolean } = {},
+): Promise<UndoOutcome> {
   const file = configPath(t);
   return lockedFile(t, file, async () => {
-    const outcome = await undoLocked(t, file, now, (text) => holdsPatchbayKey(t, text));
+    const outcome = await undoLocked(t, file, now, (text) => {
+      if (!holdsPatchbayKey(t, text)) return false;
+      if (options.force) return true;
+      throw new ConfigFileError(
+        `${file} holds Patchbay's settings, but the data folder ${t.dataDir} has no backup of its original, so ` +
+          "undo cannot put back what they replaced (your own model, for one). If you connected with another data " +
+          "folder, undo with its --data-dir. To take Patchbay's settings out anyway, add --force (the file as it is " +
+          "is kept aside first). Nothing was changed.",
+      );
+    });
     // After the config file, which no longer names it; without a backup, only when that file was just taken apart.
     const ct = companionTarget(t, file, "");
     const companion = ct ? await undoLocked(ct, configPath(ct), now, () => outcome.action === "unmerged") : null;

@@ -171,14 +171,18 @@ function portNotes(status: PatchbayStatus, client: string, command: string): str
 
 /** Restores the original file; `keyPrefix` names the key the file held (undo revokes nothing). Needs no running
  *  Patchbay. Throws PatchbayError. */
-export async function undoClientConnect(dataDir: string, r: ConnectRequest): Promise<ConnectUndoResult> {
+export async function undoClientConnect(
+  dataDir: string,
+  r: ConnectRequest,
+  options: { force?: boolean } = {},
+): Promise<ConnectUndoResult> {
   const target = { client: r.client, dataDir, env: r.env };
   const before = await planConnect(target, PLACEHOLDER_SETTINGS).then(
     (p) => p.before,
     () => null, // a file connect cannot read: undo says why below
   );
   const key = keyInConfig(r.client, before);
-  const outcome = await undoConnect(target).catch(asPatchbayError);
+  const outcome = await undoConnect(target, Date.now, options).catch(asPatchbayError);
   const held = key !== null && outcome.action !== "nothing" && /^pb-/.test(key);
   return { client: r.client.id, ...outcome, ...(held ? { keyPrefix: keyPrefixOf(key) } : {}) };
 }

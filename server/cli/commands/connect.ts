@@ -23,6 +23,7 @@ interface ConnectOptions {
   app?: string;
   dryRun?: boolean;
   undo?: boolean;
+  force?: boolean;
   verify: boolean;
   verifyOnly?: boolean;
 }
@@ -51,6 +52,7 @@ export function registerConnectCommand(program: Command, ctx: CliContext): void 
     .option("--app <name>", "app whose key the agent uses (default: the agent's name; created on first use)")
     .option("--dry-run", "print the change as a unified diff and write nothing")
     .option("--undo", "restore the file as it was before the first connect (removed if there was none)")
+    .option("--force", "with --undo and no backup in this data folder: take Patchbay's settings out anyway")
     .option("--verify-only", "only check the settings already in the file with one request (writes nothing)")
     .option("--no-verify", "skip the check request after writing")
     .addHelpText(
@@ -87,6 +89,7 @@ Examples:
       if (modes > 1) throw new UsageError("Use only one of --dry-run, --undo and --verify-only.");
       if (opts.undo && (opts.model !== undefined || opts.app !== undefined))
         throw new UsageError("--undo restores the original file; it takes no --model or --app.");
+      if (opts.force && !opts.undo) throw new UsageError("--force goes with --undo only.");
       // A config file moved by the client's own variable (CLAUDE_CONFIG_DIR) is found again only with it set.
       const movedTo = (client.config.movedBy ?? [])
         .filter((name) => ctx.io.env[name]?.trim())
@@ -106,14 +109,13 @@ Examples:
       const { applyClientConnect, previewConnect, undoClientConnect } = await import("../../connect/connect-service");
 
       if (opts.undo) {
-        const r = await undoClientConnect(ctx.dataDir(), request);
+        const r = await undoClientConnect(ctx.dataDir(), request, { force: opts.force === true });
         const what = {
           restored: `Restored ${r.path} as it was before \`${command}\`.`,
           removed: `Removed ${r.path} (it did not exist before \`${command}\`).`,
           unmerged:
-            `Removed Patchbay's settings from ${r.path}${r.emptied ? " (nothing else was in it, so the file is gone)" : ""}. No backup of the original is in the data folder ` +
-            `${ctx.dataDir()}, so what they replaced (e.g. your own model) could not be put back; if you connected ` +
-            "with another data folder, its backup is there (undo again with that --data-dir).",
+            `Removed Patchbay's settings from ${r.path}${r.emptied ? " (nothing else was in it, so the file is gone)" : ""}; ` +
+            "what they replaced could not be put back (no backup in this data folder).",
           nothing: `${r.path} has no Patchbay settings; nothing to undo.`,
         }[r.action];
         out(`${what}\n`);

@@ -103,7 +103,7 @@ describe("connect codex: the model catalog beside config.toml", () => {
   test("undo with another data folder (no backup here): no empty config.toml or orphaned catalog left behind", async () => {
     await applyConnect({ client: codex, dataDir, env }, S);
     const elsewhere = { client: codex, dataDir: path.join(tmp, "other-data"), env };
-    const undone = await undoConnect(elsewhere);
+    const undone = await undoConnect(elsewhere, Date.now, { force: true });
     assert.equal(undone.action, "unmerged");
     assert.equal(undone.emptied, true, "config.toml held only Patchbay's settings");
     assert.equal(fs.existsSync(config), false);

@@ -195,7 +195,14 @@ describe("connect files", () => {
     await applyConnect(t, S, now);
     const connected = fs.readFileSync(file);
     fs.rmSync(dataDir, { recursive: true });
-    const r = await undoConnect(t, now);
+    // Refused by default: this data folder has no backup (another one may); nothing changes.
+    await assert.rejects(
+      undoConnect(t, now),
+      (e: unknown) =>
+        e instanceof ConfigFileError && /has no backup of its original/.test(e.message) && /--force/.test(e.message),
+    );
+    assert.ok(fs.readFileSync(file).equals(connected), "nothing was changed");
+    const r = await undoConnect(t, now, { force: true });
     assert.equal(r.action, "unmerged");
     assert.equal(fs.readFileSync(file, "utf8"), 'approval_policy = "never"\n');
     assert.ok(r.savedCurrent, "the file as it was is saved");
@@ -220,7 +227,7 @@ describe("connect files", () => {
     // Without the backup the edits are taken out again, and what is left is the user's file as it was.
     await applyConnect(t, S, now);
     fs.rmSync(dataDir, { recursive: true });
-    assert.equal((await undoConnect(t, now)).action, "unmerged");
+    assert.equal((await undoConnect(t, now, { force: true })).action, "unmerged");
     assert.equal(fs.readFileSync(file, "utf8"), minified);
 
     const huge = `{"pad":"${"x".repeat(MAX_CONFIG_BYTES)}"}`;
