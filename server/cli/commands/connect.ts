@@ -123,7 +123,10 @@ Examples:
           out(
             r.action === "unmerged"
               ? `The file as it was is saved to ${r.savedCurrent}\n`
-              : `It had been edited since; that version was saved to ${r.savedCurrent}\n`,
+              : `It had been edited since; that version was saved to ${r.savedCurrent}\n` +
+                  (r.action === "restored"
+                    ? `(to see your edits: diff ${shellQuote(r.path)} ${shellQuote(r.savedCurrent)})\n`
+                    : ""),
           );
         const c = r.companion;
         if (c && c.action !== "nothing")
