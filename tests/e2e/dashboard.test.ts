@@ -255,6 +255,15 @@ describe("dashboard end to end", { timeout: 200_000 }, () => {
       .chat.completions.create({ model: "fast", messages: [{ role: "user", content: "hi" }] });
     assert.equal(r.choices[0]?.message.content, "Via alias.");
     assert.equal(d.fx.mock.chatRequests()[0]?.body.model, "mock-model");
+    // An alias to a model no provider offers is saved with the server's warning shown, then removed again.
+    await aliases.add("ghost", "mock/nonesuch");
+    await aliases.save();
+    await aliases
+      .region()
+      .getByText(/"ghost" points to mock\/nonesuch, which no connected provider offers; .* requests are refused/)
+      .waitFor();
+    await aliases.region().getByRole("button", { name: "Remove alias ghost" }).click();
+    await aliases.save();
   });
 
   test("restricting the allowlist refuses other models with 403", async (t) => {

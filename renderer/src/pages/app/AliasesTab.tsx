@@ -140,6 +140,13 @@ export function AliasesTab() {
             app's allowlist; requests for {notAllowed.length === 1 ? "it" : "them"} will be refused.
           </Callout>
         ) : null}
+        {save.data?.warnings?.length ? (
+          <Callout tone="warn">
+            {save.data.warnings.map((w) => (
+              <p key={w}>{w}</p>
+            ))}
+          </Callout>
+        ) : null}
         <SaveBar
           label="Save aliases"
           dirty={dirty}
