@@ -11,6 +11,7 @@ import { ConcurrencyGate } from "./core/concurrency";
 import { ModelListCache } from "./core/model-list-cache";
 import { startDemoUpstream, demoProviderConfig } from "./demo/upstream";
 import { createAdminApp } from "./http/admin/admin-app";
+import { rendererNotice } from "./http/admin/static";
 import { ApiListener } from "./http/api-listener";
 import { Listener } from "./http/listener";
 import { createApiApp } from "./http/api-app";
@@ -229,6 +230,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
   let releaseLock: (() => Promise<void>) | null = null;
   let wroteRuntime = false;
 
+  const rendererDir = deps.rendererDir ?? path.resolve(import.meta.dirname, "../dist/renderer");
   const status = (): PatchbayStatus => ({
     version: PATCHBAY_VERSION,
     startedAt,
@@ -245,6 +247,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
       ...keys.notices(),
       ...[memoryLimitNotice(settings.get().opencodeMemoryLimitMB)].filter((n): n is string => n !== null),
       ...(requestLog.lastError() ? [`Request log: ${requestLog.lastError()}`] : []),
+      ...[rendererNotice(rendererDir)].filter((n): n is string => n !== null),
     ],
     totals: requestLog.totals(),
     apps: apps.list().map((x) => ({ name: x.name })),
@@ -324,7 +327,7 @@ export async function createPatchbay(deps: PatchbayDeps): Promise<Patchbay> {
     cli,
     adminToken,
     adminOrigin: () => adminOrigin,
-    staticDir: deps.rendererDir ?? path.resolve(import.meta.dirname, "../dist/renderer"),
+    staticDir: rendererDir,
   });
 
   const pb: Patchbay = {

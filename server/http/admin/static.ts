@@ -40,6 +40,14 @@ export function serveRenderer(staticDir: string): express.Router {
   return router;
 }
 
+/** The notice for a dashboard that is not built (`serve` prints it at start, not only the page when opened), or null. */
+export function rendererNotice(staticDir: string): string | null {
+  return existsSync(path.join(path.resolve(staticDir), "index.html"))
+    ? null
+    : "The dashboard is not built, so its page says so: run `npm run build:renderer` in the Patchbay folder " +
+        "(`npm start` builds it on its first run), then open the login URL.";
+}
+
 /** Sends the dashboard's index.html (503 with instructions when the renderer is not built). The page holds no
  *  secret, so it is served without credentials: it shows its own sign-in screen when it has no session. */
 export function serveRendererIndex(staticDir: string, res: Response, next: NextFunction): void {

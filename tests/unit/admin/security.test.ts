@@ -2,6 +2,10 @@
 // check, Origin check on writes, no CORS, JSON errors from one middleware, the renderer served without secrets.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { rendererNotice } from "../../../server/http/admin/static";
 import { rawExchange } from "../http/raw-socket";
 import { errorOf, startAdmin, type StartedAdmin } from "./fakes";
 
@@ -314,6 +318,17 @@ describe("admin without a built renderer", () => {
       assert.match(res.text, /build:renderer/);
     } finally {
       await s.close();
+    }
+  });
+
+  test("the status notice says so before anyone opens the page (serve prints notices at start)", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pb-renderer-"));
+    try {
+      assert.match(rendererNotice(dir) ?? "", /dashboard is not built.*npm run build:renderer/);
+      fs.writeFileSync(path.join(dir, "index.html"), "<!doctype html>");
+      assert.equal(rendererNotice(dir), null);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
