@@ -6,6 +6,7 @@ import { eraseAppSessions, type EraseResult } from "../history/erase-app";
 import { appDataKey } from "../../shared/apps";
 import { withStores, type CliContext } from "./context";
 import { withHistory } from "./own-history";
+import { noSuchApp } from "./cli-hint";
 
 /** What was removed; `sessionsDeleted` null when the sessions were kept (`--keep-sessions`). */
 export interface AppDeleteResult {
@@ -36,7 +37,7 @@ export async function deleteAppWithSessions(
   // data key from here on: one made again under its name meanwhile (another process) is never touched.
   const { keysRevoked, app } = await withStores(ctx, async ({ apps, keys }) => {
     const found = apps.get(name);
-    if (!found) throw new PatchbayError("app_not_found", `No app named "${name}".`);
+    if (!found) throw noSuchApp(ctx, name);
     const count = keys.list(name).length;
     await keys.revokeAll(name);
     return { keysRevoked: count, app: found };

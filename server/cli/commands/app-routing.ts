@@ -17,11 +17,7 @@ import { withStores, type CliContext } from "../context";
 import { UsageError } from "../errors";
 import { localTime, table } from "../format";
 import { checkCliRoutingModels } from "../routing-models";
-import { cliHint } from "../cli-hint";
-
-function noApp(ctx: CliContext, name: string): PatchbayError {
-  return new PatchbayError("app_not_found", `No app named "${name}". See: ${cliHint(ctx, "app list")}`);
-}
+import { noSuchApp } from "../cli-hint";
 
 /** Collects a repeatable option's values. */
 function collect(value: string, previous: string[] = []): string[] {
@@ -69,7 +65,7 @@ Examples:
       let warning: string | null = null;
       const routes = await withStores(ctx, async ({ apps }) => {
         const app = apps.get(name);
-        if (!app) throw noApp(ctx, name);
+        if (!app) throw noSuchApp(ctx, name);
         const current = app.routes;
         if (role === undefined || (model === undefined && !opts.remove)) return current;
         const key = role as RequestRole;
@@ -135,7 +131,7 @@ Examples:
         let removed: string | null = null;
         const app = await withStores(ctx, async ({ apps }) => {
           const current = apps.get(name);
-          if (!current) throw noApp(ctx, name);
+          if (!current) throw noSuchApp(ctx, name);
           if (one) {
             const gone = current.budgets.find((b) => b.metric === one.metric && b.window === one.window);
             // Not a usage error (exit 2): the command was right, the app just has no such budget (exit 1).

@@ -19,7 +19,7 @@ import { describeHistoryLimits, localTime, table } from "../format";
 import { registerAppRoutingCommands } from "./app-routing";
 import { checkCliRoutingModels } from "../routing-models";
 import { runningModels } from "../running-models";
-import { cliHint } from "../cli-hint";
+import { cliHint, noSuchApp } from "../cli-hint";
 
 /** Splits and checks `--models a/b,c/*`. Throws UsageError naming the bad pattern. */
 function parseModels(value: string): string[] {
@@ -58,9 +58,9 @@ function limitParser(field: keyof HistoryLimits, flag: string): (value: string) 
   };
 }
 
-/** `app` itself, or PatchbayError `app_not_found` (exit 1) pointing to `app list`. */
-function requireApp<T>(app: T | undefined, name: string): T {
-  if (!app) throw new PatchbayError("app_not_found", `No app named "${name}". See: patchbay app list`);
+/** `app` itself, or PatchbayError `app_not_found` (exit 1) naming the data folder and `app list`. */
+function requireApp<T>(ctx: CliContext, app: T | undefined, name: string): T {
+  if (!app) throw noSuchApp(ctx, name);
   return app;
 }
 
@@ -146,7 +146,9 @@ Examples:
           throw new UsageError("Give at least one pattern (provider/model or provider/*), or all.");
       }
       const allowed = await withStores(ctx, async ({ apps }) =>
-        models === undefined ? requireApp(apps.get(name), name).models : (await apps.update(name, { models })).models,
+        models === undefined
+          ? requireApp(ctx, apps.get(name), name).models
+          : (await apps.update(name, { models })).models,
       );
       ctx.io.out(`App "${name}" may use ${allowed.length === 0 ? "every model" : allowed.join(", ")}.\n`);
       if (models !== undefined) await warnIfMatchingNothing(ctx, allowed);
@@ -181,7 +183,7 @@ Examples:
       }
       let warning: string | null = null;
       const saved = await withStores(ctx, async ({ apps }) => {
-        const app = requireApp(apps.get(name), name);
+        const app = requireApp(ctx, apps.get(name), name);
         const current = app.aliases;
         if (alias === undefined || (target === undefined && !opts.remove)) return app;
         if (opts.remove && !Object.hasOwn(current, alias))
@@ -237,7 +239,7 @@ Examples:
       if (opts.maxAgeDays !== undefined) patch.maxAgeDays = opts.maxAgeDays === "none" ? null : opts.maxAgeDays;
       const changed = Object.keys(patch).length > 0;
       const limits = await withStores(ctx, async ({ apps }) =>
-        changed ? (await apps.update(name, { history: patch })).history : requireApp(apps.get(name), name).history,
+        changed ? (await apps.update(name, { history: patch })).history : requireApp(ctx, apps.get(name), name).history,
       );
       ctx.io.out(`App "${name}" history: ${describeHistoryLimits(limits)}.\n`);
       if (changed && (limits.maxSessions !== null || limits.maxAgeDays !== null))
@@ -256,7 +258,7 @@ Examples:
       if (value !== undefined && value !== "on" && value !== "off") throw new UsageError('Use "on" or "off".');
       const on = await withStores(ctx, async ({ apps }) =>
         value === undefined
-          ? requireApp(apps.get(name), name).webSearch
+          ? requireApp(ctx, apps.get(name), name).webSearch
           : (await apps.update(name, { webSearch: value === "on" })).webSearch,
       );
       const backend = await describeSearchBackend(ctx);

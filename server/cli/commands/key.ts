@@ -1,11 +1,10 @@
 // `patchbay key create|list|revoke`: an app's API keys. The full key is printed once, by `create`, alone on stdout.
 // Must never print a key anywhere else (lists show the visible prefix only).
 import type { Command } from "commander";
-import { PatchbayError } from "../../core/errors";
 import { KEY_SCHEME, keyPrefixOf } from "../../stores/keys-store";
 import { withStores, type CliContext } from "../context";
 import { localTime, table } from "../format";
-import { cliHint } from "../cli-hint";
+import { cliHint, noSuchApp } from "../cli-hint";
 
 /** Registers the `key` command group. */
 export function registerKeyCommands(program: Command, ctx: CliContext): void {
@@ -40,7 +39,7 @@ Examples:
     .option("--json", "print JSON (an array of {prefix, app, label, createdAt, lastUsedAt})")
     .action(async (app: string, opts: { json?: boolean }) => {
       await withStores(ctx, async ({ apps, keys }) => {
-        if (!apps.get(app)) throw notFound(ctx, app);
+        if (!apps.get(app)) throw noSuchApp(ctx, app);
         const list = keys.list(app);
         if (opts.json) {
           ctx.io.out(`${JSON.stringify(list, null, 2)}\n`);
@@ -73,7 +72,7 @@ Examples:
       // Accept what a user copies: `pb-AbCdEfGhIjKl…` (dashboard), `pb-AbCdEfGhIjKl` (key list), the whole key.
       const prefix = revokeArgument(given);
       await withStores(ctx, async ({ apps, keys }) => {
-        if (!apps.get(app)) throw notFound(ctx, app);
+        if (!apps.get(app)) throw noSuchApp(ctx, app);
         await keys.revoke(app, prefix);
       });
       ctx.io.out(`Revoked key ${shownPrefix(prefix)} of app "${app}".\n`);
@@ -92,8 +91,4 @@ const FULL_KEY = /^pb-[A-Za-z0-9_-]{43}$/;
 /** A key's prefix as the dashboard and the request log show it: with its `pb-`. */
 function shownPrefix(prefix: string): string {
   return prefix.startsWith(KEY_SCHEME) ? prefix : `${KEY_SCHEME}${prefix}`;
-}
-
-function notFound(ctx: CliContext, app: string): PatchbayError {
-  return new PatchbayError("app_not_found", `No app named "${app}". See: ${cliHint(ctx, "app list")}`);
 }

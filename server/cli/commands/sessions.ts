@@ -19,7 +19,7 @@ import type { HistoryServiceOptions } from "../../history/history-service";
 import { withHistory } from "../own-history";
 import { withStores, type CliContext } from "../context";
 import { describeHistoryLimits, localTime, table } from "../format";
-import { cliHint } from "../cli-hint";
+import { cliHint, noSuchApp } from "../cli-hint";
 
 /** shared/admin/history's token summer, loaded on demand (its module builds zod schemas the other commands skip). */
 type OpenAiTokenTotals = typeof openAiTokenTotalsFn;
@@ -47,8 +47,7 @@ function parseSearch(value: string): string {
 async function readApp(ctx: CliContext, name: string): Promise<{ history: HistoryLimits; totalTimeoutMs: number }> {
   return withStores(ctx, async ({ apps }) => {
     const app = apps.get(name);
-    if (!app)
-      throw new PatchbayError("app_not_found", `There is no app named '${name}'. See: ${cliHint(ctx, "app list")}`);
+    if (!app) throw noSuchApp(ctx, name);
     return { history: app.history, totalTimeoutMs: app.limits.totalTimeoutMs };
   });
 }

@@ -34,7 +34,8 @@ export function BudgetsPanel() {
         <h2>Budgets</h2>
         <p className="section-note">
           Rolling windows of requests or tokens (input + output). A spent budget is refused with 429 and the time it
-          resets; Claude Code and Codex read the app&apos;s use from the answers&apos; rate-limit headers.
+          resets. Every answer carries the app&apos;s use in rate-limit headers: Codex shows it; Claude Code reads them
+          only from a gateway it recognises, not from a plain Patchbay key.
         </p>
       </div>
       {draft.length === 0 ? (
