@@ -61,7 +61,6 @@ export class OpenCodeRun {
   private prompting = false;
   /** An abort waiting for the instance's set-up (deferred-abort.ts). */
   private deferredAbort: Promise<void> | null = null;
-  /** A naming of the pooled session is in flight or done (reset when it failed, so close() tries again). */
   private named = false;
   private unsubscribe = () => {};
 
@@ -277,11 +276,7 @@ export class OpenCodeRun {
     this.named = true;
     void this.client.session
       .update({ sessionID: id, title: this.title() }, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) })
-      .catch((err: unknown) => {
-        // Unnamed, it keeps the pool's title, which history listings hide: the end of the run tries again.
-        this.named = false;
-        this.ctx.log(`[opencode] naming session ${id} failed: ${String(err)}`);
-      });
+      .catch((err: unknown) => this.ctx.log(`[opencode] naming session ${id} failed: ${String(err)}`));
   }
 
   private deleteSession(id: string): void {
