@@ -116,6 +116,7 @@ export async function previewConnect(access: PatchbayAccess, r: ConnectRequest):
     changed: plan.changed || plan.companion?.changed === true,
     diff: planDiff(plan, settings.key === PENDING_KEY ? null : settings.key),
     model: settings.model,
+    app: appOf(r),
     backup: plan.backup,
     ...companionOf(plan),
     ...(notes.length ? { notes } : {}),

@@ -46,6 +46,8 @@ export const ConnectPreview = z.object({
   /** Unified diff of the change ("" when unchanged). The key is shown as `pb-…` only. */
   diff: z.string(),
   model: z.string(),
+  /** The app whose key and models the client gets (made on first use; by default named after the client). */
+  app: z.string(),
   /** A backup of the original from an earlier connect, kept until undo (null: none yet). */
   backup: z.string().nullable(),
   /** The companion file written too (not diffed: Patchbay owns it whole). */

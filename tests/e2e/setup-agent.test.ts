@@ -47,6 +47,8 @@ describe("Set up a coding agent from the dashboard", { timeout: 300_000 }, () =>
     assert.match(diff, /^--- a\/config\.toml$/m);
     assert.match(diff, /^\+model_provider = "patchbay"$/m);
     assert.match(diff, /^\+\[model_providers\.patchbay\]$/m);
+    // It names the app whose key and models Codex gets (the page's app picker is for the snippets).
+    await dialog.dialog().getByText("It uses a key and the models of the app codex.").waitFor();
     shots.push(await d.screenshot("setup-codex-preview"));
     await dialog.cancel();
     assert.equal(fs.readFileSync(file(), "utf8"), original);

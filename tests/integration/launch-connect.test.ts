@@ -396,6 +396,7 @@ if (process.argv.at(-1) === "wait") {
     const preview = await fx.admin.previewConnect({ params: { client: "codex" }, body: { model: MODEL } });
     assert.equal(preview.path, file);
     assert.equal(preview.changed, true);
+    assert.equal(preview.app, "codex", "the app whose key the client gets, named in the dialog");
     assert.match(preview.diff, /^\+\[model_providers\.patchbay\]$/m);
     assert.doesNotMatch(preview.diff, /pb-[A-Za-z0-9_-]{20}/, "the diff does not show the key");
     assert.equal(fs.readFileSync(file, "utf8"), original);

@@ -131,7 +131,8 @@ export function SetupAgentDialog({ client, onClose }: { client: ConnectClientId;
                       <>
                         New file <code>{p.path}</code> (undo removes it).
                       </>
-                    )}
+                    )}{" "}
+                    It uses a key and the models of the app <code>{p.app}</code>.
                   </p>
                   <pre className="code" aria-label="Changes" tabIndex={0}>
                     <code>{p.diff}</code>
