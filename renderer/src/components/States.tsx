@@ -66,3 +66,16 @@ export function Callout({ tone = "info", children }: { tone?: "info" | "warn" | 
     </div>
   );
 }
+
+/** The warnings a save answered with (the admin API's `warnings`: saved anyway), one paragraph each; nothing when
+ *  there are none. */
+export function SaveWarnings({ warnings }: { warnings: readonly string[] | undefined }) {
+  if (!warnings?.length) return null;
+  return (
+    <Callout tone="warn">
+      {warnings.map((w) => (
+        <p key={w}>{w}</p>
+      ))}
+    </Callout>
+  );
+}

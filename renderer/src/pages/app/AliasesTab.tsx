@@ -5,7 +5,7 @@ import { AliasName, AliasTarget, isModelAllowed } from "../../../../shared/apps"
 import { errorMessage, useModels } from "../../api";
 import { ModelPicker, catalogOptions } from "../../components/ModelPicker";
 import { TextField } from "../../components/Field";
-import { Callout, EmptyState } from "../../components/States";
+import { Callout, EmptyState, SaveWarnings } from "../../components/States";
 import { useCurrentApp } from "./context";
 import { SaveBar } from "../../components/SaveBar";
 import { useSaveApp } from "./useSaveApp";
@@ -140,13 +140,7 @@ export function AliasesTab() {
             app's allowlist; requests for {notAllowed.length === 1 ? "it" : "them"} will be refused.
           </Callout>
         ) : null}
-        {save.data?.warnings?.length ? (
-          <Callout tone="warn">
-            {save.data.warnings.map((w) => (
-              <p key={w}>{w}</p>
-            ))}
-          </Callout>
-        ) : null}
+        <SaveWarnings warnings={save.data?.warnings} />
         <SaveBar
           label="Save aliases"
           dirty={dirty}

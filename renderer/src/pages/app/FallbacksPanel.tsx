@@ -7,7 +7,7 @@ import type { FallbackMap } from "../../../../shared/routing";
 import { errorMessage, useModels } from "../../api";
 import { catalogOptions } from "../../components/ModelPicker";
 import { SaveBar } from "../../components/SaveBar";
-import { Callout } from "../../components/States";
+import { SaveWarnings } from "../../components/States";
 import { useCurrentApp } from "./context";
 import { FallbackChain } from "./FallbackChain";
 import { chainOf, chainsToSave, refusedFallback } from "./fallback-chains";
@@ -64,13 +64,7 @@ export function FallbacksPanel() {
           />
         ))
       )}
-      {save.data?.warnings?.length ? (
-        <Callout tone="warn">
-          {save.data.warnings.map((w) => (
-            <p key={w}>{w}</p>
-          ))}
-        </Callout>
-      ) : null}
+      <SaveWarnings warnings={save.data?.warnings} />
       <SaveBar
         label="Save fallbacks"
         dirty={dirty}

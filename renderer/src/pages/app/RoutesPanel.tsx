@@ -4,7 +4,7 @@ import { useState } from "react";
 import { REQUEST_ROLES, type RequestRole, type RouteMap } from "../../../../shared/routing";
 import { TextField } from "../../components/Field";
 import { SaveBar } from "../../components/SaveBar";
-import { Callout } from "../../components/States";
+import { SaveWarnings } from "../../components/States";
 import { useCurrentApp } from "./context";
 import { useSaveApp } from "./useSaveApp";
 
@@ -55,13 +55,7 @@ export function RoutesPanel() {
           />
         ))}
       </div>
-      {save.data?.warnings?.length ? (
-        <Callout tone="warn">
-          {save.data.warnings.map((w) => (
-            <p key={w}>{w}</p>
-          ))}
-        </Callout>
-      ) : null}
+      <SaveWarnings warnings={save.data?.warnings} />
       <SaveBar
         label="Save routes"
         dirty={dirty}
