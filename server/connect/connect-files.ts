@@ -314,6 +314,8 @@ export interface UndoOutcome {
   savedCurrent: string | null;
   /** `unmerged`: nothing else was in the file, so it was removed. */
   emptied?: boolean;
+  /** The Patchbay key the file held before undo (it stays valid: undo revokes nothing). A secret: not for the API. */
+  heldKey?: string;
   /** What undo did to the companion file (Codex's model catalog), when the client has one. */
   companion?: Omit<UndoOutcome, "companion">;
 }
@@ -354,15 +356,28 @@ function replacedPath(t: ConnectTarget, file: string, now: () => number): string
   return path.join(backupsDir(t.dataDir), `${t.client.id}-${pathId(file)}-${stamp(now())}.replaced`);
 }
 
+/** The key the client's config text holds, or null (no text, no settings, or a file the client cannot read). */
+export function keyInText(client: ConnectableClient, text: string | null): string | null {
+  if (text === null) return null;
+  try {
+    return client.config.read(text)?.key ?? null;
+  } catch {
+    return null; // a file the client cannot read holds no key
+  }
+}
+
 /** True when the file holds a Patchbay key (`pb-…`), i.e. Patchbay's settings are in it now. Without a backup record
  *  that is the only proof: a variable of the same name may be the user's own (their `ANTHROPIC_MODEL`, a file undo
  *  already restored). */
 function holdsPatchbayKey(t: ConnectTarget, text: string): boolean {
-  try {
-    return t.client.config.read(text)?.key.startsWith("pb-") === true;
-  } catch {
-    return false; // a file the client cannot read holds no settings of ours to take out
-  }
+  return keyInText(t.client, text)?.startsWith("pb-") === true;
+}
+
+/** The Patchbay key in `bytes` (a file undo found), when small and readable enough to tell; else undefined. */
+function heldKeyOf(t: ConnectTarget, bytes: Buffer | null): string | undefined {
+  if (bytes === null || bytes.length > MAX_CONFIG_BYTES) return undefined;
+  const key = keyInText(t.client, bytes.toString("utf8"));
+  return key?.startsWith("pb-") ? key : undefined;
 }
 
 /** Undoes one file: from its backup record, else (no record) by taking Patchbay's settings out, when `ours(text)`. */
@@ -392,7 +407,14 @@ async function undoLocked(
     const emptied = /^\s*(\{\s*\}\s*)?$/.test(without);
     if (emptied) await rm(file, { force: true });
     else await writeFileAtomic(file, without);
-    return { path: file, action: "unmerged", savedCurrent, ...(emptied ? { emptied } : {}) };
+    const heldKey = heldKeyOf(t, current);
+    return {
+      path: file,
+      action: "unmerged",
+      savedCurrent,
+      ...(emptied ? { emptied } : {}),
+      ...(heldKey ? { heldKey } : {}),
+    };
   }
   let savedCurrent: string | null = null;
   if (current !== null && sha256(current) !== record.writtenSha256) {
@@ -410,5 +432,6 @@ async function undoLocked(
   }
   if (record.backup) await rm(record.backup, { force: true });
   await rm(found.at, { force: true });
-  return { path: file, action, savedCurrent };
+  const heldKey = heldKeyOf(t, current);
+  return { path: file, action, savedCurrent, ...(heldKey ? { heldKey } : {}) };
 }

@@ -12,7 +12,15 @@ import type { PatchbayStatus } from "../../shared/status";
 import { PatchbayError } from "../core/errors";
 import type { ConnectableClient } from "../clients/registry";
 import { ConfigFileError, type ClientSettings } from "../clients/types";
-import { applyConnect, configPath, planConnect, planDiff, undoConnect, type ConnectPlan } from "./connect-files";
+import {
+  applyConnect,
+  configPath,
+  keyInText,
+  planConnect,
+  planDiff,
+  undoConnect,
+  type ConnectPlan,
+} from "./connect-files";
 import { ensureConnectKey, isReusableConnectKey } from "./connect-key";
 import { keyPrefixOf } from "../stores/keys-store";
 import { apiOrigin, chooseModels, clientSettings, type PatchbayAccess } from "./patchbay-access";
@@ -76,16 +84,6 @@ function appOf(r: ConnectRequest): string {
   return r.app ?? r.client.id;
 }
 
-/** The key in the client's config file as it is (`before`: its text; null without one). */
-function keyInConfig(client: ConnectableClient, before: string | null): string | null {
-  if (before === null) return null;
-  try {
-    return client.config.read(before)?.key ?? null;
-  } catch {
-    return null; // a file the client cannot read holds no key to keep
-  }
-}
-
 /** Settings for a preview: the key in the config file when connect would keep it (connect-key.ts), else
  *  {@link PENDING_KEY}. Creates nothing. */
 async function previewSettings(
@@ -96,7 +94,7 @@ async function previewSettings(
   const app = appOf(r);
   const origin = apiOrigin(await access.status());
   const chosen = await chooseModels(access, app, r.model);
-  const current = keyInConfig(r.client, before);
+  const current = keyInText(r.client, before);
   const keep = current !== null && (await isReusableConnectKey(access, app, current));
   return { origin, ...chosen, key: keep ? current : PENDING_KEY };
 }
@@ -141,7 +139,7 @@ export async function applyClientConnect(access: PatchbayAccess, r: ConnectReque
   // click, the CLI beside the dashboard) then share one key instead of leaving the first one's key live and unused.
   const plan = await applyConnect(target, async (before) => {
     const settings = await clientSettings(access, app, r.model, () =>
-      ensureConnectKey(access, app, commandName(r), keyInConfig(r.client, before)),
+      ensureConnectKey(access, app, commandName(r), keyInText(r.client, before)),
     );
     model = settings.model;
     return settings;
@@ -178,14 +176,9 @@ export async function undoClientConnect(
   options: { force?: boolean } = {},
 ): Promise<ConnectUndoResult> {
   const target = { client: r.client, dataDir, env: r.env };
-  const before = await planConnect(target, PLACEHOLDER_SETTINGS).then(
-    (p) => p.before,
-    () => null, // a file connect cannot read: undo says why below
-  );
-  const key = keyInConfig(r.client, before);
-  const outcome = await undoConnect(target, Date.now, options).catch(asPatchbayError);
-  const held = key !== null && outcome.action !== "nothing" && /^pb-/.test(key);
-  return { client: r.client.id, ...outcome, ...(held ? { keyPrefix: keyPrefixOf(key) } : {}) };
+  // The key itself stays here: the answer names its prefix only.
+  const { heldKey, ...outcome } = await undoConnect(target, Date.now, options).catch(asPatchbayError);
+  return { client: r.client.id, ...outcome, ...(heldKey ? { keyPrefix: keyPrefixOf(heldKey) } : {}) };
 }
 
 /**

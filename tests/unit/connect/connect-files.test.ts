@@ -74,7 +74,8 @@ describe("connect files", () => {
     assert.equal(plan.tightenedFrom, 0o640);
 
     const undone = await undoConnect(t, now);
-    assert.deepEqual(undone, { path: file, action: "restored", savedCurrent: null });
+    // It names the key the file held (undo revokes nothing; the service passes on its prefix only).
+    assert.deepEqual(undone, { path: file, action: "restored", savedCurrent: null, heldKey: S.key });
     assert.ok(fs.readFileSync(file).equals(original));
     assert.equal(fs.statSync(file).mode & 0o777, 0o640, "undo puts the original's mode back");
     assert.deepEqual(snapshot(backupsDir(dataDir)), {}, "backup and record removed");
