@@ -1,135 +1,30 @@
 // Writes and restores a client's own config file for `patchbay connect` (CLI and admin API): merge Patchbay's settings
-// in, keep one backup of the original per config file in `<dataDir>/connect-backups/` (records keyed by a hash of the
-// file's absolute path, so CLAUDE_CONFIG_DIR=a and =b each keep their own original; mode 0600: the files may hold
-// secrets), restore it byte for byte on undo. The written file is made 0600 (it holds the key). A file that cannot be
-// read or parsed is refused and left untouched.
-import { createHash } from "node:crypto";
+// in, keep one backup of the original per config file (connect-storage.ts: where, and how files are read safely),
+// restore it byte for byte on undo. The written file is made 0600 (it holds the key). A file that cannot be read or
+// parsed is refused and left untouched.
 import { chmod, lstat, mkdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import { z } from "zod";
 import type { ConnectableClient } from "../clients/registry";
 import { ConfigFileError, type ClientSettings } from "../clients/types";
 import { unifiedDiff } from "../clients/unified-diff";
 import { withConnectLock } from "./connect-lock";
+import {
+  backupsDir,
+  configPath,
+  decode,
+  MAX_CONFIG_BYTES,
+  pathId,
+  readBytes,
+  readRecord,
+  recordPath,
+  refuseHuge,
+  sha256,
+  stamp,
+  type ConnectTarget,
+} from "./connect-storage";
 
-/** Where connect keeps what it needs for undo. */
-export function backupsDir(dataDir: string): string {
-  return path.join(dataDir, "connect-backups");
-}
-
-/** What connect remembers about the original of one client's file. */
-const BackupRecord = z.object({
-  version: z.literal(1),
-  /** The config file it belongs to. */
-  path: z.string(),
-  /** The file existed before the first connect (else undo removes it). */
-  existed: z.boolean(),
-  /** Copy of the original bytes (null when it did not exist). */
-  backup: z.string().nullable(),
-  /** Permission bits of the original. */
-  mode: z.number().int().nullable(),
-  createdAt: z.number().int(),
-  /** sha256 of what connect last wrote (undo notices later hand edits and keeps them aside). */
-  writtenSha256: z.string(),
-});
-type BackupRecord = z.infer<typeof BackupRecord>;
-
-/** Where to find the client's file, and the data folder. */
-export interface ConnectTarget {
-  client: ConnectableClient;
-  dataDir: string;
-  /** Environment for the config file's location (HOME, CLAUDE_CONFIG_DIR, CODEX_HOME). */
-  env: Record<string, string | undefined>;
-}
-
-/** The client's config file path; PatchbayError-free: throws ConfigFileError when HOME is unknown. */
-export function configPath(t: ConnectTarget): string {
-  const home = t.env.HOME?.trim() || t.env.USERPROFILE?.trim();
-  if (!home) throw new ConfigFileError("HOME is not set, so the client's config folder is unknown.");
-  return t.client.config.path(t.env, home);
-}
-
-/** Short id of a config file: the first 16 hex digits of the sha256 of its absolute path. */
-function pathId(file: string): string {
-  return sha256(path.resolve(file)).slice(0, 16);
-}
-
-/** The backup record of one config file: `<client>-<path id>.json`. */
-function recordPath(t: ConnectTarget, file: string): string {
-  return path.join(backupsDir(t.dataDir), `${t.client.id}-${pathId(file)}.json`);
-}
-
-/** Where versions before per-file records kept the one record of a client (read for undo, removed when replaced). */
-function legacyRecordPath(t: ConnectTarget): string {
-  return path.join(backupsDir(t.dataDir), `${t.client.id}.json`);
-}
-
-function sha256(data: Buffer | string): string {
-  return createHash("sha256").update(data).digest("hex");
-}
-
-/** `20261201T193000Z`. */
-function stamp(ms: number): string {
-  return new Date(ms)
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d+Z$/, "Z");
-}
-
-/** Largest client config file connect edits (4 MiB): they are a few KB; parsing and editing one runs on the main
- *  thread, so a huge one would stall the server (or a CLI run past Ctrl-C). */
-export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
-
-/** The file's bytes, or null when it does not exist. Throws ConfigFileError when it cannot be read or (`capped`, for
- *  a file to parse) is over {@link MAX_CONFIG_BYTES}. */
-async function readBytes(file: string, capped = true): Promise<Buffer | null> {
-  try {
-    if (capped) refuseHuge(file, (await stat(file)).size);
-    return await readFile(file);
-  } catch (err) {
-    if (err instanceof ConfigFileError) throw err;
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === "ENOENT") return null;
-    throw new ConfigFileError(`Cannot read ${file} (${e.code ?? e.message}); Patchbay did not change it.`);
-  }
-}
-
-/** Refuses a file over {@link MAX_CONFIG_BYTES} (ConfigFileError), before anything parses it. */
-function refuseHuge(file: string, size: number): void {
-  if (size > MAX_CONFIG_BYTES)
-    throw new ConfigFileError(
-      `${file} is over ${MAX_CONFIG_BYTES / 1024 / 1024} MB (${size.toLocaleString("en")} bytes); Patchbay edits ` +
-        "client config files up to that size (they are usually a few KB), so it did not change it.",
-    );
-}
-
-/** The file's text; refuses bytes that are not UTF-8 (a round trip would change them). */
-function decode(bytes: Buffer, file: string): string {
-  const text = bytes.toString("utf8");
-  if (!Buffer.from(text, "utf8").equals(bytes))
-    throw new ConfigFileError(`${file} is not UTF-8 text; Patchbay did not change it.`);
-  return text;
-}
-
-async function readRecordAt(at: string): Promise<BackupRecord | null> {
-  try {
-    const parsed = BackupRecord.safeParse(JSON.parse(await readFile(at, "utf8")));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The record of `file` and where it is stored (the per-file record, else a legacy per-client one for this file). */
-async function readRecord(t: ConnectTarget, file: string): Promise<{ record: BackupRecord; at: string } | null> {
-  const own = recordPath(t, file);
-  const record = await readRecordAt(own);
-  if (record?.path === file) return { record, at: own };
-  const legacy = legacyRecordPath(t);
-  const old = await readRecordAt(legacy);
-  return old?.path === file ? { record: old, at: legacy } : null;
-}
+export { backupsDir, configPath, MAX_CONFIG_BYTES, type ConnectTarget } from "./connect-storage";
 
 /** `err` with the file's full path in place of its bare name (`settings.json is not valid JSON` names which one). */
 function withFullPath(err: unknown, file: string): unknown {
